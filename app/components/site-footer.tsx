@@ -1,0 +1,30 @@
+import { Link } from "react-router";
+import { COPYRIGHT_YEAR } from "../../common/constants.ts";
+import { SubscribeForm } from "./subscribe-form.tsx";
+
+const footerLinks = [
+  { to: "/", label: "Home" },
+  { to: "/poetry", label: "Poetry" },
+  { to: "/ember", label: "Daily Embers" },
+  { to: "/books", label: "Books" },
+];
+
+export function SiteFooter({ siteName }: { siteName: string }) {
+  return (
+    <footer className="mt-16 border-t border-stone-200 bg-stone-100">
+      <div className="mx-auto grid max-w-6xl gap-8 px-4 py-10 md:grid-cols-2">
+        <nav aria-label="Footer" className="flex flex-wrap gap-x-6 gap-y-2 text-sm">
+          {footerLinks.map((link) => (
+            <Link key={link.to} to={link.to} className="text-stone-700 hover:text-ember-700">
+              {link.label}
+            </Link>
+          ))}
+        </nav>
+        <SubscribeForm />
+      </div>
+      <p className="pb-8 text-center text-xs text-stone-600">
+        © {COPYRIGHT_YEAR} {siteName}. All rights reserved.
+      </p>
+    </footer>
+  );
+}

@@ -1,0 +1,25 @@
+import { createContext, type RouterContext } from "react-router";
+import type { Actor } from "../../server/services/actor.ts";
+import type { Services } from "../../server/services/index.ts";
+
+/** Public facts about the site that pages render (never secrets). */
+export interface SiteInfo {
+  name: string;
+  publicUrl: string;
+  timezone: string;
+}
+
+/** What the Hono app hands each route loader and action: the services and the acting user. */
+export interface AppLoadContext {
+  services: Services;
+  actor: Actor;
+  site: SiteInfo;
+  nonce: string;
+}
+
+// The server build bundles its own copy of this module, so the key is a process-wide singleton:
+// the Hono app (outside the bundle) and the loaders (inside it) must hold the same object.
+const KEY = Symbol.for("ember-verse.app-context");
+const registry = globalThis as unknown as Record<symbol, RouterContext<AppLoadContext> | undefined>;
+registry[KEY] ??= createContext<AppLoadContext>();
+export const appContext = registry[KEY];

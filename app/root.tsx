@@ -1,0 +1,120 @@
+import { useEffect } from "react";
+import {
+  data,
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLocation,
+  useNavigate,
+  useRouteLoaderData,
+} from "react-router";
+import type { Route } from "./+types/root";
+import "./app.css";
+import { SiteFooter } from "./components/site-footer.tsx";
+import { SiteHeader } from "./components/site-header.tsx";
+import { Toaster } from "./components/toaster.tsx";
+import { appContext } from "./lib/app-context.ts";
+import type { CurrentUser } from "./lib/current-user.ts";
+import { useNonce } from "./lib/nonce.tsx";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { site, actor } = context.get(appContext);
+  const user: CurrentUser | null = actor
+    ? { id: actor.id, firstName: actor.firstName, role: actor.role }
+    : null;
+  return data({ site, user });
+}
+
+/** SPEC.md §2: a verified=1 left by the subscription link is removed from the address bar. */
+function useStripVerifiedParam() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  useEffect(() => {
+    const params = new URLSearchParams(location.search);
+    if (params.get("verified") !== "1") return;
+    params.delete("verified");
+    const search = params.toString();
+    navigate(
+      { pathname: location.pathname, search: search ? `?${search}` : "", hash: location.hash },
+      { replace: true, preventScrollReset: true },
+    );
+  }, [location, navigate]);
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
+  const rootData = useRouteLoaderData<typeof loader>("root");
+  const siteName = rootData?.site.name ?? "Ember Verse";
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#fbf8f3" />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-screen flex-col font-sans antialiased">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+        >
+          Skip to content
+        </a>
+        <SiteHeader siteName={siteName} user={rootData?.user ?? null} />
+        <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8">
+          {children}
+        </main>
+        <SiteFooter siteName={siteName} />
+        <Toaster />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  useStripVerifiedParam();
+  useEffect(() => {
+    // Lets browser tests (and scripts) wait until the page is interactive.
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
+  return <Outlet />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return <NotFound />;
+  }
+  const isUnavailable = isRouteErrorResponse(error) && error.status === 503;
+  return (
+    <section className="mx-auto max-w-xl py-16 text-center">
+      <h1 className="font-serif text-3xl">
+        {isUnavailable ? "We'll be right back" : "Something went wrong"}
+      </h1>
+      <p className="mt-4 text-stone-700">
+        {isUnavailable
+          ? "The site is briefly unavailable. Please try again in a moment."
+          : "This page could not be shown. Please try again."}
+      </p>
+    </section>
+  );
+}
+
+export function NotFound() {
+  return (
+    <section className="mx-auto max-w-xl py-16 text-center">
+      <title>404 Page Not Found</title>
+      <h1 className="font-serif text-3xl">404 Page Not Found</h1>
+      <p className="mt-4 text-stone-700">There is nothing at this address.</p>
+      <a href="/" className="mt-6 inline-block text-ember-700 underline">
+        Return Home
+      </a>
+    </section>
+  );
+}

@@ -1,0 +1,14 @@
+import { index, type RouteConfig, route } from "@react-router/dev/routes";
+
+export default [
+  index("routes/home.tsx"),
+  route("poetry", "routes/coming-soon.tsx", { id: "poetry" }),
+  route("ember", "routes/coming-soon.tsx", { id: "ember" }),
+  route("books", "routes/coming-soon.tsx", { id: "books" }),
+  route("journal", "routes/coming-soon.tsx", { id: "journal" }),
+  route("guest-voices", "routes/coming-soon.tsx", { id: "guest-voices" }),
+  route("contribute", "routes/coming-soon.tsx", { id: "contribute" }),
+  route("login", "routes/login.tsx"),
+  route("login/verify", "routes/login-verify.tsx"),
+  route("*", "routes/not-found.tsx"),
+] satisfies RouteConfig;

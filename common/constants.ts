@@ -1,0 +1,37 @@
+/** Business constants and limits from SPEC.md §9, named once and imported wherever they apply. */
+
+export const WHISPER_MAX_LENGTH = 280;
+export const WHISPER_WARN_REMAINING = 20;
+export const SUBSCRIPTION_EMAIL_MAX_LENGTH = 255;
+export const CONTRIBUTION_BIO_MAX_LENGTH = 160;
+export const TAG_NAME_MAX_LENGTH = 50;
+export const UPLOAD_MAX_BYTES = 5_242_880;
+export const LOCAL_JOURNAL_MAX_ENTRIES = 200;
+export const LOCAL_JOURNAL_STORAGE_KEY = "emberJournal";
+export const JOURNAL_AUTO_SYNC_DELAY_MS = 1000;
+export const EXPIRED_SESSION_REDIRECT_MS = 1000;
+export const ADMIN_LOGGED_OUT_REDIRECT_MS = 500;
+export const POEM_CARD_PREVIEW_LENGTH = 120;
+export const POEM_CARD_TAGS_SHOWN = 2;
+export const THEME_CARD_LINES = 2;
+export const THEME_CARD_TAGS = 3;
+export const HOME_GUEST_VOICES = 3;
+export const EMBERS_PAGE_SIZE = 10;
+export const EMBERS_MAX_LIMIT = 50;
+export const ADMIN_SCHEDULE_DAYS = 7;
+export const ADMIN_EMBERS_READ = 30;
+export const ADMIN_BOOK_BLURB_LENGTH = 100;
+export const POEM_DESCRIPTION_LENGTH = 100;
+export const EMBER_DESCRIPTION_LENGTH = 120;
+export const SWIPE_THRESHOLD_PX = 50;
+export const SMALL_SCREEN_MAX_PX = 768;
+export const STANZA_IMAGE = { width: 600, height: 400, scale: 2 } as const;
+export const CURRENT_USER_CACHE_MS = 300_000;
+export const TOAST_REMOVE_DELAY_MS = 3000;
+export const UPLOAD_SUCCESS_RESET_MS = 2000;
+export const UPLOAD_ERROR_RESET_MS = 3000;
+export const POETRY_PILLARS = ["Becoming", "Belonging", "Fatherhood", "Pilgrimage"] as const;
+export const HOME_THEMES = ["Belonging", "Becoming", "Sacred"] as const;
+export const COPYRIGHT_YEAR = 2025;
+/** Stanza lines are stored joined by this marker and shown as line breaks (SPEC.md §2, Stanza viewer). */
+export const STANZA_LINE_MARKER = " / ";

@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { addDays, dateToDay, dayInZone, dayToDate, formatLongDay } from "./dates.ts";
+
+describe("calendar days", () => {
+  it("reads today in the site's time zone, not the server's", () => {
+    const instant = new Date("2026-03-01T02:30:00Z");
+    expect(dayInZone("UTC", instant)).toBe("2026-03-01");
+    expect(dayInZone("America/Los_Angeles", instant)).toBe("2026-02-28");
+    expect(dayInZone("Pacific/Auckland", new Date("2026-02-28T12:00:00Z"))).toBe("2026-03-01");
+  });
+
+  it("stores a day as midnight UTC and reads it back", () => {
+    expect(dayToDate("2026-11-22").toISOString()).toBe("2026-11-22T00:00:00.000Z");
+    expect(dateToDay(dayToDate("2026-11-22"))).toBe("2026-11-22");
+  });
+
+  it("adds days across month and year ends", () => {
+    expect(addDays("2026-12-30", 3)).toBe("2027-01-02");
+    expect(addDays("2026-03-01", -1)).toBe("2026-02-28");
+  });
+
+  it("formats the long en-US date of the stored day whatever the reader's zone", () => {
+    expect(formatLongDay(dayToDate("2026-11-22"))).toBe("Sunday, November 22, 2026");
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * Calendar days. An ember belongs to a calendar day, stored as midnight UTC of that day; "today"
+ * is the day in SITE_TIMEZONE (DESIGN.md, Decisions).
+ */
+
+/** 'YYYY-MM-DD' of the instant `now` as seen in `timeZone`. */
+export function dayInZone(timeZone: string, now: Date = new Date()): string {
+  // en-CA formats as YYYY-MM-DD.
+  return new Intl.DateTimeFormat("en-CA", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  }).format(now);
+}
+
+/** Midnight UTC of a 'YYYY-MM-DD' day: how an ember's date is stored. */
+export function dayToDate(day: string): Date {
+  return new Date(`${day}T00:00:00.000Z`);
+}
+
+/** The 'YYYY-MM-DD' day of a stored ember date. */
+export function dateToDay(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
+
+export function addDays(day: string, days: number): string {
+  const date = dayToDate(day);
+  date.setUTCDate(date.getUTCDate() + days);
+  return dateToDay(date);
+}
+
+/** 'Sunday, November 22, 2026': the long en-US form of a stored day (SPEC.md §2, Daily Ember). */
+export function formatLongDay(date: Date | string): string {
+  return new Intl.DateTimeFormat("en-US", {
+    timeZone: "UTC",
+    weekday: "long",
+    year: "numeric",
+    month: "long",
+    day: "numeric",
+  }).format(new Date(date));
+}

@@ -1,0 +1,15 @@
+import { z } from "zod";
+import { SUBSCRIPTION_EMAIL_MAX_LENGTH } from "../constants.ts";
+
+export const EMAIL_MESSAGE = "Please enter a valid email address";
+
+/** An email address as the spec accepts it (SPEC.md §5), trimmed and lowercased. */
+export const emailAddress = z
+  .string(EMAIL_MESSAGE)
+  .trim()
+  .max(SUBSCRIPTION_EMAIL_MAX_LENGTH, EMAIL_MESSAGE)
+  .pipe(z.email(EMAIL_MESSAGE))
+  .transform((email) => email.toLowerCase());
+
+export const subscribeInput = z.object({ email: emailAddress });
+export type SubscribeInput = z.infer<typeof subscribeInput>;

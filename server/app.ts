@@ -1,0 +1,117 @@
+import { serveStatic } from "@hono/node-server/serve-static";
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { compress } from "hono/compress";
+import { HTTPException } from "hono/http-exception";
+import { requestId } from "hono/request-id";
+import { RouterContextProvider } from "react-router";
+import { type AppLoadContext, appContext } from "../app/lib/app-context.ts";
+import { authRoutes } from "./api/auth.ts";
+import { healthRoutes } from "./api/health.ts";
+import { objectRoutes } from "./api/objects.ts";
+import type { Config } from "./config.ts";
+import type { AppEnv } from "./http/env.ts";
+import { createErrorHandler } from "./http/errors.ts";
+import { requireAdminApi } from "./http/require-admin.ts";
+import { requireSameOrigin } from "./http/same-origin.ts";
+import { securityHeaders } from "./http/security-headers.ts";
+import type { Logger } from "./logger.ts";
+import type { Services } from "./services/index.ts";
+import type { ObjectStore } from "./storage/local.ts";
+
+/** Renders a page: React Router's request handler, given the request and its load context. */
+export type PageHandler = (request: Request, context: RouterContextProvider) => Promise<Response>;
+
+export interface AppDeps {
+  config: Config;
+  logger: Logger;
+  services: Services;
+  objectStore: ObjectStore;
+  /** Absent in API-only tests; main.ts passes React Router's handler (dev or built). */
+  pageHandler?: PageHandler;
+  /** The built client (build/client) in production; absent in dev (Vite serves it) and tests. */
+  clientAssetsDir?: string;
+}
+
+/** JSON bodies on the API are small; larger ones are refused before they are read whole. */
+const API_BODY_LIMIT_BYTES = 100 * 1024;
+
+export function createApp(deps: AppDeps) {
+  const { config, logger, services } = deps;
+  const app = new Hono<AppEnv>();
+
+  app.onError(createErrorHandler(logger));
+  app.use(requestId());
+  app.use(async (c, next) => {
+    const started = performance.now();
+    await next();
+    logger.info(
+      {
+        requestId: c.get("requestId"),
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+      },
+      "request",
+    );
+  });
+  app.use(securityHeaders(config));
+  app.use(compress());
+  app.route("/objects", objectRoutes(deps.objectStore));
+
+  if (deps.clientAssetsDir) {
+    const root = deps.clientAssetsDir;
+    // Content-hashed build output never changes under its name; other public files may.
+    app.use(
+      "/assets/*",
+      serveStatic({
+        root,
+        onFound: (_path, c) => c.header("Cache-Control", "public, max-age=31536000, immutable"),
+      }),
+    );
+    app.use("/:file{[^/]+\\.(?:svg|ico|png|webmanifest|txt|woff2)}", serveStatic({ root }));
+  }
+
+  // Static files and images above need no session; everything below knows who is asking.
+  app.use(async (c, next) => {
+    c.set("actor", await services.accounts.resolveActor(c.req.raw));
+    await next();
+  });
+
+  const api = new Hono<AppEnv>();
+  api.use(
+    bodyLimit({
+      maxSize: API_BODY_LIMIT_BYTES,
+      onError: () => {
+        throw new HTTPException(413);
+      },
+    }),
+  );
+  api.use(requireSameOrigin(config));
+  api.use("/admin/*", requireAdminApi);
+  api.route("/", healthRoutes(services));
+  api.route("/", authRoutes(services, config));
+  api.all("*", (c) => c.json({ message: "Not found" }, 404));
+  app.route("/api", api);
+  app.all("*", async (c) => {
+    if (!deps.pageHandler) return c.text("404 Page Not Found", 404);
+    const context = new RouterContextProvider();
+    const loadContext: AppLoadContext = {
+      services,
+      actor: c.get("actor"),
+      nonce: c.get("secureHeadersNonce") ?? "",
+      site: {
+        name: config.siteName,
+        publicUrl: config.publicUrl.origin,
+        timezone: config.siteTimezone,
+      },
+    };
+    context.set(appContext, loadContext);
+    return deps.pageHandler(c.req.raw, context);
+  });
+
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

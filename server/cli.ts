@@ -1,0 +1,68 @@
+import { commands, helpText, UsageError } from "./cli/commands.ts";
+import { ConfigError, loadConfig } from "./config.ts";
+import { sendControlRequest } from "./control/socket.ts";
+import { readLockHolder } from "./db/data-dir-lock.ts";
+import { openDatabaseFor } from "./db/open.ts";
+import { createLogger } from "./logger.ts";
+import { createMailer } from "./mail/transport.ts";
+import { createServices } from "./services/index.ts";
+
+/**
+ * The operator CLI: `npm run cli -- <command>`. Prints the command's answer on stdout; misuse
+ * exits 2 and failures exit 1, each with one clear line on stderr.
+ */
+const [name, ...args] = process.argv.slice(2);
+
+function fail(message: string, code: 1 | 2): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(code);
+}
+
+if (!name || name === "--help" || name === "-h" || name === "help") {
+  process.stdout.write(`${helpText()}\n`);
+  process.exit(name ? 0 : 2);
+}
+const command = commands[name];
+if (!command) fail(`unknown command: ${name}\n\n${helpText()}`, 2);
+
+let config: ReturnType<typeof loadConfig>;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (error instanceof ConfigError) fail(error.message, 1);
+  throw error;
+}
+
+// Only errors reach the operator's terminal: the command's answer is the output.
+const logger = createLogger(process.env.LOG_LEVEL ?? "warn");
+const serverPid = config.databaseUrl ? undefined : readLockHolder(config.dataDir);
+
+if (serverPid !== undefined) {
+  const response = await sendControlRequest(config.dataDir, { command: name, args }).catch(
+    (error: Error) =>
+      fail(
+        `the server (pid ${serverPid}) holds the database but did not answer: ${error.message}`,
+        1,
+      ),
+  );
+  if (!response.ok) fail(response.error, response.usage ? 2 : 1);
+  process.stdout.write(`${response.output}\n`);
+} else {
+  const handle = await openDatabaseFor(config).catch((error: Error) =>
+    fail(`Cannot open the database: ${error.message}`, 1),
+  );
+  try {
+    if (name !== "migrate") await handle.migrate();
+    const mailer = createMailer(config, logger);
+    const services = createServices({ db: handle.db, config, logger, handle, mailer });
+    try {
+      process.stdout.write(`${await command.run({ config, handle, logger, services }, args)}\n`);
+    } finally {
+      mailer.close();
+    }
+  } catch (error) {
+    await handle.close();
+    fail((error as Error).message, error instanceof UsageError ? 2 : 1);
+  }
+  await handle.close();
+}

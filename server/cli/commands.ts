@@ -1,0 +1,84 @@
+import type { Config } from "../config.ts";
+import type { DatabaseHandle } from "../db/client.ts";
+import { seedDemo } from "../db/seed-demo.ts";
+import type { Logger } from "../logger.ts";
+import type { Services } from "../services/index.ts";
+
+export interface CommandContext {
+  config: Config;
+  handle: DatabaseHandle;
+  logger: Logger;
+  services: Services;
+}
+
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+export interface Command {
+  usage: string;
+  description: string;
+  /** Runs the command and returns what it prints. */
+  run(context: CommandContext, args: string[]): Promise<string>;
+}
+
+function expectArgs(args: string[], count: number, usage: string) {
+  if (args.length !== count) throw new UsageError(`usage: ${usage}`);
+}
+
+/**
+ * The operator's database commands. The CLI runs them itself, or hands them to the running
+ * server over its control socket when that server holds the embedded database.
+ */
+export const commands: Record<string, Command> = {
+  migrate: {
+    usage: "migrate",
+    description: "apply the committed migrations",
+    async run(context, args) {
+      expectArgs(args, 0, this.usage);
+      await context.handle.migrate();
+      return "migrations applied";
+    },
+  },
+  "seed-demo": {
+    usage: "seed-demo",
+    description: "fill an empty database with the demo poems, embers, tags and book",
+    async run(context, args) {
+      expectArgs(args, 0, this.usage);
+      await context.handle.migrate();
+      const seeded = await seedDemo(context.handle.db, context.config, context.logger);
+      return seeded ? "demo content seeded" : "the database already has poems; nothing seeded";
+    },
+  },
+  "login-link": {
+    usage: "login-link EMAIL [--admin]",
+    description: "print a one-time sign-in URL for EMAIL (15 minutes; --admin grants ADMIN)",
+    async run(context, args) {
+      const admin = args.includes("--admin");
+      const rest = args.filter((arg) => arg !== "--admin");
+      const [email] = rest;
+      if (rest.length !== 1 || !email || email.startsWith("-"))
+        throw new UsageError(`usage: ${this.usage}`);
+      return context.services.accounts.createLoginLink(email, { admin });
+    },
+  },
+  "user:role": {
+    usage: "user:role EMAIL ADMIN|USER",
+    description: "change a user's role (their sessions end)",
+    async run(context, args) {
+      expectArgs(args, 2, this.usage);
+      const [email, role] = args as [string, string];
+      if (role !== "ADMIN" && role !== "USER") throw new UsageError(`usage: ${this.usage}`);
+      const found = await context.services.accounts.setRole(email, role);
+      if (!found) throw new Error(`no user with the email ${email}`);
+      return `${email.trim().toLowerCase()} is now ${role}`;
+    },
+  },
+};
+
+export function helpText(): string {
+  const rows = Object.values(commands).map(
+    (command) => `  ${command.usage.padEnd(32)} ${command.description}`,
+  );
+  return ["usage: npm run cli -- <command> [arguments]", "", "commands:", ...rows].join("\n");
+}

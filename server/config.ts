@@ -1,0 +1,162 @@
+import path from "node:path";
+
+/**
+ * Every environment variable the server reads (DESIGN.md, Runtime contract), validated once at
+ * start. A bad value stops the process with one line naming the variable and what it expects.
+ */
+export interface Config {
+  nodeEnv: "development" | "production" | "test";
+  port: number;
+  host: string;
+  publicUrl: URL;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  siteName: string;
+  siteTimezone: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  adminEmails: Set<string>;
+  oidc: { issuer: string; clientId: string; clientSecret: string } | undefined;
+  s3:
+    | {
+        bucket: string;
+        region: string;
+        endpoint: string | undefined;
+        accessKeyId: string | undefined;
+        secretAccessKey: string | undefined;
+      }
+    | undefined;
+  demoContent: boolean;
+  /** Undefined means "generate once into DATA_DIR" (server/secrets.ts). */
+  sessionSecret: string | undefined;
+  trustProxy: number;
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+type Env = Record<string, string | undefined>;
+
+function read(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === "" ? undefined : value;
+}
+
+function fail(name: string, expected: string, got: string): never {
+  throw new ConfigError(`${name} must be ${expected}, got ${JSON.stringify(got)}`);
+}
+
+function readInteger(env: Env, name: string, min: number, max: number, fallback: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < min || value > max) {
+    fail(name, `a number from ${min} to ${max}`, raw);
+  }
+  return value;
+}
+
+function readBoolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (/^(true|1|yes)$/i.test(raw)) return true;
+  if (/^(false|0|no)$/i.test(raw)) return false;
+  return fail(name, "true or false", raw);
+}
+
+function readUrl(env: Env, name: string, protocols: string[]): URL | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return fail(name, `a URL (${protocols.join(", ")})`, raw);
+  }
+  if (!protocols.includes(url.protocol)) fail(name, `a URL (${protocols.join(", ")})`, raw);
+  return url;
+}
+
+function readTimezone(env: Env): string {
+  const raw = read(env, "SITE_TIMEZONE") ?? "UTC";
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: raw });
+  } catch {
+    fail("SITE_TIMEZONE", "an IANA time zone such as Europe/London", raw);
+  }
+  return raw;
+}
+
+function readOidc(env: Env): Config["oidc"] {
+  const names = ["OIDC_ISSUER", "OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET"] as const;
+  const [issuer, clientId, clientSecret] = names.map((name) => read(env, name));
+  if (!issuer && !clientId && !clientSecret) return undefined;
+  const missing = names.find((name) => !read(env, name));
+  if (missing) {
+    throw new ConfigError(`${missing} must be set when any OIDC_* variable is set`);
+  }
+  readUrl(env, "OIDC_ISSUER", ["https:", "http:"]);
+  return {
+    issuer: issuer as string,
+    clientId: clientId as string,
+    clientSecret: clientSecret as string,
+  };
+}
+
+function readS3(env: Env): Config["s3"] {
+  const bucket = read(env, "S3_BUCKET");
+  if (!bucket) return undefined;
+  return {
+    bucket,
+    region: read(env, "S3_REGION") ?? "us-east-1",
+    endpoint: readUrl(env, "S3_ENDPOINT", ["https:", "http:"])?.toString(),
+    accessKeyId: read(env, "S3_ACCESS_KEY_ID"),
+    secretAccessKey: read(env, "S3_SECRET_ACCESS_KEY"),
+  };
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const rawNodeEnv = read(env, "NODE_ENV") ?? "development";
+  if (!["development", "production", "test"].includes(rawNodeEnv)) {
+    fail("NODE_ENV", "development, production or test", rawNodeEnv);
+  }
+  const nodeEnv = rawNodeEnv as Config["nodeEnv"];
+  const port = readInteger(env, "PORT", 0, 65535, 3000);
+  const databaseUrl = readUrl(env, "DATABASE_URL", ["postgres:", "postgresql:"])?.toString();
+  const siteName = read(env, "SITE_NAME") ?? "Ember Verse";
+  const publicUrl =
+    readUrl(env, "PUBLIC_URL", ["http:", "https:"]) ?? new URL(`http://localhost:${port}`);
+  const sessionSecret = read(env, "SESSION_SECRET");
+  if (sessionSecret !== undefined && sessionSecret.length < 32) {
+    fail("SESSION_SECRET", "at least 32 characters", `${sessionSecret.length} characters`);
+  }
+  if (nodeEnv === "production" && databaseUrl && !sessionSecret) {
+    throw new ConfigError(
+      "SESSION_SECRET must be set when NODE_ENV=production and DATABASE_URL is set (instances must share it)",
+    );
+  }
+  return {
+    nodeEnv,
+    port,
+    host: read(env, "HOST") ?? "0.0.0.0",
+    publicUrl: new URL(publicUrl.origin),
+    dataDir: path.resolve(read(env, "DATA_DIR") ?? "./data"),
+    databaseUrl,
+    siteName,
+    siteTimezone: readTimezone(env),
+    smtpUrl: readUrl(env, "SMTP_URL", ["smtp:", "smtps:"])?.toString(),
+    mailFrom: read(env, "MAIL_FROM") ?? `${siteName} <no-reply@${publicUrl.hostname}>`,
+    adminEmails: new Set(
+      (read(env, "ADMIN_EMAILS") ?? "")
+        .split(",")
+        .map((email) => email.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+    oidc: readOidc(env),
+    s3: readS3(env),
+    demoContent: readBoolean(env, "DEMO_CONTENT", databaseUrl === undefined),
+    sessionSecret,
+    trustProxy: readInteger(env, "TRUST_PROXY", 0, 10, 0),
+  };
+}

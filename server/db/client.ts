@@ -1,0 +1,106 @@
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import { drizzle as drizzlePostgres } from "drizzle-orm/node-postgres";
+import { migrate as migratePostgres } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+import { acquireDataDirLock } from "./data-dir-lock.ts";
+import * as schema from "./schema.ts";
+
+export type Schema = typeof schema;
+/** The one database type services see, whichever driver is underneath. */
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+
+export interface DatabaseHandle {
+  db: Database;
+  driver: "pglite" | "postgres";
+  /** Applies the committed migrations (server/db/migrations); safe to run from two instances at once. */
+  migrate(): Promise<void>;
+  /** Resolves when the database answers a trivial query. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
+/** Arbitrary constant: the advisory lock that serialises migrations across instances. */
+const MIGRATION_LOCK_ID = 7_201_955;
+
+export type DatabaseTarget =
+  | { kind: "postgres"; url: string; poolSize?: number }
+  | { kind: "pglite"; dataDir: string }
+  | { kind: "pglite-memory" };
+
+export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
+  return target.kind === "postgres"
+    ? openPostgres(target.url, target.poolSize)
+    : openPglite(target);
+}
+
+async function openPglite(target: DatabaseTarget & { kind: "pglite" | "pglite-memory" }) {
+  let releaseLock = () => {};
+  let client: PGlite;
+  if (target.kind === "pglite") {
+    const directory = path.join(target.dataDir, "pglite");
+    fs.mkdirSync(directory, { recursive: true });
+    // Two processes on one PGlite directory silently lose data: refuse the second opener.
+    releaseLock = acquireDataDirLock(target.dataDir);
+    try {
+      client = await PGlite.create(directory);
+    } catch (error) {
+      releaseLock();
+      throw error;
+    }
+  } else {
+    client = await PGlite.create();
+  }
+  const db = drizzlePglite(client, { schema }) as unknown as Database;
+  return {
+    db,
+    driver: "pglite",
+    migrate: () => migratePglite(drizzlePglite(client, { schema }), { migrationsFolder }),
+    ping: async () => {
+      await client.query("select 1");
+    },
+    close: async () => {
+      await client.close();
+      releaseLock();
+    },
+  } satisfies DatabaseHandle;
+}
+
+async function openPostgres(url: string, poolSize = 10) {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: 5_000,
+    // A statement that cannot finish in time fails instead of holding a reader's request.
+    statement_timeout: 10_000,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client losing its server (a restart) must not crash the process; the pool replaces it.
+  pool.on("error", () => {});
+  const db = drizzlePostgres(pool, { schema }) as unknown as Database;
+  return {
+    db,
+    driver: "postgres",
+    migrate: async () => {
+      const client = await pool.connect();
+      try {
+        await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_ID]);
+        await migratePostgres(drizzlePostgres(client, { schema }), { migrationsFolder });
+      } finally {
+        await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_ID]).catch(() => {});
+        client.release();
+      }
+    },
+    ping: async () => {
+      await db.execute(sql`select 1`);
+    },
+    close: () => pool.end(),
+  } satisfies DatabaseHandle;
+}

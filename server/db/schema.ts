@@ -1,0 +1,305 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+/**
+ * One PostgreSQL schema for both drivers (PGlite and node-postgres). Entities and fields follow
+ * SPEC.md §3; names are the spec's. Timestamps are stored with time zone.
+ */
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () =>
+  timestamp("updated_at", { withTimezone: true })
+    .notNull()
+    .defaultNow()
+    .$onUpdate(() => new Date());
+
+export const users = pgTable("users", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  email: text("email").notNull().unique(),
+  emailVerified: boolean("email_verified").notNull().default(false),
+  /** Display name kept for the sign-in library; the site shows firstName/lastName. */
+  name: text("name").notNull().default(""),
+  firstName: text("first_name"),
+  lastName: text("last_name"),
+  profileImageUrl: text("profile_image_url"),
+  role: text("role", { enum: ["USER", "ADMIN"] })
+    .notNull()
+    .default("USER"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/** The session store (SPEC.md §3: sid, sess, expire) in the shape the sign-in library keeps. */
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** The sid: the opaque value carried (signed) in the session cookie. */
+    token: text("token").notNull().unique(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index("sessions_user_id_idx").on(table.userId)],
+);
+
+/** Sign-in methods linked to a user (OpenID Connect accounts), kept by the sign-in library. */
+export const accounts = pgTable(
+  "accounts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    accountId: text("account_id").notNull(),
+    providerId: text("provider_id").notNull(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    accessToken: text("access_token"),
+    refreshToken: text("refresh_token"),
+    idToken: text("id_token"),
+    accessTokenExpiresAt: timestamp("access_token_expires_at", { withTimezone: true }),
+    refreshTokenExpiresAt: timestamp("refresh_token_expires_at", { withTimezone: true }),
+    scope: text("scope"),
+    password: text("password"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index("accounts_user_id_idx").on(table.userId)],
+);
+
+/** Short-lived secrets: email sign-in link tokens (stored hashed) and OIDC state. */
+export const verifications = pgTable(
+  "verifications",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    identifier: text("identifier").notNull(),
+    value: text("value").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index("verifications_identifier_idx").on(table.identifier)],
+);
+
+/** Fixed-window rate-limit counters, in the database so every instance shares them. */
+export const rateLimits = pgTable("rate_limits", {
+  key: text("key").primaryKey(),
+  count: integer("count").notNull(),
+  resetAt: timestamp("reset_at", { withTimezone: true }).notNull(),
+});
+
+export const tags = pgTable("tags", {
+  id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+  name: text("name").notNull().unique(),
+  createdAt: createdAt(),
+});
+
+export const poems = pgTable(
+  "poems",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    title: text("title").notNull(),
+    slug: text("slug").notNull().unique(),
+    stanzas: jsonb("stanzas").$type<string[]>().notNull(),
+    audioUrl: text("audio_url"),
+    coverUrl: text("cover_url"),
+    coverAlt: text("cover_alt"),
+    coverProvider: text("cover_provider", { enum: ["object-storage", "url"] }),
+    coverWidth: integer("cover_width"),
+    coverHeight: integer("cover_height"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index("poems_created_at_idx").on(table.createdAt.desc())],
+);
+
+export const poemTags = pgTable(
+  "poem_tags",
+  {
+    poemId: integer("poem_id")
+      .notNull()
+      .references(() => poems.id, { onDelete: "cascade" }),
+    tagId: integer("tag_id")
+      .notNull()
+      .references(() => tags.id, { onDelete: "cascade" }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.poemId, table.tagId] }),
+    index("poem_tags_tag_id_idx").on(table.tagId),
+  ],
+);
+
+export const embers = pgTable(
+  "embers",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    text: text("text").notNull(),
+    /** Midnight UTC of the ember's calendar day; unique, so one ember per day. */
+    date: timestamp("date", { withTimezone: true }).notNull().unique(),
+    isFeatured: boolean("is_featured").notNull().default(false),
+    featuredAt: timestamp("featured_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    index("embers_featured_at_idx").on(table.featuredAt.desc()).where(sql`${table.isFeatured}`),
+  ],
+);
+
+export const emberTags = pgTable(
+  "ember_tags",
+  {
+    emberId: integer("ember_id")
+      .notNull()
+      .references(() => embers.id, { onDelete: "cascade" }),
+    tagId: integer("tag_id")
+      .notNull()
+      .references(() => tags.id, { onDelete: "cascade" }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.emberId, table.tagId] }),
+    index("ember_tags_tag_id_idx").on(table.tagId),
+  ],
+);
+
+export interface BookPage {
+  title: string;
+  content: string;
+}
+
+export const books = pgTable("books", {
+  id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+  title: text("title").notNull(),
+  slug: text("slug").notNull().unique(),
+  blurb: text("blurb").notNull(),
+  coverUrl: text("cover_url").notNull(),
+  buyUrl: text("buy_url").notNull(),
+  /** The spec says "integer"; the client reads a list of pages (docs/decisions/002). */
+  pages: jsonb("pages").$type<BookPage[]>(),
+  order: integer("order"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const echos = pgTable(
+  "echos",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    poemId: integer("poem_id")
+      .notNull()
+      .references(() => poems.id, { onDelete: "cascade" }),
+    /** '' is the whole poem; otherwise the 0-based stanza index as text. */
+    stanzaIndex: text("stanza_index").notNull().default(""),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
+    sessionId: text("session_id"),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    // NULLS NOT DISTINCT: an absent user or session still counts once (PostgreSQL 15+, PGlite).
+    unique("echos_poem_stanza_user_session_key")
+      .on(table.poemId, table.stanzaIndex, table.userId, table.sessionId)
+      .nullsNotDistinct(),
+    index("echos_user_id_idx").on(table.userId),
+  ],
+);
+
+export const whispers = pgTable(
+  "whispers",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    poemId: integer("poem_id")
+      .notNull()
+      .references(() => poems.id, { onDelete: "cascade" }),
+    stanzaIndex: text("stanza_index").notNull(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    text: text("text").notNull(),
+    isApproved: boolean("is_approved").notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index("whispers_poem_stanza_created_idx").on(
+      table.poemId,
+      table.stanzaIndex,
+      table.createdAt.desc(),
+    ),
+    index("whispers_created_at_idx").on(table.createdAt.desc()),
+    index("whispers_user_id_idx").on(table.userId),
+  ],
+);
+
+export const journalEntries = pgTable(
+  "journal_entries",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    poemId: integer("poem_id")
+      .notNull()
+      .references(() => poems.id, { onDelete: "cascade" }),
+    stanzaIndex: text("stanza_index").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex("journal_entries_user_poem_stanza_key").on(
+      table.userId,
+      table.poemId,
+      table.stanzaIndex,
+    ),
+    index("journal_entries_poem_id_idx").on(table.poemId),
+  ],
+);
+
+export const subscriptions = pgTable("subscriptions", {
+  id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+  email: text("email").notNull().unique(),
+  token: text("token").unique(),
+  verified: boolean("verified").notNull().default(false),
+  verifiedAt: timestamp("verified_at", { withTimezone: true }),
+  unsubscribed: boolean("unsubscribed").notNull().default(false),
+  unsubscribedAt: timestamp("unsubscribed_at", { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+export const mailRuns = pgTable("mail_runs", {
+  id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+  subject: text("subject").notNull(),
+  sentCount: integer("sent_count").notNull().default(0),
+  createdAt: createdAt(),
+});
+
+/** Poems sent through /contribute (POST /api/guest-submission), reviewed by an admin. */
+export const guestSubmissions = pgTable(
+  "guest_submissions",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    handle: text("handle"),
+    socialUrl: text("social_url"),
+    bio: text("bio"),
+    poemTitle: text("poem_title").notNull(),
+    poemText: text("poem_text").notNull(),
+    reviewedAt: timestamp("reviewed_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [index("guest_submissions_created_at_idx").on(table.createdAt.desc())],
+);

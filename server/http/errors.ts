@@ -1,0 +1,48 @@
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { Logger } from "../logger.ts";
+import { ServiceError } from "../services/errors.ts";
+import { RateLimitedError } from "../services/rate-limit.ts";
+
+/**
+ * The API's one error handler: service errors become `{message, errors?}` with their status;
+ * anything else is logged with the request id and answered 500 with no stack trace or SQL.
+ */
+export function createErrorHandler(logger: Logger) {
+  return (error: Error, c: Context) => {
+    if (error instanceof RateLimitedError) {
+      c.header("Retry-After", String(error.retryAfterSeconds));
+    }
+    if (error instanceof ServiceError) {
+      return c.json({ message: error.message, errors: error.errors }, error.status);
+    }
+    if (error instanceof HTTPException) {
+      const status = error.status;
+      const message = status === 413 ? "Request body too large" : error.message || "Bad request";
+      return c.json({ message }, status);
+    }
+    const requestId = c.get("requestId");
+    if (isConnectionError(error)) {
+      logger.error({ requestId, err: error }, "database unavailable");
+      return c.json({ message: "Service temporarily unavailable" }, 503);
+    }
+    logger.error({ requestId, err: error }, "unhandled error");
+    return c.json({ message: "Internal Server Error", requestId }, 500);
+  };
+}
+
+/** Errors that mean the database cannot be reached right now (a restart, a network cut). */
+export function isConnectionError(error: unknown): boolean {
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    if (
+      code &&
+      ["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "57P01", "57P03", "08006", "08001"].includes(code)
+    ) {
+      return true;
+    }
+    if (/Connection terminated|timeout exceeded when trying to connect/i.test(cause.message))
+      return true;
+  }
+  return false;
+}

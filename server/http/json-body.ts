@@ -1,0 +1,39 @@
+import type { Context } from "hono";
+import type { z } from "zod";
+import { invalid } from "../services/errors.ts";
+
+/**
+ * Reads and validates a JSON body with the input's one schema. Wrong content type, malformed JSON
+ * and schema failures are all 400 `{message, errors}` with the schema's (the spec's) messages.
+ */
+export async function readJsonBody<Schema extends z.ZodType>(
+  c: Context,
+  schema: Schema,
+): Promise<z.infer<Schema>> {
+  const contentType = c.req.header("content-type") ?? "";
+  if (!/^application\/([\w.+-]+\+)?json\b/i.test(contentType)) {
+    throw invalid("Expected a JSON body (Content-Type: application/json)");
+  }
+  let body: unknown;
+  try {
+    body = await c.req.json();
+  } catch {
+    throw invalid("Malformed JSON body");
+  }
+  return parseInput(schema, body);
+}
+
+/** Validates any input (query, params, body) with its schema; the first issue is the message. */
+export function parseInput<Schema extends z.ZodType>(
+  schema: Schema,
+  input: unknown,
+): z.infer<Schema> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const errors: Record<string, string[]> = {};
+  for (const issue of result.error.issues) {
+    const key = issue.path.join(".") || "_";
+    errors[key] = [...(errors[key] ?? []), issue.message];
+  }
+  throw invalid(result.error.issues[0]?.message ?? "Invalid input", errors);
+}

@@ -1,0 +1,132 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { getRequestListener } from "@hono/node-server";
+import { createRequestHandler, type ServerBuild } from "react-router";
+import { createApp, type PageHandler } from "./app.ts";
+import { type Config, ConfigError, loadConfig } from "./config.ts";
+import { startControlSocket } from "./control/socket.ts";
+import { openDatabaseFor } from "./db/open.ts";
+import { seedDemo } from "./db/seed-demo.ts";
+import { createLogger } from "./logger.ts";
+import { createMailer } from "./mail/transport.ts";
+import { createServices } from "./services/index.ts";
+import { createLocalObjectStore } from "./storage/local.ts";
+
+/**
+ * The process: validate configuration, open and migrate the database, seed demo content, serve
+ * HTTP (dev: Vite middleware with hot reload; prod: the built app), and shut down gracefully.
+ */
+const logger = createLogger();
+const isDev = process.argv.includes("--dev");
+const root = path.resolve(import.meta.dirname, "..");
+
+/** In-flight requests get this long to finish after SIGTERM before the process exits anyway. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+function exitWith(message: string): never {
+  logger.fatal(message);
+  process.exit(1);
+}
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (error instanceof ConfigError) exitWith(error.message);
+  throw error;
+}
+
+const handle = await openDatabaseFor(config).catch((error: Error) =>
+  exitWith(`Cannot open the database: ${error.message}`),
+);
+await handle.migrate().catch((error: Error) => exitWith(`Migrations failed: ${error.message}`));
+if (config.demoContent) await seedDemo(handle.db, config, logger);
+
+const mailer = createMailer(config, logger);
+const services = createServices({ db: handle.db, config, logger, handle, mailer });
+const objectStore = createLocalObjectStore(config.dataDir);
+
+const server = http.createServer();
+let pageHandler: PageHandler;
+let clientAssetsDir: string | undefined;
+let closeVite = async () => {};
+
+if (isDev) {
+  const { createServer } = await import("vite");
+  const vite = await createServer({
+    root,
+    server: { middlewareMode: true, hmr: { server } },
+    appType: "custom",
+  });
+  closeVite = () => vite.close();
+  const handler = createRequestHandler(
+    () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
+    "development",
+  );
+  pageHandler = (request, context) => handler(request, context);
+  const listener = getRequestListener(
+    createApp({ config, logger, services, objectStore, pageHandler }).fetch,
+  );
+  server.on("request", (req, res) => vite.middlewares(req, res, () => listener(req, res)));
+} else {
+  const buildEntry = path.join(root, "build/server/index.js");
+  if (!fs.existsSync(buildEntry)) {
+    logger.info("no build found: building the app once (npm run build)");
+    const result = spawnSync(path.join(root, "node_modules/.bin/react-router"), ["build"], {
+      cwd: root,
+      stdio: "inherit",
+    });
+    if (result.status !== 0) exitWith("The build failed; see the output above.");
+  }
+  const build = (await import(buildEntry)) as ServerBuild;
+  const handler = createRequestHandler(build, "production");
+  pageHandler = (request, context) => handler(request, context);
+  clientAssetsDir = path.join(root, "build/client");
+  const app = createApp({ config, logger, services, objectStore, pageHandler, clientAssetsDir });
+  server.on("request", getRequestListener(app.fetch));
+}
+
+const control =
+  handle.driver === "pglite"
+    ? await startControlSocket({ config, handle, logger, services })
+    : undefined;
+
+server.listen(config.port, config.host, () => {
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  logger.info(
+    { port, driver: handle.driver, mode: isDev ? "development" : "production" },
+    `listening on ${config.publicUrl.origin}`,
+  );
+});
+server.on("error", (error: NodeJS.ErrnoException) =>
+  exitWith(
+    error.code === "EADDRINUSE"
+      ? `Port ${config.port} is already in use (set PORT)`
+      : error.message,
+  ),
+);
+
+let shuttingDown = false;
+async function shutdown(signal: string) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  logger.info({ signal }, "shutting down: no new connections, finishing in-flight requests");
+  const forced = setTimeout(() => {
+    logger.warn("in-flight requests did not finish in time; closing connections");
+    server.closeAllConnections();
+  }, SHUTDOWN_GRACE_MS);
+  forced.unref();
+  server.closeIdleConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await control?.close();
+  await closeVite();
+  mailer.close();
+  await handle.close();
+  logger.info("stopped");
+  process.exit(0);
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));

@@ -1,0 +1,22 @@
+/**
+ * The small set of errors services throw. The API maps each to its status (server/http/errors.ts);
+ * the message is written for the reader and is safe to show.
+ */
+export class ServiceError extends Error {
+  readonly status: 400 | 401 | 403 | 404 | 409 | 429 | 503;
+  readonly errors?: Record<string, string[]>;
+  constructor(status: ServiceError["status"], message: string, errors?: Record<string, string[]>) {
+    super(message);
+    this.status = status;
+    this.errors = errors;
+  }
+}
+
+export const invalid = (message: string, errors?: Record<string, string[]>) =>
+  new ServiceError(400, message, errors);
+export const unauthorized = () => new ServiceError(401, "Unauthorized");
+export const forbidden = (message = "Forbidden") => new ServiceError(403, message);
+export const notFound = (message = "Not found") => new ServiceError(404, message);
+export const conflict = (message: string) => new ServiceError(409, message);
+export const unavailable = (message = "Service temporarily unavailable") =>
+  new ServiceError(503, message);

@@ -1,0 +1,23 @@
+import type { DatabaseHandle } from "../db/client.ts";
+import type { Mailer } from "../mail/transport.ts";
+import { resolveSessionSecret } from "../secrets.ts";
+import { createAccountService } from "./accounts.ts";
+import type { ServiceDeps } from "./deps.ts";
+import { createHealthService } from "./health.ts";
+import { createRateLimiter } from "./rate-limit.ts";
+
+/** Every service of one app instance; API handlers and route loaders both call these. */
+export function createServices(deps: ServiceDeps & { handle: DatabaseHandle; mailer: Mailer }) {
+  const rateLimiter = createRateLimiter(deps.db);
+  return {
+    health: createHealthService(deps.handle),
+    rateLimiter,
+    accounts: createAccountService({
+      ...deps,
+      rateLimiter,
+      secret: resolveSessionSecret(deps.config),
+    }),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

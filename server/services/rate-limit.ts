@@ -1,0 +1,58 @@
+import { sql } from "drizzle-orm";
+import type { Database } from "../db/client.ts";
+import { rateLimits } from "../db/schema.ts";
+import { ServiceError } from "./errors.ts";
+
+export interface RateLimitRule {
+  /** Names the limit in keys and logs, e.g. 'sign-in-link:ip'. */
+  name: string;
+  limit: number;
+  windowSeconds: number;
+}
+
+/**
+ * Every rate limit of the site, in one table (README, Abuse). Counters live in the database, so a
+ * limit reached through one instance holds on every other.
+ */
+export const RATE_LIMITS = {
+  signInLinkPerIp: { name: "sign-in-link:ip", limit: 10, windowSeconds: 15 * 60 },
+  signInLinkPerEmail: { name: "sign-in-link:email", limit: 3, windowSeconds: 15 * 60 },
+} satisfies Record<string, RateLimitRule>;
+
+export class RateLimitedError extends ServiceError {
+  readonly retryAfterSeconds: number;
+  constructor(retryAfterSeconds: number) {
+    super(429, "Too many requests. Please wait a moment and try again.");
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+export function createRateLimiter(db: Database) {
+  return {
+    /**
+     * Counts one attempt against `rule` for `subject` (an address, an email, a user id) in a fixed
+     * window, atomically in one statement; throws RateLimitedError past the limit.
+     */
+    async consume(rule: RateLimitRule, subject: string): Promise<void> {
+      const key = `${rule.name}:${subject}`;
+      const window = sql`make_interval(secs => ${rule.windowSeconds})`;
+      const [row] = await db
+        .insert(rateLimits)
+        .values({ key, count: 1, resetAt: sql`now() + ${window}` })
+        .onConflictDoUpdate({
+          target: rateLimits.key,
+          set: {
+            count: sql`case when ${rateLimits.resetAt} <= now() then 1 else ${rateLimits.count} + 1 end`,
+            resetAt: sql`case when ${rateLimits.resetAt} <= now() then now() + ${window} else ${rateLimits.resetAt} end`,
+          },
+        })
+        .returning({
+          count: rateLimits.count,
+          retryAfter: sql<number>`greatest(1, ceil(extract(epoch from ${rateLimits.resetAt} - now())))::int`,
+        });
+      if (row && row.count > rule.limit) throw new RateLimitedError(row.retryAfter);
+    },
+  };
+}
+
+export type RateLimiter = ReturnType<typeof createRateLimiter>;

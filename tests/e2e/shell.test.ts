@@ -1,0 +1,177 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser } from "../helpers/browser.ts";
+import { type RunningServer, startServer } from "../helpers/server.ts";
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function openPage(path: string, width = 1280): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height: 800 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  await page.goto(`${server.url}${path}`);
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+  Object.assign(page, { errors });
+  return page;
+}
+
+describe("site shell", () => {
+  it("serves the home page as complete HTML with its metadata", async () => {
+    const response = await fetch(`${server.url}/`, { headers: { "Accept-Encoding": "gzip" } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-encoding")).toBe("gzip");
+    const html = await response.text();
+    expect(html).toContain("<title>Home | Ember Verse</title>");
+    expect(html).toMatch(/<meta name="description" content="[^"]+"/);
+    expect(html).toContain('<meta name="robots" content="index, follow"');
+    expect(html).toContain(`<link rel="canonical" href="${server.url}/"`);
+    expect(html).toContain('<meta property="og:title" content="Home | Ember Verse"');
+    expect(html).toContain('<meta property="og:type" content="website"');
+    expect(html).toContain('<meta name="twitter:card"');
+    expect(html).toContain("Enter the Collection");
+    // Every script carries this response's CSP nonce.
+    const nonce = /'nonce-([^']+)'/.exec(
+      response.headers.get("content-security-policy") ?? "",
+    )?.[1];
+    expect(nonce).toBeTruthy();
+    for (const tag of html.match(/<script\b[^>]*>/g) ?? [])
+      expect(tag).toContain(`nonce="${nonce}"`);
+  });
+
+  it("caches hashed assets for a year", async () => {
+    const html = await (await fetch(`${server.url}/`)).text();
+    const asset = /\/assets\/[^"]+\.js/.exec(html)?.[0];
+    const response = await fetch(`${server.url}${asset}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+  });
+
+  it("answers an unknown path with the 404 page and status", async () => {
+    const response = await fetch(`${server.url}/no/such/page`);
+    expect(response.status).toBe(404);
+    expect(await response.text()).toContain("404 Page Not Found");
+    const page = await openPage("/no/such/page");
+    await expect(
+      page.getByRole("heading", { name: "404 Page Not Found" }).isVisible(),
+    ).resolves.toBe(true);
+    await page.context().close();
+  });
+
+  it("shows the header links for an anonymous reader and navigates with them", async () => {
+    const page = await openPage("/");
+    const nav = page.getByRole("navigation", { name: "Main" });
+    const names = await nav.getByRole("link").allTextContents();
+    expect(names).toEqual([
+      "Home",
+      "Poetry",
+      "Daily Ember",
+      "Books",
+      "Journal (local)",
+      "Guest Voices",
+      "Login",
+    ]);
+    await nav.getByRole("link", { name: "Books" }).click();
+    await page.waitForURL(`${server.url}/books`);
+    expect(await page.title()).toBe("Books | Ember Verse");
+    const footer = page.getByRole("contentinfo");
+    expect(await footer.getByRole("link").allTextContents()).toEqual([
+      "Home",
+      "Poetry",
+      "Daily Embers",
+      "Books",
+    ]);
+    expect(await footer.textContent()).toContain("© 2025");
+    expect(await footer.getByRole("textbox").getAttribute("type")).toBe("email");
+    expect((page as unknown as { errors: string[] }).errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it("opens the mobile menu, locks scrolling, and closes on Escape and on the backdrop", async () => {
+    const page = await openPage("/", 375);
+    expect(await page.getByRole("navigation", { name: "Main" }).isVisible()).toBe(false);
+    const toggle = page.getByRole("button", { name: "Open menu" });
+    await toggle.click();
+    const dialog = page.getByRole("dialog");
+    await dialog.waitFor();
+    expect(await dialog.getByRole("link").allTextContents()).toContain("Journal (local)");
+    expect(await page.evaluate(() => getComputedStyle(document.body).overflow)).toBe("hidden");
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+    expect(await page.evaluate(() => getComputedStyle(document.body).overflow)).not.toBe("hidden");
+    // Focus returns to the toggle, so a keyboard reader is not lost.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(
+      "Open menu",
+    );
+
+    await page.keyboard.press("Enter");
+    await dialog.waitFor();
+    await page.mouse.click(20, 400);
+    await dialog.waitFor({ state: "detached" });
+
+    await toggle.click();
+    await dialog.getByRole("link", { name: "Poetry" }).click();
+    await page.waitForURL(`${server.url}/poetry`);
+    await dialog.waitFor({ state: "detached" });
+    await page.context().close();
+  });
+});
+
+describe("operator CLI beside a running server", () => {
+  it("hands database commands to the server that holds the embedded database", async () => {
+    const migrate = await server.cli("migrate");
+    expect(migrate).toMatchObject({ code: 0, stdout: "migrations applied\n" });
+    const seed = await server.cli("seed-demo");
+    expect(seed).toMatchObject({
+      code: 0,
+      stdout: "the database already has poems; nothing seeded\n",
+    });
+  });
+
+  it("explains misuse with a non-zero exit", async () => {
+    const unknown = await server.cli("frobnicate");
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("unknown command: frobnicate");
+    const extra = await server.cli("migrate", "now");
+    expect(extra).toMatchObject({ code: 2, stderr: "usage: migrate\n" });
+    const help = await server.cli("--help");
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("seed-demo");
+  });
+});
+
+describe("operator CLI with no server running", () => {
+  it("opens the embedded database itself", async () => {
+    const fs = await import("node:fs");
+    const os = await import("node:os");
+    const path = await import("node:path");
+    const { runCli } = await import("../helpers/server.ts");
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ev-cli-"));
+    const env = { ...process.env, DATA_DIR: dataDir };
+    try {
+      expect(await runCli(["seed-demo"], env)).toMatchObject({
+        code: 0,
+        stdout: "demo content seeded\n",
+      });
+      expect(await runCli(["seed-demo"], env)).toMatchObject({
+        code: 0,
+        stdout: "the database already has poems; nothing seeded\n",
+      });
+      expect(fs.existsSync(path.join(dataDir, "pglite.lock"))).toBe(false);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

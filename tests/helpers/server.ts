@@ -1,0 +1,100 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(),
+      );
+    });
+  });
+}
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  process: ChildProcess;
+  logs: string[];
+  /** Runs `npm run cli -- ...args` against this server's data directory. */
+  cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/**
+ * Starts the production server (`node server/main.ts`, the built app) on a free port with its
+ * own data directory, and resolves once it listens.
+ */
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const port = await freePort();
+  const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "ev-e2e-"));
+  const url = `http://127.0.0.1:${port}`;
+  const serverEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    PUBLIC_URL: url,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "info",
+    ...env,
+  };
+  const child = spawn(process.execPath, ["server/main.ts"], { cwd: root, env: serverEnv });
+  const logs: string[] = [];
+  const collect = (chunk: Buffer) => logs.push(...chunk.toString().split("\n").filter(Boolean));
+  child.stdout.on("data", collect);
+  child.stderr.on("data", collect);
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`server did not start:\n${logs.join("\n")}`)),
+      60_000,
+    );
+    child.stdout.on("data", (chunk: Buffer) => {
+      if (chunk.toString().includes("listening on")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${logs.join("\n")}`));
+    });
+  });
+  return {
+    url,
+    dataDir,
+    process: child,
+    logs,
+    cli: (...args) => runCli(args, serverEnv),
+    async stop(signal = "SIGTERM") {
+      if (child.exitCode !== null) return child.exitCode;
+      const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+      child.kill(signal);
+      const code = await exited;
+      if (!env.DATA_DIR) fs.rmSync(dataDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}
+
+export function runCli(args: string[], env: Record<string, string | undefined>) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, ["server/cli.ts", ...args], { cwd: root, env });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.on("exit", (code) => resolve({ code, stdout, stderr }));
+  });
+}

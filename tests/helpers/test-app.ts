@@ -1,0 +1,49 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createApp } from "../../server/app.ts";
+import { loadConfig } from "../../server/config.ts";
+import { createLogger } from "../../server/logger.ts";
+import { createMailer } from "../../server/mail/transport.ts";
+import { createServices } from "../../server/services/index.ts";
+import { createLocalObjectStore } from "../../server/storage/local.ts";
+import { type Driver, openTestDatabase } from "./database.ts";
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+}
+
+/**
+ * The real Hono app on a fresh database of the given driver, for app.request() tests. Call
+ * close() in afterAll.
+ */
+export async function createTestApp(driver: Driver, options: TestAppOptions = {}) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ev-test-"));
+  const config = loadConfig({
+    NODE_ENV: "test",
+    DATA_DIR: dataDir,
+    PUBLIC_URL: "http://localhost:3000",
+    ...options.env,
+  });
+  const logger = createLogger("silent");
+  const handle = await openTestDatabase(driver);
+  const mailer = createMailer(config, logger);
+  const services = createServices({ db: handle.db, config, logger, handle, mailer });
+  const objectStore = createLocalObjectStore(dataDir);
+  const app = createApp({ config, logger, services, objectStore });
+  return {
+    app,
+    config,
+    handle,
+    db: handle.db,
+    services,
+    dataDir,
+    async close() {
+      mailer.close();
+      await handle.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type TestApp = Awaited<ReturnType<typeof createTestApp>>;

@@ -1,0 +1,42 @@
+import { defineConfig } from "vitest/config";
+
+/**
+ * Three projects: unit tests beside the code, integration tests through app.request() on a fresh
+ * database per file (both drivers), and browser tests against the production build.
+ */
+export default defineConfig({
+  test: {
+    reporters: ["default", ["json", { outputFile: "test-results/vitest.json" }]],
+    projects: [
+      {
+        test: {
+          name: "unit",
+          include: ["common/**/*.test.ts", "server/**/*.test.ts", "app/**/*.test.ts"],
+          environment: "node",
+        },
+      },
+      {
+        test: {
+          name: "integration",
+          include: ["tests/integration/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          // Two cores: PGlite instances are memory- and CPU-heavy; two files at a time is enough.
+          maxWorkers: 2,
+        },
+      },
+      {
+        test: {
+          name: "e2e",
+          include: ["tests/e2e/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          maxWorkers: 1,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
