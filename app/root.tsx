@@ -48,6 +48,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const rootData = useRouteLoaderData<typeof loader>("root");
   const siteName = rootData?.site.name ?? "Ember Verse";
+  useEffect(() => {
+    // Lets browser tests (and scripts) wait until the page is interactive, error pages included.
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return (
     <html lang="en">
       <head>
@@ -80,10 +84,6 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App() {
   useStripVerifiedParam();
-  useEffect(() => {
-    // Lets browser tests (and scripts) wait until the page is interactive.
-    document.documentElement.dataset.hydrated = "true";
-  }, []);
   return <Outlet />;
 }
 

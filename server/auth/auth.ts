@@ -6,6 +6,7 @@ import { eq } from "drizzle-orm";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import { accounts, sessions, users, verifications } from "../db/schema.ts";
+import type { Logger } from "../logger.ts";
 
 /** An emailed or printed sign-in link works once, for 15 minutes (issue: Accounts and sign-in). */
 export const SIGN_IN_LINK_TTL_SECONDS = 15 * 60;
@@ -18,6 +19,7 @@ export type SignInLinkSink = (email: string, url: string) => Promise<void>;
 interface AuthDeps {
   db: Database;
   config: Config;
+  logger: Logger;
   secret: string;
   deliverSignInLink: SignInLinkSink;
 }
@@ -26,7 +28,7 @@ interface AuthDeps {
  * better-auth over our own tables (docs/decisions/004): sessions in the database, email links
  * stored hashed, optional OpenID Connect with PKCE. Roles follow ADMIN_EMAILS at every sign-in.
  */
-export function createAuth({ db, config, secret, deliverSignInLink }: AuthDeps) {
+export function createAuth({ db, config, logger, secret, deliverSignInLink }: AuthDeps) {
   const promoteListedAdmin = async (userId: string, email: string) => {
     if (config.adminEmails.has(email.toLowerCase())) {
       await db.update(users).set({ role: "ADMIN" }).where(eq(users.id, userId));
@@ -38,6 +40,12 @@ export function createAuth({ db, config, secret, deliverSignInLink }: AuthDeps) 
     baseURL: config.publicUrl.origin,
     basePath: "/api/auth",
     secret,
+    // Its messages join the structured log; they carry no tokens or cookies.
+    logger: {
+      level: "warn",
+      log: (level, message) =>
+        logger[level === "debug" ? "debug" : level]({ component: "auth" }, message),
+    },
     database: drizzleAdapter(db, {
       provider: "pg",
       schema: { user: users, session: sessions, account: accounts, verification: verifications },

@@ -39,6 +39,7 @@ export function createAccountService(deps: AccountDeps) {
   const auth: Auth = createAuth({
     db,
     config,
+    logger: deps.logger,
     secret: deps.secret,
     deliverSignInLink: async (_email, url) => {
       const deliver = delivery.getStore();
