@@ -9,6 +9,9 @@ import { type AppLoadContext, appContext } from "../app/lib/app-context.ts";
 import { authRoutes } from "./api/auth.ts";
 import { healthRoutes } from "./api/health.ts";
 import { objectRoutes } from "./api/objects.ts";
+import { ogRoutes } from "./api/og.ts";
+import { poemRoutes } from "./api/poems.ts";
+import { seoRoutes } from "./api/seo.ts";
 import type { Config } from "./config.ts";
 import type { AppEnv } from "./http/env.ts";
 import { createErrorHandler } from "./http/errors.ts";
@@ -59,6 +62,8 @@ export function createApp(deps: AppDeps) {
   app.use(securityHeaders(config));
   app.use(compress());
   app.route("/objects", objectRoutes(deps.objectStore));
+  app.route("/og", ogRoutes(services, config));
+  app.route("/", seoRoutes(services, config));
 
   if (deps.clientAssetsDir) {
     const root = deps.clientAssetsDir;
@@ -92,6 +97,7 @@ export function createApp(deps: AppDeps) {
   api.use("/admin/*", requireAdminApi);
   api.route("/", healthRoutes(services));
   api.route("/", authRoutes(services, config));
+  api.route("/", poemRoutes(services));
   api.all("*", (c) => c.json({ message: "Not found" }, 404));
   app.route("/api", api);
   app.all("*", async (c) => {

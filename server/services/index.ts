@@ -4,6 +4,7 @@ import { resolveSessionSecret } from "../secrets.ts";
 import { createAccountService } from "./accounts.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { createHealthService } from "./health.ts";
+import { createPoemService } from "./poems.ts";
 import { createRateLimiter } from "./rate-limit.ts";
 
 /** Every service of one app instance; API handlers and route loaders both call these. */
@@ -11,6 +12,7 @@ export function createServices(deps: ServiceDeps & { handle: DatabaseHandle; mai
   const rateLimiter = createRateLimiter(deps.db);
   return {
     health: createHealthService(deps.handle),
+    poems: createPoemService(deps),
     rateLimiter,
     accounts: createAccountService({
       ...deps,

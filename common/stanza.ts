@@ -1,0 +1,27 @@
+import { STANZA_LINE_MARKER } from "./constants.ts";
+
+/** A stanza as the theme view may receive it: a text, or an object with lines (SPEC.md §2). */
+export type StanzaLike = string | { lines: string[] };
+
+/** The lines of a stanza: ' / ' markers become line breaks. */
+export function stanzaLines(stanza: StanzaLike): string[] {
+  const lines = typeof stanza === "string" ? stanza.split(STANZA_LINE_MARKER) : stanza.lines;
+  return lines.map((line) => line.trim()).filter((line) => line.length > 0);
+}
+
+/** A stanza as one line of plain text, for previews, descriptions and share text. */
+export function stanzaText(stanza: StanzaLike): string {
+  return stanzaLines(stanza).join(STANZA_LINE_MARKER);
+}
+
+/** Cuts text to `length` characters, adding '...' when anything was cut (poem card preview). */
+export function truncate(text: string, length: number): string {
+  return text.length > length ? `${text.slice(0, length).trimEnd()}...` : text;
+}
+
+/** A requested stanza position held between the first and the last stanza; 0 when not a number. */
+export function clampStanzaIndex(value: unknown, stanzaCount: number): number {
+  const index = typeof value === "number" ? value : Number.parseInt(String(value ?? ""), 10);
+  if (!Number.isFinite(index) || stanzaCount === 0) return 0;
+  return Math.min(Math.max(Math.trunc(index), 0), stanzaCount - 1);
+}

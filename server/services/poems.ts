@@ -1,0 +1,158 @@
+import { and, asc, desc, eq, exists, inArray, lte, sql } from "drizzle-orm";
+import { dayInZone, dayToDate } from "../../common/dates.ts";
+import { tagSlug } from "../../common/slug.ts";
+import type { Database } from "../db/client.ts";
+import { emberTags, embers, poems, poemTags, tags } from "../db/schema.ts";
+import type { ServiceDeps } from "./deps.ts";
+import { notFound } from "./errors.ts";
+
+export interface TagRef {
+  id: number;
+  name: string;
+}
+
+export interface Poem {
+  id: number;
+  title: string;
+  slug: string;
+  stanzas: string[];
+  audioUrl: string | null;
+  coverUrl: string | null;
+  coverAlt: string | null;
+  coverWidth: number | null;
+  coverHeight: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+  tags: TagRef[];
+}
+
+export interface ThemeEmber {
+  id: number;
+  text: string;
+  date: Date;
+  isFeatured: boolean;
+  tags: TagRef[];
+}
+
+export interface Theme {
+  tag: TagRef;
+  poems: Poem[];
+  embers: ThemeEmber[];
+}
+
+const poemColumns = {
+  id: poems.id,
+  title: poems.title,
+  slug: poems.slug,
+  stanzas: poems.stanzas,
+  audioUrl: poems.audioUrl,
+  coverUrl: poems.coverUrl,
+  coverAlt: poems.coverAlt,
+  coverWidth: poems.coverWidth,
+  coverHeight: poems.coverHeight,
+  createdAt: poems.createdAt,
+  updatedAt: poems.updatedAt,
+};
+
+/** Attaches tags to rows with one query for all of them, whatever their number (no N+1). */
+async function withTags<Row extends { id: number }>(
+  db: Database,
+  rows: Row[],
+  link: typeof poemTags | typeof emberTags,
+): Promise<Array<Row & { tags: TagRef[] }>> {
+  if (rows.length === 0) return [];
+  const ownerId = "poemId" in link ? link.poemId : link.emberId;
+  const links = await db
+    .select({ ownerId, id: tags.id, name: tags.name })
+    .from(link)
+    .innerJoin(tags, eq(tags.id, link.tagId))
+    .where(
+      inArray(
+        ownerId,
+        rows.map((row) => row.id),
+      ),
+    )
+    .orderBy(asc(tags.name));
+  const byOwner = new Map<number, TagRef[]>();
+  for (const { ownerId: owner, id, name } of links) {
+    byOwner.set(owner, [...(byOwner.get(owner) ?? []), { id, name }]);
+  }
+  return rows.map((row) => ({ ...row, tags: byOwner.get(row.id) ?? [] }));
+}
+
+/** Embers dated after today (in SITE_TIMEZONE) are the admin's schedule, never shown to readers. */
+export function isPublishedEmber(timezone: string) {
+  return lte(embers.date, dayToDate(dayInZone(timezone)));
+}
+
+/** Reading: poems, tags and themes (SPEC.md §2 Poem list, Poem page, Theme page; §7 reads). */
+export function createPoemService({ db, config }: ServiceDeps) {
+  async function findTagBySlug(slug: string): Promise<TagRef | undefined> {
+    const all = await db.select({ id: tags.id, name: tags.name }).from(tags);
+    return all.find((tag) => tagSlug(tag.name) === slug);
+  }
+
+  return {
+    /** Newest first, optionally only those with a tag (by name, case-insensitive). */
+    async listPoems(options: { tag?: string } = {}): Promise<Poem[]> {
+      const tagFilter = options.tag?.trim();
+      const rows = await db
+        .select(poemColumns)
+        .from(poems)
+        .where(
+          tagFilter
+            ? exists(
+                db
+                  .select({ one: sql`1` })
+                  .from(poemTags)
+                  .innerJoin(tags, eq(tags.id, poemTags.tagId))
+                  .where(
+                    and(
+                      eq(poemTags.poemId, poems.id),
+                      sql`lower(${tags.name}) = lower(${tagFilter})`,
+                    ),
+                  ),
+              )
+            : undefined,
+        )
+        .orderBy(desc(poems.createdAt), desc(poems.id));
+      return withTags(db, rows, poemTags);
+    },
+
+    async getPoem(slug: string): Promise<Poem> {
+      const [row] = await db.select(poemColumns).from(poems).where(eq(poems.slug, slug));
+      if (!row) throw notFound("Poem not found");
+      const [poem] = await withTags(db, [row], poemTags);
+      return poem as Poem;
+    },
+
+    async listTags(): Promise<TagRef[]> {
+      return db.select({ id: tags.id, name: tags.name }).from(tags).orderBy(asc(tags.name));
+    },
+
+    /** A tag's poems and published embers; 404 when no tag has this slug. */
+    async getTheme(slug: string): Promise<Theme> {
+      const tag = await findTagBySlug(slug);
+      if (!tag) throw notFound("Theme not found");
+      const poemRows = await db
+        .select(poemColumns)
+        .from(poems)
+        .innerJoin(poemTags, eq(poemTags.poemId, poems.id))
+        .where(eq(poemTags.tagId, tag.id))
+        .orderBy(desc(poems.createdAt), desc(poems.id));
+      const emberRows = await db
+        .select({ id: embers.id, text: embers.text, date: embers.date, isFeatured: embers.isFeatured })
+        .from(embers)
+        .innerJoin(emberTags, eq(emberTags.emberId, embers.id))
+        .where(and(eq(emberTags.tagId, tag.id), isPublishedEmber(config.siteTimezone)))
+        .orderBy(desc(embers.date));
+      return {
+        tag,
+        poems: await withTags(db, poemRows, poemTags),
+        embers: await withTags(db, emberRows, emberTags),
+      };
+    },
+  };
+}
+
+export type PoemService = ReturnType<typeof createPoemService>;
