@@ -9,12 +9,14 @@ import {
   ScrollRestoration,
   useLocation,
   useNavigate,
+  useNavigation,
   useRouteLoaderData,
 } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
 import { SiteFooter } from "./components/site-footer.tsx";
 import { SiteHeader } from "./components/site-header.tsx";
+import { PoemSkeleton } from "./components/skeletons.tsx";
 import { Toaster } from "./components/toaster.tsx";
 import { appContext } from "./lib/app-context.ts";
 import type { CurrentUser } from "./lib/current-user.ts";
@@ -53,12 +55,22 @@ export function Layout({ children }: { children: React.ReactNode }) {
     document.documentElement.dataset.hydrated = "true";
   }, []);
   return (
-    <html lang="en">
+    <html lang="en" suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#fbf8f3" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <link
+          rel="alternate"
+          type="application/atom+xml"
+          title={`${siteName} poems`}
+          href="/feed.xml"
+        />
+        {/* Before first paint: lets CSS show the JavaScript layout at once (no shift on hydration). */}
+        <script nonce={nonce} suppressHydrationWarning>
+          {"document.documentElement.dataset.js='1'"}
+        </script>
         <Meta />
         <Links />
       </head>
@@ -84,6 +96,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App() {
   useStripVerifiedParam();
+  const navigation = useNavigation();
+  const location = useLocation();
+  const target = navigation.location?.pathname;
+  // A client navigation to a poem shows its skeleton while the poem loads.
+  if (target && target !== location.pathname && /^\/poetry\/[^/]+$/.test(target)) {
+    return <PoemSkeleton />;
+  }
   return <Outlet />;
 }
 

@@ -2,7 +2,10 @@ import { index, type RouteConfig, route } from "@react-router/dev/routes";
 
 export default [
   index("routes/home.tsx"),
-  route("poetry", "routes/coming-soon.tsx", { id: "poetry" }),
+  route("poetry", "routes/poetry.tsx"),
+  route("poetry/:slug", "routes/poem.tsx"),
+  route("themes/:slug", "routes/theme.tsx"),
+  route("share/poem/:slug", "routes/share-poem.tsx"),
   route("ember", "routes/coming-soon.tsx", { id: "ember" }),
   route("books", "routes/coming-soon.tsx", { id: "books" }),
   route("journal", "routes/coming-soon.tsx", { id: "journal" }),

@@ -3,7 +3,6 @@ import { pageMeta, siteFromMatches } from "../lib/meta.ts";
 import type { Route } from "./+types/coming-soon";
 
 const pageNames: Record<string, string> = {
-  poetry: "Poetry",
   ember: "Daily Ember",
   books: "Books",
   journal: "Journal",

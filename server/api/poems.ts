@@ -15,7 +15,9 @@ export function poemRoutes(services: Services) {
       const query = parseInput(poemListQuery, c.req.query());
       return c.json(await poems.listPoems({ tag: query.tag }));
     })
-    .get("/poems/:slug", async (c) => c.json(await poems.getPoem(parseInput(slugParam, c.req.param("slug")))))
+    .get("/poems/:slug", async (c) =>
+      c.json(await poems.getPoem(parseInput(slugParam, c.req.param("slug")))),
+    )
     .get("/tags", async (c) => c.json(await poems.listTags()))
     .get("/themes/:slug", async (c) =>
       c.json(await poems.getTheme(parseInput(slugParam, c.req.param("slug")))),

@@ -30,15 +30,22 @@ const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)),
 /** Arbitrary constant: the advisory lock that serialises migrations across instances. */
 const MIGRATION_LOCK_ID = 7_201_955;
 
-export type DatabaseTarget =
+export type DatabaseTarget = (
   | { kind: "postgres"; url: string; poolSize?: number }
   | { kind: "pglite"; dataDir: string }
-  | { kind: "pglite-memory" };
+  | { kind: "pglite-memory" }
+) & {
+  /** Sees every statement Drizzle sends (tests count queries with it). */
+  onQuery?: (statement: string) => void;
+};
+
+function queryLogger(target: DatabaseTarget) {
+  const onQuery = target.onQuery;
+  return onQuery ? { logQuery: (statement: string) => onQuery(statement) } : undefined;
+}
 
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
-  return target.kind === "postgres"
-    ? openPostgres(target.url, target.poolSize)
-    : openPglite(target);
+  return target.kind === "postgres" ? openPostgres(target) : openPglite(target);
 }
 
 async function openPglite(target: DatabaseTarget & { kind: "pglite" | "pglite-memory" }) {
@@ -58,7 +65,7 @@ async function openPglite(target: DatabaseTarget & { kind: "pglite" | "pglite-me
   } else {
     client = await PGlite.create();
   }
-  const db = drizzlePglite(client, { schema }) as unknown as Database;
+  const db = drizzlePglite(client, { schema, logger: queryLogger(target) }) as unknown as Database;
   return {
     db,
     driver: "pglite",
@@ -73,10 +80,10 @@ async function openPglite(target: DatabaseTarget & { kind: "pglite" | "pglite-me
   } satisfies DatabaseHandle;
 }
 
-async function openPostgres(url: string, poolSize = 10) {
+async function openPostgres(target: DatabaseTarget & { kind: "postgres" }) {
   const pool = new pg.Pool({
-    connectionString: url,
-    max: poolSize,
+    connectionString: target.url,
+    max: target.poolSize ?? 10,
     connectionTimeoutMillis: 5_000,
     // A statement that cannot finish in time fails instead of holding a reader's request.
     statement_timeout: 10_000,
@@ -84,7 +91,7 @@ async function openPostgres(url: string, poolSize = 10) {
   });
   // An idle client losing its server (a restart) must not crash the process; the pool replaces it.
   pool.on("error", () => {});
-  const db = drizzlePostgres(pool, { schema }) as unknown as Database;
+  const db = drizzlePostgres(pool, { schema, logger: queryLogger(target) }) as unknown as Database;
   return {
     db,
     driver: "postgres",

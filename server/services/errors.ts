@@ -3,6 +3,7 @@
  * the message is written for the reader and is safe to show.
  */
 export class ServiceError extends Error {
+  override name = "ServiceError";
   readonly status: 400 | 401 | 403 | 404 | 409 | 429 | 503;
   readonly errors?: Record<string, string[]>;
   constructor(status: ServiceError["status"], message: string, errors?: Record<string, string[]>) {
@@ -20,3 +21,11 @@ export const notFound = (message = "Not found") => new ServiceError(404, message
 export const conflict = (message: string) => new ServiceError(409, message);
 export const unavailable = (message = "Service temporarily unavailable") =>
   new ServiceError(503, message);
+
+/**
+ * True for a ServiceError from any copy of this module: the server build bundles its own copy for
+ * route loaders, so `instanceof` alone would miss those.
+ */
+export function isServiceError(error: unknown): error is ServiceError {
+  return error instanceof Error && error.name === "ServiceError" && "status" in error;
+}

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, exists, inArray, lte, sql } from "drizzle-orm";
 import { dayInZone, dayToDate } from "../../common/dates.ts";
 import { tagSlug } from "../../common/slug.ts";
 import type { Database } from "../db/client.ts";
-import { emberTags, embers, poems, poemTags, tags } from "../db/schema.ts";
+import { embers, emberTags, poems, poemTags, tags } from "../db/schema.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { notFound } from "./errors.ts";
 
@@ -141,7 +141,12 @@ export function createPoemService({ db, config }: ServiceDeps) {
         .where(eq(poemTags.tagId, tag.id))
         .orderBy(desc(poems.createdAt), desc(poems.id));
       const emberRows = await db
-        .select({ id: embers.id, text: embers.text, date: embers.date, isFeatured: embers.isFeatured })
+        .select({
+          id: embers.id,
+          text: embers.text,
+          date: embers.date,
+          isFeatured: embers.isFeatured,
+        })
         .from(embers)
         .innerJoin(emberTags, eq(emberTags.emberId, embers.id))
         .where(and(eq(emberTags.tagId, tag.id), isPublishedEmber(config.siteTimezone)))

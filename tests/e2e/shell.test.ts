@@ -85,7 +85,8 @@ describe("site shell", () => {
     ]);
     await nav.getByRole("link", { name: "Books" }).click();
     await page.waitForURL(`${server.url}/books`);
-    expect(await page.title()).toBe("Books | Ember Verse");
+    // Client-side navigation: the title follows the new page's render.
+    await page.waitForFunction(() => document.title === "Books | Ember Verse");
     const footer = page.getByRole("contentinfo");
     expect(await footer.getByRole("link").allTextContents()).toEqual([
       "Home",

@@ -1,0 +1,58 @@
+import { BookOpen } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+
+interface CoverImageProps {
+  src: string | null;
+  alt: string;
+  width?: number | null;
+  height?: number | null;
+  className?: string;
+  /** What a cover that fails to load becomes: a book icon (cards) or nothing (poem page). */
+  fallback: "icon" | "hidden";
+  loading?: "lazy" | "eager";
+}
+
+/**
+ * A cover with the spec's failure rules (SPEC.md §8). A load error before hydration is caught
+ * too: the image is checked once mounted.
+ */
+export function CoverImage({
+  src,
+  alt,
+  width,
+  height,
+  className,
+  fallback,
+  loading = "lazy",
+}: CoverImageProps) {
+  const [isBroken, setBroken] = useState(!src);
+  const image = useRef<HTMLImageElement>(null);
+  useEffect(() => {
+    const element = image.current;
+    if (element?.complete && element.naturalWidth === 0) setBroken(true);
+  }, []);
+
+  if (isBroken) {
+    return fallback === "icon" ? (
+      <div
+        className={`flex items-center justify-center bg-stone-200 text-stone-500 ${className ?? ""}`}
+        data-testid="cover-fallback"
+      >
+        <BookOpen aria-hidden="true" className="h-10 w-10" />
+      </div>
+    ) : null;
+  }
+  return (
+    <img
+      ref={image}
+      src={src ?? undefined}
+      alt={alt}
+      width={width ?? undefined}
+      height={height ?? undefined}
+      loading={loading}
+      decoding="async"
+      onError={() => setBroken(true)}
+      className={className}
+    />
+  );
+}

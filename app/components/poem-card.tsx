@@ -1,0 +1,61 @@
+import { Link } from "react-router";
+import { POEM_CARD_PREVIEW_LENGTH, POEM_CARD_TAGS_SHOWN } from "../../common/constants.ts";
+import { stanzaText, truncate } from "../../common/stanza.ts";
+import { CoverImage } from "./cover-image.tsx";
+
+export interface PoemCardData {
+  title: string;
+  slug: string;
+  stanzas: unknown;
+  coverUrl: string | null;
+  coverAlt: string | null;
+  coverWidth: number | null;
+  coverHeight: number | null;
+  tags: { id: number; name: string }[];
+}
+
+/** A card in the poem grid (SPEC.md §2, Poem card). */
+export function PoemCard({ poem, isFirst }: { poem: PoemCardData; isFirst?: boolean }) {
+  const stanzas = Array.isArray(poem.stanzas) ? (poem.stanzas as string[]) : undefined;
+  const firstStanza = stanzas?.[0];
+  const shownTags = poem.tags.slice(0, POEM_CARD_TAGS_SHOWN);
+  const hiddenTagCount = poem.tags.length - shownTags.length;
+  return (
+    <li className="overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm transition hover:shadow-md">
+      <Link to={`/poetry/${poem.slug}`} className="flex h-full flex-col">
+        <CoverImage
+          src={poem.coverUrl}
+          alt={poem.coverAlt || `${poem.title} cover`}
+          width={poem.coverWidth}
+          height={poem.coverHeight}
+          fallback="icon"
+          loading={isFirst ? "eager" : "lazy"}
+          className="aspect-[4/5] max-h-64 w-full object-cover"
+        />
+        <div className="flex flex-1 flex-col gap-2 p-4">
+          <h2 className="font-serif text-xl text-stone-900">{poem.title}</h2>
+          {poem.tags.length > 0 && (
+            <p className="flex flex-wrap gap-1 text-xs">
+              {shownTags.map((tag) => (
+                <span key={tag.id} className="rounded-full bg-ember-50 px-2 py-0.5 text-ember-900">
+                  {tag.name}
+                </span>
+              ))}
+              {hiddenTagCount > 0 && (
+                <span className="px-1 py-0.5 text-stone-600">+{hiddenTagCount} more</span>
+              )}
+            </p>
+          )}
+          <p className="flex-1 text-sm leading-relaxed text-stone-700">
+            {firstStanza
+              ? truncate(stanzaText(firstStanza), POEM_CARD_PREVIEW_LENGTH)
+              : "No preview available"}
+          </p>
+          <p className="text-xs font-medium text-ember-800">
+            {stanzas ? `${stanzas.length} stanzas` : "Read poem"}
+          </p>
+        </div>
+      </Link>
+    </li>
+  );
+}

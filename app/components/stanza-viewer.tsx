@@ -1,0 +1,273 @@
+import { ChevronLeft, ChevronRight, Copy, Download, Link2, Share2 } from "lucide-react";
+import { type TouchEvent, useCallback, useEffect, useRef, useState } from "react";
+import { SMALL_SCREEN_MAX_PX, SWIPE_THRESHOLD_PX } from "../../common/constants.ts";
+import { clampStanzaIndex, stanzaLines } from "../../common/stanza.ts";
+import { copyText } from "../lib/clipboard.ts";
+import { downloadBlob, renderStanzaImage, stanzaImageFileName } from "../lib/stanza-image.ts";
+import { notify, notifyError } from "../lib/toast.ts";
+
+export interface ViewerPoem {
+  slug?: string;
+  title: string;
+  stanzas: string[];
+}
+
+const HASH_PATTERN = /^#s-(-?\d+)$/;
+
+function indexFromHash(hash: string, count: number): number {
+  const match = HASH_PATTERN.exec(hash);
+  return match ? clampStanzaIndex(match[1], count) : 0;
+}
+
+/** Left or up: previous; right or down: next; Home: first; End: last (SPEC.md §2). */
+function keyTarget(key: string, index: number, count: number): number | undefined {
+  switch (key) {
+    case "ArrowLeft":
+    case "ArrowUp":
+      return index - 1;
+    case "ArrowRight":
+    case "ArrowDown":
+      return index + 1;
+    case "Home":
+      return 0;
+    case "End":
+      return count - 1;
+    default:
+      return undefined;
+  }
+}
+
+/** A keypress inside a text field belongs to the field, not the viewer. */
+function isTyping(target: EventTarget | null): boolean {
+  return (
+    target instanceof HTMLElement &&
+    (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName))
+  );
+}
+
+/**
+ * One stanza at a time (SPEC.md §2, Stanza viewer): 'N of M' with a progress bar, arrows hidden
+ * at the ends, a dot per stanza, keys, swipe under 768 px, and the position in #s-{index}.
+ * The server renders every stanza, so the poem reads without JavaScript; with JavaScript only
+ * the current one shows (html[data-js] .stanza-inactive, app.css).
+ */
+export function StanzaViewer({
+  poem,
+  siteName,
+  publicUrl,
+}: {
+  poem: ViewerPoem;
+  siteName: string;
+  publicUrl: string;
+}) {
+  const count = poem.stanzas.length;
+  const [index, setIndex] = useState(0);
+  const touchStart = useRef<{ x: number; y: number } | null>(null);
+
+  const goTo = useCallback(
+    (next: number) => {
+      const bounded = clampStanzaIndex(next, count);
+      setIndex(bounded);
+      window.history.replaceState(window.history.state, "", `#s-${bounded}`);
+    },
+    [count],
+  );
+
+  useEffect(() => {
+    const readHash = () => setIndex(indexFromHash(window.location.hash, count));
+    readHash();
+    window.addEventListener("hashchange", readHash);
+    return () => window.removeEventListener("hashchange", readHash);
+  }, [count]);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.altKey || event.ctrlKey || event.metaKey || isTyping(event.target)) return;
+      const next = keyTarget(event.key, index, count);
+      if (next === undefined) return;
+      event.preventDefault();
+      goTo(next);
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [index, count, goTo]);
+
+  if (count === 0) {
+    return <p className="py-16 text-center text-stone-600">No stanzas available</p>;
+  }
+
+  const onTouchStart = (event: TouchEvent) => {
+    const touch = event.touches[0];
+    touchStart.current = touch ? { x: touch.clientX, y: touch.clientY } : null;
+  };
+  const onTouchEnd = (event: TouchEvent) => {
+    const start = touchStart.current;
+    const touch = event.changedTouches[0];
+    touchStart.current = null;
+    if (!start || !touch || window.innerWidth >= SMALL_SCREEN_MAX_PX) return;
+    const dx = touch.clientX - start.x;
+    const dy = touch.clientY - start.y;
+    if (Math.abs(dx) > SWIPE_THRESHOLD_PX && Math.abs(dx) > Math.abs(dy))
+      goTo(dx < 0 ? index + 1 : index - 1);
+  };
+
+  const number = index + 1;
+  const current = poem.stanzas[index] ?? "";
+  const shareLink = poem.slug
+    ? new URL(`/share/poem/${poem.slug}?s=${index}`, publicUrl).toString()
+    : undefined;
+
+  async function copyLink() {
+    if (!shareLink) return;
+    if (await copyText(shareLink)) notify("Link copied");
+    else notifyError("Copy failed", "Unable to copy link to clipboard");
+  }
+
+  async function share() {
+    if (!shareLink) return;
+    const data = {
+      title: `"${poem.title}" — ${siteName}`,
+      text: `${stanzaLines(current).join("\n")}\n\n— ${poem.title}`,
+      url: shareLink,
+    };
+    if (typeof navigator.share !== "function") return copyLink();
+    try {
+      await navigator.share(data);
+    } catch (error) {
+      if ((error as Error).name !== "AbortError") await copyLink();
+    }
+  }
+
+  async function saveImage() {
+    try {
+      const blob = await renderStanzaImage(stanzaLines(current), poem.title, siteName);
+      downloadBlob(blob, stanzaImageFileName(poem.title, number));
+      notify("Image saved", "Stanza image has been downloaded");
+    } catch {
+      notifyError("Export failed", "Could not create stanza image. Please try again.");
+    }
+  }
+
+  async function copyStanza() {
+    if (await copyText(stanzaLines(current).join("\n"))) notify("Stanza copied");
+    else notifyError("Copy failed", "Unable to copy the stanza to clipboard");
+  }
+
+  const actionClass =
+    "inline-flex items-center gap-1.5 rounded-full border border-stone-300 bg-white px-3 py-1.5 text-sm text-stone-800 hover:border-ember-700 hover:text-ember-800";
+
+  return (
+    <div className="flex flex-col gap-6">
+      <div className="sticky top-[57px] z-10 -mx-4 border-b border-stone-200 bg-paper/95 px-4 py-2 font-serif text-stone-900 md:hidden">
+        {poem.title}
+      </div>
+      <section
+        aria-roledescription="stanza viewer"
+        aria-label={`${poem.title}, stanzas`}
+        onTouchStart={onTouchStart}
+        onTouchEnd={onTouchEnd}
+        className="relative flex min-h-[16rem] items-center justify-center rounded-xl border border-stone-200 bg-white px-12 py-10 shadow-sm md:min-h-[20rem]"
+      >
+        {index > 0 && (
+          <button
+            type="button"
+            onClick={() => goTo(index - 1)}
+            aria-label="Previous stanza"
+            className="absolute left-2 top-1/2 -translate-y-1/2 rounded-full p-2 text-stone-700 hover:bg-stone-100"
+          >
+            <ChevronLeft aria-hidden="true" className="h-6 w-6" />
+          </button>
+        )}
+        <ol className="w-full max-w-prose list-none">
+          {poem.stanzas.map((stanza, position) => (
+            <li
+              // biome-ignore lint/suspicious/noArrayIndexKey: a stanza's position is its identity.
+              key={position}
+              id={`stanza-${position}`}
+              aria-hidden={position === index ? undefined : true}
+              className={`font-serif text-xl leading-relaxed text-stone-900 md:text-2xl ${position === index ? "" : "stanza-inactive"}`}
+            >
+              {stanzaLines(stanza).map((line, lineNumber) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: lines are positional text.
+                <span key={lineNumber} className="block">
+                  {line}
+                </span>
+              ))}
+            </li>
+          ))}
+        </ol>
+        {index < count - 1 && (
+          <button
+            type="button"
+            onClick={() => goTo(index + 1)}
+            aria-label="Next stanza"
+            className="absolute right-2 top-1/2 -translate-y-1/2 rounded-full p-2 text-stone-700 hover:bg-stone-100"
+          >
+            <ChevronRight aria-hidden="true" className="h-6 w-6" />
+          </button>
+        )}
+      </section>
+
+      <div className="flex flex-col items-center gap-3">
+        <p aria-live="polite" className="text-sm text-stone-700">
+          {number} of {count}
+        </p>
+        <div
+          role="progressbar"
+          aria-label="Reading progress"
+          aria-valuemin={1}
+          aria-valuemax={count}
+          aria-valuenow={number}
+          className="h-1 w-48 overflow-hidden rounded bg-stone-200"
+        >
+          <div
+            className="h-full bg-ember-700 transition-[width]"
+            style={{ width: `${(number / count) * 100}%` }}
+          />
+        </div>
+        <div className="flex flex-wrap justify-center gap-1">
+          {poem.stanzas.map((_, position) => (
+            <button
+              // biome-ignore lint/suspicious/noArrayIndexKey: one dot per stanza position.
+              key={position}
+              type="button"
+              onClick={() => goTo(position)}
+              aria-label={`Go to stanza ${position + 1}`}
+              aria-current={position === index ? "step" : undefined}
+              className="flex h-6 w-6 items-center justify-center rounded-full"
+            >
+              <span
+                aria-hidden="true"
+                className={`h-2.5 w-2.5 rounded-full ${position === index ? "bg-ember-700" : "bg-stone-300"}`}
+              />
+            </button>
+          ))}
+        </div>
+        <p className="hidden text-xs text-stone-600 md:block">
+          Use arrow keys, Home, or End to navigate
+        </p>
+      </div>
+
+      {poem.slug && (
+        <div
+          className="flex flex-wrap justify-center gap-2"
+          aria-label="Stanza actions"
+          role="toolbar"
+        >
+          <button type="button" onClick={share} className={actionClass}>
+            <Share2 aria-hidden="true" className="h-4 w-4" /> Share
+          </button>
+          <button type="button" onClick={saveImage} className={actionClass}>
+            <Download aria-hidden="true" className="h-4 w-4" /> Save image
+          </button>
+          <button type="button" onClick={copyLink} className={actionClass}>
+            <Link2 aria-hidden="true" className="h-4 w-4" /> Copy link
+          </button>
+          <button type="button" onClick={copyStanza} className={actionClass}>
+            <Copy aria-hidden="true" className="h-4 w-4" /> Copy Stanza
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

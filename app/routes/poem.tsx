@@ -1,0 +1,123 @@
+import { ArrowLeft } from "lucide-react";
+import { data, Link } from "react-router";
+import { POEM_DESCRIPTION_LENGTH } from "../../common/constants.ts";
+import { tagSlug } from "../../common/slug.ts";
+import { stanzaText } from "../../common/stanza.ts";
+import { CoverImage } from "../components/cover-image.tsx";
+import { StanzaViewer } from "../components/stanza-viewer.tsx";
+import { appContext } from "../lib/app-context.ts";
+import { pageMeta, siteFromMatches } from "../lib/meta.ts";
+import { useNonce } from "../lib/nonce.tsx";
+import { orNotFound } from "../lib/not-found.ts";
+import type { Route } from "./+types/poem";
+
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const { services } = context.get(appContext);
+  const poem = await orNotFound(services.poems.getPoem(params.slug));
+  return data({ poem: poem ?? null }, { status: poem ? 200 : 404 });
+}
+
+export function meta({ matches, loaderData, params }: Route.MetaArgs) {
+  const site = siteFromMatches(matches);
+  const poem = loaderData?.poem;
+  if (!poem) {
+    return pageMeta(site, {
+      title: "Poem not found",
+      description: "This poem might have been moved or doesn't exist.",
+      path: `/poetry/${params.slug}`,
+    });
+  }
+  return pageMeta(site, {
+    title: poem.title,
+    description: stanzaText(poem.stanzas[0] ?? "").slice(0, POEM_DESCRIPTION_LENGTH),
+    path: `/poetry/${poem.slug}`,
+    image: poem.coverUrl ?? undefined,
+    type: "article",
+  });
+}
+
+function BackLink() {
+  return (
+    <Link
+      to="/poetry"
+      className="inline-flex items-center gap-1 text-sm text-stone-700 hover:text-ember-700"
+    >
+      <ArrowLeft aria-hidden="true" className="h-4 w-4" /> Back to Poetry
+    </Link>
+  );
+}
+
+export default function PoemPage({ loaderData, matches }: Route.ComponentProps) {
+  const site = siteFromMatches(matches);
+  const nonce = useNonce();
+  const { poem } = loaderData;
+  if (!poem) {
+    return (
+      <section className="mx-auto max-w-xl py-16 text-center">
+        <h1 className="font-serif text-3xl">Poem not found</h1>
+        <p className="mt-3 text-stone-700">This poem might have been moved or doesn't exist.</p>
+        <Link
+          to="/poetry"
+          className="mt-6 inline-block rounded-full bg-ember-700 px-5 py-2 text-white hover:bg-ember-800"
+        >
+          Back to Poetry
+        </Link>
+      </section>
+    );
+  }
+  const url = new URL(`/poetry/${poem.slug}`, site.publicUrl).toString();
+  const structuredData = {
+    "@context": "https://schema.org",
+    "@type": "CreativeWork",
+    genre: "Poem",
+    name: poem.title,
+    url,
+    text: poem.stanzas.join("\n\n"),
+    keywords: poem.tags.map((tag) => tag.name).join(", "),
+    datePublished: new Date(poem.createdAt).toISOString(),
+    dateModified: new Date(poem.updatedAt).toISOString(),
+    ...(poem.coverUrl ? { image: new URL(poem.coverUrl, site.publicUrl).toString() } : {}),
+    publisher: { "@type": "Organization", name: site.name },
+  };
+  return (
+    <article className="mx-auto flex max-w-3xl flex-col gap-6">
+      <script
+        type="application/ld+json"
+        nonce={nonce}
+        suppressHydrationWarning
+        // biome-ignore lint/security/noDangerouslySetInnerHtml: JSON-LD; with '<' escaped the text cannot close the script element.
+        dangerouslySetInnerHTML={{
+          __html: JSON.stringify(structuredData).replace(/</g, "\\u003c"),
+        }}
+      />
+      <BackLink />
+      <CoverImage
+        src={poem.coverUrl}
+        alt={poem.coverAlt || `${poem.title} cover`}
+        width={poem.coverWidth}
+        height={poem.coverHeight}
+        fallback="hidden"
+        loading="eager"
+        className="mx-auto max-h-80 w-auto rounded-xl object-cover shadow"
+      />
+      <header className="flex flex-col gap-3 text-center">
+        <h1 className="font-serif text-4xl text-stone-900 md:text-5xl">{poem.title}</h1>
+        {poem.tags.length > 0 && (
+          <ul className="flex flex-wrap justify-center gap-2" aria-label="Themes">
+            {poem.tags.map((tag) => (
+              <li key={tag.id}>
+                <Link
+                  to={`/themes/${tagSlug(tag.name)}`}
+                  className="rounded-full bg-ember-50 px-3 py-1 text-sm text-ember-900 hover:bg-ember-100"
+                >
+                  {tag.name}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </header>
+      <StanzaViewer poem={poem} siteName={site.name} publicUrl={site.publicUrl} />
+    </article>
+  );
+}

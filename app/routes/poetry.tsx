@@ -1,0 +1,102 @@
+import { Link } from "react-router";
+import { POETRY_PILLARS } from "../../common/constants.ts";
+import { PoemCard } from "../components/poem-card.tsx";
+import { appContext } from "../lib/app-context.ts";
+import { pageMeta, siteFromMatches } from "../lib/meta.ts";
+import type { Route } from "./+types/poetry";
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const { services } = context.get(appContext);
+  const tag = new URL(request.url).searchParams.get("tag")?.trim() || null;
+  const [poems, tags] = await Promise.all([
+    services.poems.listPoems({ tag: tag ?? undefined }),
+    services.poems.listTags(),
+  ]);
+  return { poems, tags, tag };
+}
+
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  const tag = loaderData?.tag;
+  return pageMeta(siteFromMatches(matches), {
+    title: tag ? `Poetry: ${tag}` : "Poetry",
+    description: tag
+      ? `Poems on ${tag}, read one stanza at a time.`
+      : "Every poem in the collection, read one stanza at a time.",
+    path: tag ? `/poetry?tag=${encodeURIComponent(tag)}` : "/poetry",
+  });
+}
+
+/** Selecting the active filter again clears it (SPEC.md §2, Poem list). */
+function filterHref(tag: string, active: string | null) {
+  return active?.toLowerCase() === tag.toLowerCase()
+    ? "/poetry"
+    : `/poetry?tag=${encodeURIComponent(tag)}`;
+}
+
+const chipClass = (isActive: boolean) =>
+  `rounded-full border px-4 py-1.5 text-sm ${
+    isActive
+      ? "border-ember-700 bg-ember-700 text-white"
+      : "border-stone-300 bg-white text-stone-800 hover:border-ember-700"
+  }`;
+
+export default function Poetry({ loaderData }: Route.ComponentProps) {
+  const { poems, tags, tag } = loaderData;
+  const isActive = (name: string) => tag?.toLowerCase() === name.toLowerCase();
+  return (
+    <section className="flex flex-col gap-6">
+      <h1 className="font-serif text-4xl text-stone-900">Poetry</h1>
+      <nav aria-label="Pillars" className="flex flex-wrap gap-2">
+        {POETRY_PILLARS.map((pillar) => (
+          <Link
+            key={pillar}
+            to={filterHref(pillar, tag)}
+            aria-current={isActive(pillar) ? "true" : undefined}
+            className={chipClass(isActive(pillar))}
+            preventScrollReset
+          >
+            {pillar}
+          </Link>
+        ))}
+      </nav>
+      <details className="rounded-lg border border-stone-200 bg-white px-4 py-3">
+        <summary className="cursor-pointer font-medium text-stone-800">Seasonal Themes</summary>
+        <nav aria-label="Themes" className="mt-3 flex flex-wrap gap-2">
+          <Link
+            to="/poetry"
+            aria-current={tag ? undefined : "true"}
+            className={chipClass(!tag)}
+            preventScrollReset
+          >
+            All
+          </Link>
+          {tags.map((item) => (
+            <Link
+              key={item.id}
+              to={filterHref(item.name, tag)}
+              aria-current={isActive(item.name) ? "true" : undefined}
+              className={chipClass(isActive(item.name))}
+              preventScrollReset
+            >
+              {item.name}
+            </Link>
+          ))}
+        </nav>
+      </details>
+      {poems.length === 0 ? (
+        <div className="py-16 text-center">
+          <p className="font-serif text-2xl text-stone-900">
+            {tag ? `No poems found for "${tag}"` : "Nothing here yet"}
+          </p>
+          <p className="mt-2 text-stone-700">Come back tomorrow for new poetry.</p>
+        </div>
+      ) : (
+        <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+          {poems.map((poem, position) => (
+            <PoemCard key={poem.id} poem={poem} isFirst={position === 0} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

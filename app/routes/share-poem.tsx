@@ -1,0 +1,75 @@
+import { data } from "react-router";
+import { clampStanzaIndex, stanzaText } from "../../common/stanza.ts";
+import { appContext } from "../lib/app-context.ts";
+import { pageMeta, siteFromMatches } from "../lib/meta.ts";
+import { orNotFound } from "../lib/not-found.ts";
+import type { Route } from "./+types/share-poem";
+
+export async function loader({ context, params, request }: Route.LoaderArgs) {
+  const { services } = context.get(appContext);
+  const poem = await orNotFound(services.poems.getPoem(params.slug));
+  if (!poem) return data({ share: null }, { status: 404 });
+  // Out of range or not a number: held to the poem's stanzas, never an error page.
+  const index = clampStanzaIndex(new URL(request.url).searchParams.get("s"), poem.stanzas.length);
+  return {
+    share: {
+      slug: poem.slug,
+      title: poem.title,
+      index,
+      text: stanzaText(poem.stanzas[index] ?? ""),
+      target: `/poetry/${poem.slug}#s-${index}`,
+    },
+  };
+}
+
+/** The shareable stanza link: a preview card for chats and feeds, then on to the poem. */
+export function meta({ matches, loaderData, params }: Route.MetaArgs) {
+  const site = siteFromMatches(matches);
+  const share = loaderData?.share;
+  if (!share) {
+    return pageMeta(site, {
+      title: "Poem not found",
+      description: "This poem might have been moved or doesn't exist.",
+      path: `/poetry/${params.slug}`,
+    });
+  }
+  return [
+    ...pageMeta(site, {
+      title: `${share.title}, stanza ${share.index + 1}`,
+      description: share.text,
+      path: `/share/poem/${share.slug}?s=${share.index}`,
+      image: `/og/stanza/${share.slug}/${share.index}.png`,
+      type: "article",
+    }),
+    { property: "og:image:width", content: "1200" },
+    { property: "og:image:height", content: "630" },
+    { httpEquiv: "refresh", content: `0; url=${share.target}` },
+  ];
+}
+
+export default function SharePoem({ loaderData }: Route.ComponentProps) {
+  const { share } = loaderData;
+  if (!share) {
+    return (
+      <section className="mx-auto max-w-xl py-16 text-center">
+        <h1 className="font-serif text-3xl">Poem not found</h1>
+        <p className="mt-3 text-stone-700">This poem might have been moved or doesn't exist.</p>
+        <a href="/poetry" className="mt-6 inline-block text-ember-700 underline">
+          Back to Poetry
+        </a>
+      </section>
+    );
+  }
+  return (
+    <section className="mx-auto max-w-xl py-16 text-center">
+      <blockquote className="font-serif text-2xl">{share.text}</blockquote>
+      <p className="mt-4 text-stone-700">— {share.title}</p>
+      <a
+        href={share.target}
+        className="mt-8 inline-block rounded-full bg-ember-700 px-6 py-2.5 text-white"
+      >
+        Read the poem
+      </a>
+    </section>
+  );
+}

@@ -1,0 +1,67 @@
+import { inArray } from "drizzle-orm";
+import { dayToDate } from "../../common/dates.ts";
+import type { Database } from "../../server/db/client.ts";
+import { embers, emberTags, poems, poemTags, tags } from "../../server/db/schema.ts";
+
+let sequence = 0;
+const next = () => ++sequence;
+
+/** Tags by name, created when missing. */
+export async function ensureTags(db: Database, names: string[]) {
+  if (names.length === 0) return [];
+  await db
+    .insert(tags)
+    .values(names.map((name) => ({ name })))
+    .onConflictDoNothing();
+  return db.select().from(tags).where(inArray(tags.name, names));
+}
+
+export async function createPoem(
+  db: Database,
+  fields: Partial<typeof poems.$inferInsert> & { tagNames?: string[] } = {},
+) {
+  const n = next();
+  const { tagNames = [], ...values } = fields;
+  const [poem] = await db
+    .insert(poems)
+    .values({
+      title: `Poem ${n}`,
+      slug: `poem-${n}`,
+      stanzas: ["first line / second line / third line", "another / stanza"],
+      ...values,
+    })
+    .returning();
+  if (!poem) throw new Error("poem insert failed");
+  const tagRows = await ensureTags(db, tagNames);
+  if (tagRows.length > 0) {
+    await db.insert(poemTags).values(tagRows.map((tag) => ({ poemId: poem.id, tagId: tag.id })));
+  }
+  return poem;
+}
+
+export async function createEmber(
+  db: Database,
+  fields: {
+    day: string;
+    text?: string;
+    isFeatured?: boolean;
+    featuredAt?: Date;
+    tagNames?: string[];
+  },
+) {
+  const [ember] = await db
+    .insert(embers)
+    .values({
+      text: fields.text ?? `Ember for ${fields.day}`,
+      date: dayToDate(fields.day),
+      isFeatured: fields.isFeatured ?? false,
+      featuredAt: fields.featuredAt ?? null,
+    })
+    .returning();
+  if (!ember) throw new Error("ember insert failed");
+  const tagRows = await ensureTags(db, fields.tagNames ?? []);
+  if (tagRows.length > 0) {
+    await db.insert(emberTags).values(tagRows.map((tag) => ({ emberId: ember.id, tagId: tag.id })));
+  }
+  return ember;
+}
