@@ -51,22 +51,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const collect = (chunk: Buffer) => logs.push(...chunk.toString().split("\n").filter(Boolean));
   child.stdout.on("data", collect);
   child.stderr.on("data", collect);
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`server did not start:\n${logs.join("\n")}`)),
-      60_000,
-    );
-    child.stdout.on("data", (chunk: Buffer) => {
-      if (chunk.toString().includes("listening on")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${logs.join("\n")}`));
-    });
-  });
+  await waitUntilServing(url, child, logs);
   return {
     url,
     dataDir,
@@ -82,6 +67,24 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       return code;
     },
   };
+}
+
+/** Polls /api/health until the server answers, or fails with its output if it exits first. */
+async function waitUntilServing(url: string, child: ChildProcess, logs: string[]) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new Error(`server exited with ${child.exitCode}:\n${logs.join("\n")}`);
+    }
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill("SIGKILL");
+  throw new Error(`server did not start within 60 s:\n${logs.join("\n")}`);
 }
 
 export function runCli(args: string[], env: Record<string, string | undefined>) {

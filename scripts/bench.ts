@@ -1,0 +1,92 @@
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import autocannon from "autocannon";
+import { startServer } from "../tests/helpers/server.ts";
+
+/**
+ * `npm run bench`: the production build on a fresh embedded database with demo content, driven
+ * on loopback by autocannon, beside a raw node:http server that answers the exact bytes of the
+ * poem page (the ceiling). Figures are ratios taken in one run: these machines are shared.
+ * Writes bench-results/latest.json for comparison between commits.
+ */
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const POEM = "the-kitchen-table";
+
+interface Row {
+  name: string;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+  ratioToRaw?: number;
+}
+
+async function measure(name: string, url: string): Promise<Row> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS });
+  return {
+    name,
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx + result.errors,
+  };
+}
+
+function startRawServer(body: Buffer, headers: Record<string, string>): Promise<http.Server> {
+  const server = http.createServer((_request, response) => {
+    response.writeHead(200, headers);
+    response.end(body);
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+const app = await startServer({ LOG_LEVEL: "warn" }).catch((error: Error) => {
+  process.stderr.write(`bench: the server could not start: ${error.message.split("\n")[0]}\n`);
+  process.exit(1);
+});
+try {
+  const page = await fetch(`${app.url}/poetry/${POEM}`);
+  const body = Buffer.from(await page.arrayBuffer());
+  const raw = await startRawServer(body, { "Content-Type": "text/html; charset=utf-8" });
+  const address = raw.address();
+  const rawUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/`;
+
+  const rows: Row[] = [];
+  rows.push(await measure("raw node:http (poem page bytes)", rawUrl));
+  raw.close();
+  for (const [name, route] of [
+    ["poem page (anonymous)", `/poetry/${POEM}`],
+    ["/poetry", "/poetry"],
+    ["home", "/"],
+    ["GET /api/poems", "/api/poems"],
+  ] as const) {
+    rows.push(await measure(name, `${app.url}${route}`));
+  }
+  const ceiling = rows[0]?.requestsPerSecond ?? 1;
+  for (const row of rows)
+    row.ratioToRaw = Math.round((row.requestsPerSecond / ceiling) * 1000) / 1000;
+
+  process.stdout.write(`\n${CONNECTIONS} connections, ${SECONDS} s each, embedded database\n`);
+  process.stdout.write(
+    `${"target".padEnd(34)} ${"req/s".padStart(8)} ${"p50 ms".padStart(7)} ${"p99 ms".padStart(7)} ${"× raw".padStart(7)} ${"errors".padStart(7)}\n`,
+  );
+  for (const row of rows) {
+    process.stdout.write(
+      `${row.name.padEnd(34)} ${String(row.requestsPerSecond).padStart(8)} ${String(row.p50Ms).padStart(7)} ${String(row.p99Ms).padStart(7)} ${String(row.ratioToRaw).padStart(7)} ${String(row.non2xx).padStart(7)}\n`,
+    );
+  }
+  const outDir = path.resolve(import.meta.dirname, "../bench-results");
+  fs.mkdirSync(outDir, { recursive: true });
+  fs.writeFileSync(
+    path.join(outDir, "latest.json"),
+    JSON.stringify(
+      { at: new Date().toISOString(), connections: CONNECTIONS, seconds: SECONDS, rows },
+      null,
+      2,
+    ),
+  );
+} finally {
+  await app.stop();
+}
