@@ -11,6 +11,8 @@ export default [
   route("journal", "routes/coming-soon.tsx", { id: "journal" }),
   route("guest-voices", "routes/coming-soon.tsx", { id: "guest-voices" }),
   route("contribute", "routes/coming-soon.tsx", { id: "contribute" }),
+  route("admin", "routes/admin-gate.tsx", { id: "admin" }),
+  route("admin/digest", "routes/admin-gate.tsx", { id: "admin-digest" }),
   route("login", "routes/login.tsx"),
   route("login/verify", "routes/login-verify.tsx"),
   route("*", "routes/not-found.tsx"),

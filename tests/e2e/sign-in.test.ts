@@ -112,3 +112,23 @@ describe("signing in by email link in the browser", () => {
     await context.close();
   });
 });
+
+describe("the admin pages for non-admins", () => {
+  it("/admin says the session is gone and goes to sign-in after 500 ms", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${server.url}/admin`);
+    await page.getByText("You are logged out. Logging in again...").waitFor();
+    await page.waitForURL(/\/login\?returnTo=/);
+    await context.close();
+  });
+
+  it("/admin/digest says admin access is required and goes home", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${server.url}/admin/digest`);
+    await page.getByText("Admin access required.").waitFor();
+    await page.waitForURL(`${server.url}/`);
+    await context.close();
+  });
+});
