@@ -2,7 +2,10 @@ import type { DatabaseHandle } from "../db/client.ts";
 import type { Mailer } from "../mail/transport.ts";
 import { resolveSessionSecret } from "../secrets.ts";
 import { createAccountService } from "./accounts.ts";
+import { createBookService } from "./books.ts";
 import type { ServiceDeps } from "./deps.ts";
+import { createEmberService } from "./embers.ts";
+import { createGuestSubmissionService } from "./guest-submissions.ts";
 import { createHealthService } from "./health.ts";
 import { createPoemService } from "./poems.ts";
 import { createRateLimiter } from "./rate-limit.ts";
@@ -13,6 +16,9 @@ export function createServices(deps: ServiceDeps & { handle: DatabaseHandle; mai
   return {
     health: createHealthService(deps.handle),
     poems: createPoemService(deps),
+    embers: createEmberService(deps),
+    books: createBookService(deps),
+    guestSubmissions: createGuestSubmissionService({ ...deps, rateLimiter }),
     rateLimiter,
     accounts: createAccountService({
       ...deps,
