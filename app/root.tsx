@@ -16,7 +16,7 @@ import type { Route } from "./+types/root";
 import "./app.css";
 import { SiteFooter } from "./components/site-footer.tsx";
 import { SiteHeader } from "./components/site-header.tsx";
-import { PoemSkeleton } from "./components/skeletons.tsx";
+import { skeletonFor } from "./components/skeletons.tsx";
 import { Toaster } from "./components/toaster.tsx";
 import { appContext } from "./lib/app-context.ts";
 import type { CurrentUser } from "./lib/current-user.ts";
@@ -99,10 +99,9 @@ export default function App() {
   const navigation = useNavigation();
   const location = useLocation();
   const target = navigation.location?.pathname;
-  // A client navigation to a poem shows its skeleton while the poem loads.
-  if (target && target !== location.pathname && /^\/poetry\/[^/]+$/.test(target)) {
-    return <PoemSkeleton />;
-  }
+  // A client navigation to a poem, the ember or a book shows a skeleton while its data loads.
+  const Skeleton = target && target !== location.pathname ? skeletonFor(target) : undefined;
+  if (Skeleton) return <Skeleton />;
   return <Outlet />;
 }
 

@@ -76,7 +76,11 @@ export function createApp(deps: AppDeps) {
         onFound: (_path, c) => c.header("Cache-Control", "public, max-age=31536000, immutable"),
       }),
     );
-    app.use("/:file{[^/]+\\.(?:svg|ico|png|webmanifest|txt|woff2)}", serveStatic({ root }));
+    const publicFiles = serveStatic({
+      root,
+      onFound: (_path, c) => c.header("Cache-Control", "public, max-age=3600"),
+    });
+    app.use("*", (c, next) => (/\.[a-z0-9]+$/i.test(c.req.path) ? publicFiles(c, next) : next()));
   }
 
   // Static files and images above need no session; everything below knows who is asking.

@@ -16,3 +16,40 @@ export function PoemSkeleton() {
     </div>
   );
 }
+
+/** Shown while today's ember loads on a client navigation (SPEC.md §2, Daily Ember). */
+export function EmberSkeleton() {
+  return (
+    <div
+      role="status"
+      aria-label="Loading ember"
+      className="mx-auto flex max-w-2xl animate-pulse flex-col items-center gap-6 py-10"
+    >
+      <div className="h-10 w-48 rounded bg-stone-200" />
+      <div className="h-4 w-40 rounded bg-stone-200" />
+      <div className="h-24 w-full rounded bg-stone-200" />
+    </div>
+  );
+}
+
+/** Shown while a book's preview loads on a client navigation (SPEC.md §2, Book preview). */
+export function BookSkeleton() {
+  return (
+    <div
+      role="status"
+      aria-label="Loading book"
+      className="mx-auto flex max-w-2xl animate-pulse flex-col gap-6"
+    >
+      <div className="h-10 w-2/3 rounded bg-stone-200" />
+      <div className="h-80 rounded-xl bg-stone-200" />
+    </div>
+  );
+}
+
+/** Which skeleton a client navigation to a path shows while its data loads. */
+export function skeletonFor(pathname: string) {
+  if (/^\/poetry\/[^/]+$/.test(pathname)) return PoemSkeleton;
+  if (pathname === "/ember") return EmberSkeleton;
+  if (/^\/book\/[^/]+\/preview$/.test(pathname)) return BookSkeleton;
+  return undefined;
+}

@@ -3,11 +3,7 @@ import { pageMeta, siteFromMatches } from "../lib/meta.ts";
 import type { Route } from "./+types/coming-soon";
 
 const pageNames: Record<string, string> = {
-  ember: "Daily Ember",
-  books: "Books",
   journal: "Journal",
-  "guest-voices": "Guest Voices",
-  contribute: "Submit a poem",
 };
 
 /** Pages whose issue is still open say so plainly instead of showing invented content. */

@@ -1,6 +1,24 @@
+import { BookOpen, Feather, Flame } from "lucide-react";
 import { Link } from "react-router";
+import { HOME_GUEST_VOICES, HOME_THEMES } from "../../common/constants.ts";
+import { formatLongDay } from "../../common/dates.ts";
+import { GUEST_VOICES } from "../../common/guest-voices.ts";
+import { tagSlug } from "../../common/slug.ts";
+import { GuestVoiceAvatar } from "../components/guest-voice-avatar.tsx";
+import { appContext } from "../lib/app-context.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
+import { orNotFound } from "../lib/not-found.ts";
 import type { Route } from "./+types/home";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { services } = context.get(appContext);
+  const featured = await orNotFound(services.embers.getFeaturedEmber());
+  return {
+    featured: featured
+      ? { text: featured.text, date: featured.date, featuredAt: featured.featuredAt }
+      : null,
+  };
+}
 
 export function meta({ matches }: Route.MetaArgs) {
   const site = siteFromMatches(matches);
@@ -11,20 +29,112 @@ export function meta({ matches }: Route.MetaArgs) {
   });
 }
 
-export default function Home({ matches }: Route.ComponentProps) {
+const themeBlurbs: Record<(typeof HOME_THEMES)[number], string> = {
+  Belonging: "Tables, rooms and the people who set a plate for us.",
+  Becoming: "Slow change, and the courage of weather.",
+  Sacred: "The holy hiding in ordinary Tuesdays.",
+};
+
+const sections = [
+  { to: "/poetry", title: "Poetry", text: "Read poems one stanza at a time.", Icon: Feather },
+  { to: "/ember", title: "Daily Ember", text: "A short text for today.", Icon: Flame },
+  { to: "/books", title: "Books", text: "Five books, five themes.", Icon: BookOpen },
+];
+
+export default function Home({ loaderData, matches }: Route.ComponentProps) {
   const site = siteFromMatches(matches);
+  const { featured } = loaderData;
   return (
-    <section className="py-16 text-center">
-      <h1 className="font-serif text-4xl text-stone-900 md:text-6xl">{site.name}</h1>
-      <p className="mx-auto mt-4 max-w-xl text-lg text-stone-700">
-        Poems to read slowly, one stanza at a time.
-      </p>
-      <Link
-        to="/poetry"
-        className="mt-8 inline-block rounded-full bg-ember-700 px-6 py-3 font-medium text-white hover:bg-ember-800"
-      >
-        Enter the Collection
-      </Link>
-    </section>
+    <div className="flex flex-col gap-16">
+      <section className="py-10 text-center">
+        <h1 className="font-serif text-4xl text-stone-900 md:text-6xl">{site.name}</h1>
+        <p className="mx-auto mt-4 max-w-xl text-lg text-stone-700">
+          Poems to read slowly, one stanza at a time.
+        </p>
+        <Link
+          to="/poetry"
+          className="mt-8 inline-block rounded-full bg-ember-700 px-6 py-3 font-medium text-white hover:bg-ember-800"
+        >
+          Enter the Collection
+        </Link>
+      </section>
+
+      {featured && (
+        <section
+          aria-labelledby="ember-of-the-week"
+          className="mx-auto w-full max-w-2xl rounded-2xl bg-ember-900 p-8 text-center text-white"
+        >
+          <h2 id="ember-of-the-week" className="text-sm uppercase tracking-widest text-ember-100">
+            Ember of the Week
+          </h2>
+          <blockquote className="mt-4 font-serif text-2xl leading-relaxed">
+            “{featured.text}”
+          </blockquote>
+          <p className="mt-4 text-sm text-ember-100">
+            {formatLongDay(featured.featuredAt ?? featured.date)}
+          </p>
+        </section>
+      )}
+
+      <section aria-labelledby="current-themes" className="flex flex-col gap-4">
+        <h2 id="current-themes" className="font-serif text-3xl">
+          Current Themes
+        </h2>
+        <ul className="grid gap-4 md:grid-cols-3">
+          {HOME_THEMES.map((theme) => (
+            <li key={theme}>
+              <Link
+                to={`/themes/${tagSlug(theme)}`}
+                className="flex h-full flex-col gap-2 rounded-xl border border-stone-200 bg-white p-6 hover:shadow-md"
+              >
+                <span className="font-serif text-2xl text-stone-900">{theme}</span>
+                <span className="text-stone-700">{themeBlurbs[theme]}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section aria-label="Explore" className="grid gap-4 md:grid-cols-3">
+        {sections.map(({ to, title, text, Icon }) => (
+          <Link
+            key={to}
+            to={to}
+            className="flex flex-col gap-2 rounded-xl bg-ember-50 p-6 hover:bg-ember-100"
+          >
+            <Icon aria-hidden="true" className="h-6 w-6 text-ember-700" />
+            <span className="font-serif text-2xl text-stone-900">{title}</span>
+            <span className="text-stone-700">{text}</span>
+          </Link>
+        ))}
+      </section>
+
+      <section aria-labelledby="guest-voices" className="flex flex-col gap-4">
+        <div className="flex items-baseline justify-between">
+          <h2 id="guest-voices" className="font-serif text-3xl">
+            Guest Voices
+          </h2>
+          <Link to="/guest-voices" className="text-ember-800 hover:underline">
+            All guest voices
+          </Link>
+        </div>
+        <ul className="grid gap-4 md:grid-cols-3">
+          {GUEST_VOICES.slice(0, HOME_GUEST_VOICES).map((voice) => (
+            <li key={voice.slug}>
+              <Link
+                to={`/guest-voices/${voice.slug}`}
+                className="flex h-full items-center gap-3 rounded-xl border border-stone-200 bg-white p-5 hover:shadow-md"
+              >
+                <GuestVoiceAvatar voice={voice} size="small" />
+                <span className="flex flex-col">
+                  <span className="font-serif text-lg text-stone-900">{voice.name}</span>
+                  <span className="text-sm text-stone-600">{voice.title}</span>
+                </span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </div>
   );
 }

@@ -1,0 +1,116 @@
+import { ArrowLeft, ChevronLeft, ChevronRight } from "lucide-react";
+import { useEffect, useState } from "react";
+import { data, Link } from "react-router";
+import { appContext } from "../lib/app-context.ts";
+import { pageMeta, siteFromMatches } from "../lib/meta.ts";
+import { orNotFound } from "../lib/not-found.ts";
+import type { Route } from "./+types/book-preview";
+
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const { services } = context.get(appContext);
+  const book = await orNotFound(services.books.getBook(params.slug));
+  return data(
+    { book: book ? { title: book.title, slug: book.slug, pages: book.pages } : null },
+    { status: book ? 200 : 404 },
+  );
+}
+
+export function meta({ matches, loaderData, params }: Route.MetaArgs) {
+  const book = loaderData?.book;
+  return pageMeta(siteFromMatches(matches), {
+    title: book ? `${book.title}: preview` : "Book not found",
+    description: book ? `Preview pages from ${book.title}.` : "This book could not be found.",
+    path: `/book/${params.slug}/preview`,
+  });
+}
+
+export default function BookPreview({ loaderData }: Route.ComponentProps) {
+  const { book } = loaderData;
+  const [index, setIndex] = useState(0);
+  const count = book?.pages.length ?? 0;
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "ArrowLeft") setIndex((current) => Math.max(0, current - 1));
+      if (event.key === "ArrowRight") setIndex((current) => Math.min(count - 1, current + 1));
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [count]);
+
+  if (!book) {
+    return (
+      <section className="mx-auto max-w-xl py-16 text-center">
+        <h1 className="font-serif text-3xl">Book not found</h1>
+        <Link to="/books" className="mt-6 inline-block text-ember-800 underline">
+          Back to Books
+        </Link>
+      </section>
+    );
+  }
+  const page = book.pages[index];
+  return (
+    <section className="mx-auto flex max-w-2xl flex-col gap-6">
+      <Link
+        to="/books"
+        className="inline-flex items-center gap-1 text-sm text-stone-700 hover:text-ember-700"
+      >
+        <ArrowLeft aria-hidden="true" className="h-4 w-4" /> Back to Books
+      </Link>
+      <h1 className="font-serif text-4xl text-stone-900">{book.title}</h1>
+      {!page ? (
+        <p className="py-12 text-center text-stone-700">No preview pages available yet.</p>
+      ) : (
+        <>
+          <article className="relative min-h-[22rem] rounded-xl border border-stone-200 bg-white px-12 py-10 shadow-sm">
+            <h2 className="font-serif text-2xl text-stone-900">{page.title}</h2>
+            <p className="mt-4 whitespace-pre-line font-serif text-lg leading-relaxed text-stone-800">
+              {page.content}
+            </p>
+            {index > 0 && (
+              <button
+                type="button"
+                aria-label="Previous page"
+                onClick={() => setIndex(index - 1)}
+                className="absolute left-2 top-1/2 -translate-y-1/2 rounded-full p-2 hover:bg-stone-100"
+              >
+                <ChevronLeft aria-hidden="true" className="h-6 w-6" />
+              </button>
+            )}
+            {index < count - 1 && (
+              <button
+                type="button"
+                aria-label="Next page"
+                onClick={() => setIndex(index + 1)}
+                className="absolute right-2 top-1/2 -translate-y-1/2 rounded-full p-2 hover:bg-stone-100"
+              >
+                <ChevronRight aria-hidden="true" className="h-6 w-6" />
+              </button>
+            )}
+          </article>
+          <p aria-live="polite" className="text-center text-sm text-stone-700">
+            Page {index + 1} of {count}
+          </p>
+          <div className="flex justify-center gap-1">
+            {book.pages.map((_, position) => (
+              <button
+                // biome-ignore lint/suspicious/noArrayIndexKey: one dot per page position.
+                key={position}
+                type="button"
+                aria-label={`Go to page ${position + 1}`}
+                aria-current={position === index ? "step" : undefined}
+                onClick={() => setIndex(position)}
+                className="flex h-6 w-6 items-center justify-center"
+              >
+                <span
+                  aria-hidden="true"
+                  className={`h-2.5 w-2.5 rounded-full ${position === index ? "bg-ember-700" : "bg-stone-300"}`}
+                />
+              </button>
+            ))}
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,93 @@
+import { BookOpen } from "lucide-react";
+import { Link } from "react-router";
+import { matchBookSlots } from "../../common/book-slots.ts";
+import { CoverImage } from "../components/cover-image.tsx";
+import { appContext } from "../lib/app-context.ts";
+import { pageMeta, siteFromMatches } from "../lib/meta.ts";
+import type { Route } from "./+types/books";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { services } = context.get(appContext);
+  const books = await services.books.listBooks();
+  return { slots: matchBookSlots(books) };
+}
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(siteFromMatches(matches), {
+    title: "Books",
+    description: "Five books, five themes: Belonging, Pilgrimage, Memory, Fatherhood, Becoming.",
+    path: "/books",
+  });
+}
+
+export default function Books({ loaderData }: Route.ComponentProps) {
+  return (
+    <section className="flex flex-col gap-10">
+      <h1 className="font-serif text-4xl text-stone-900">Books</h1>
+      <ol className="flex flex-col gap-8">
+        {loaderData.slots.map(({ slot, book }) => (
+          <li
+            key={slot.order}
+            className="grid gap-6 rounded-xl border border-stone-200 bg-white p-6 md:grid-cols-[12rem_1fr]"
+          >
+            {book ? (
+              <CoverImage
+                src={book.coverUrl}
+                alt={`${book.title} cover`}
+                fallback="icon"
+                className="aspect-[4/5] w-48 rounded object-cover shadow"
+              />
+            ) : (
+              <div className="flex aspect-[4/5] w-48 flex-col items-center justify-center gap-2 rounded bg-stone-200 text-stone-600">
+                <BookOpen aria-hidden="true" className="h-10 w-10" />
+                <span className="text-sm font-medium">Coming Soon</span>
+              </div>
+            )}
+            <div className="flex flex-col gap-3">
+              <p className="text-xs uppercase tracking-wide text-stone-600">
+                Book {slot.order} · {slot.theme}
+              </p>
+              <h2 className="font-serif text-2xl text-stone-900">{book?.title ?? slot.title}</h2>
+              {book && <p className="text-stone-700">{book.blurb}</p>}
+              <blockquote className="border-l-4 border-ember-600 pl-4 font-serif italic text-stone-800">
+                {slot.pullQuote}
+              </blockquote>
+              <div className="mt-2 flex flex-wrap gap-3">
+                {book ? (
+                  <>
+                    <a
+                      href={book.buyUrl}
+                      target="_blank"
+                      rel="noopener noreferrer"
+                      className="rounded-full bg-ember-700 px-5 py-2 font-medium text-white hover:bg-ember-800"
+                    >
+                      Buy Now
+                    </a>
+                    <Link
+                      to={`/book/${book.slug}/preview`}
+                      className="rounded-full border border-ember-700 px-5 py-2 font-medium text-ember-800 hover:bg-ember-50"
+                    >
+                      Preview Pages
+                    </Link>
+                  </>
+                ) : (
+                  <button
+                    type="button"
+                    disabled
+                    className="cursor-not-allowed rounded-full bg-stone-200 px-5 py-2 text-stone-600"
+                  >
+                    Coming Soon
+                  </button>
+                )}
+              </div>
+            </div>
+          </li>
+        ))}
+      </ol>
+      <p className="mx-auto max-w-2xl text-center text-stone-700">
+        A library of echoes in five themes: Belonging, Pilgrimage, Memory, Fatherhood, Becoming.
+        Each book gathers the poems that keep returning to one of them.
+      </p>
+    </section>
+  );
+}

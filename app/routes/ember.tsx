@@ -1,0 +1,61 @@
+import { Link } from "react-router";
+import { EMBER_DESCRIPTION_LENGTH } from "../../common/constants.ts";
+import { formatLongDay } from "../../common/dates.ts";
+import { EmberShareButton } from "../components/ember-share-button.tsx";
+import { appContext } from "../lib/app-context.ts";
+import { pageMeta, siteFromMatches } from "../lib/meta.ts";
+import { orNotFound } from "../lib/not-found.ts";
+import type { Route } from "./+types/ember";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { services } = context.get(appContext);
+  const ember = await orNotFound(services.embers.getTodaysEmber());
+  return { ember: ember ? { text: ember.text, date: ember.date } : null };
+}
+
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  const ember = loaderData?.ember;
+  return pageMeta(siteFromMatches(matches), {
+    title: "Daily Ember",
+    description: ember
+      ? ember.text.slice(0, EMBER_DESCRIPTION_LENGTH)
+      : "A short daily text to carry with you.",
+    path: "/ember",
+  });
+}
+
+export default function DailyEmber({ loaderData, matches }: Route.ComponentProps) {
+  const site = siteFromMatches(matches);
+  const { ember } = loaderData;
+  return (
+    <section className="mx-auto flex max-w-2xl flex-col items-center gap-6 py-10 text-center">
+      <h1 className="font-serif text-4xl text-stone-900">Daily Ember</h1>
+      {ember ? (
+        <>
+          <p className="text-sm uppercase tracking-wide text-stone-600">
+            {formatLongDay(ember.date)}
+          </p>
+          <blockquote className="font-serif text-2xl leading-relaxed text-stone-900 md:text-3xl">
+            “{ember.text}”
+          </blockquote>
+          <EmberShareButton
+            text={ember.text}
+            siteName={site.name}
+            url={new URL("/ember", site.publicUrl).toString()}
+          />
+        </>
+      ) : (
+        <div className="py-8">
+          <p className="font-serif text-2xl">No ember available today</p>
+          <p className="mt-2 text-stone-700">Check back tomorrow for new inspiration.</p>
+        </div>
+      )}
+      <Link
+        to="/ember/archive"
+        className="text-ember-800 underline underline-offset-4 hover:text-ember-700"
+      >
+        View Archive
+      </Link>
+    </section>
+  );
+}

@@ -1,0 +1,124 @@
+import { ArrowLeft } from "lucide-react";
+import { data, Link } from "react-router";
+import { findGuestVoice, GUEST_VOICES } from "../../common/guest-voices.ts";
+import { GuestVoiceAvatar } from "../components/guest-voice-avatar.tsx";
+import { pageMeta, siteFromMatches } from "../lib/meta.ts";
+import type { Route } from "./+types/guest-voice";
+
+export function loader({ params }: Route.LoaderArgs) {
+  const voice = findGuestVoice(params.slug);
+  return data({ voice: voice ?? null }, { status: voice ? 200 : 404 });
+}
+
+export function meta({ matches, loaderData, params }: Route.MetaArgs) {
+  const voice = loaderData?.voice;
+  return pageMeta(siteFromMatches(matches), {
+    title: voice ? `${voice.title} by ${voice.name}` : "Guest Voice Not Found",
+    description: voice ? voice.excerpt.join(" / ") : "This guest voice could not be found.",
+    path: `/guest-voices/${params.slug}`,
+    type: voice ? "article" : "website",
+  });
+}
+
+export default function GuestVoicePage({ loaderData }: Route.ComponentProps) {
+  const { voice } = loaderData;
+  if (!voice) {
+    return (
+      <section className="mx-auto max-w-xl py-16 text-center">
+        <h1 className="font-serif text-3xl">Guest Voice Not Found</h1>
+        <Link to="/guest-voices" className="mt-6 inline-block text-ember-800 underline">
+          All Guest Voices
+        </Link>
+      </section>
+    );
+  }
+  const firstName = voice.name.split(" ")[0];
+  return (
+    <article className="mx-auto flex max-w-2xl flex-col gap-6">
+      <Link
+        to="/guest-voices"
+        className="inline-flex items-center gap-1 text-sm text-stone-700 hover:text-ember-700"
+      >
+        <ArrowLeft aria-hidden="true" className="h-4 w-4" /> Back to Guest Voices
+      </Link>
+      {voice.headerImageUrl && (
+        <img
+          src={voice.headerImageUrl}
+          alt=""
+          width={1200}
+          height={300}
+          className="h-40 w-full rounded-xl object-cover"
+        />
+      )}
+      <header className="flex items-center gap-4">
+        <GuestVoiceAvatar voice={voice} size="large" />
+        <div className="flex flex-col gap-1">
+          <h1 className="font-serif text-3xl text-stone-900">{voice.name}</h1>
+          <a
+            href={voice.socialUrl}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="text-ember-800 hover:underline"
+          >
+            {voice.handle}
+          </a>
+        </div>
+      </header>
+      <p className="text-stone-700">{voice.bio}</p>
+      <a
+        href={voice.socialUrl}
+        target="_blank"
+        rel="noopener noreferrer"
+        className="self-start rounded-full border border-ember-700 px-4 py-1.5 text-sm font-medium text-ember-800 hover:bg-ember-50"
+      >
+        Follow {firstName}
+      </a>
+      <section className="rounded-xl border border-stone-200 bg-white p-8">
+        <h2 className="font-serif text-2xl text-stone-900">{voice.title}</h2>
+        <div className="mt-6 flex flex-col gap-4 font-serif text-lg leading-relaxed text-stone-800">
+          {voice.body.map((paragraph, position) =>
+            paragraph === "" ? (
+              // biome-ignore lint/suspicious/noArrayIndexKey: paragraphs are positional.
+              <div key={position} aria-hidden="true" className="h-4" />
+            ) : (
+              // biome-ignore lint/suspicious/noArrayIndexKey: paragraphs are positional.
+              <p key={position} className="whitespace-pre-line">
+                {paragraph}
+              </p>
+            ),
+          )}
+        </div>
+      </section>
+      {voice.otherWorks.length > 0 && (
+        <section>
+          <h2 className="font-serif text-xl">Other Works</h2>
+          <ul className="mt-2 list-inside list-disc text-stone-700">
+            {voice.otherWorks.map((work) => (
+              <li key={work.slug}>{work.title}</li>
+            ))}
+          </ul>
+        </section>
+      )}
+      <nav
+        aria-label="More guest voices"
+        className="flex flex-wrap gap-3 border-t border-stone-200 pt-6 text-sm"
+      >
+        {GUEST_VOICES.filter((other) => other.slug !== voice.slug).map((other) => (
+          <Link
+            key={other.slug}
+            to={`/guest-voices/${other.slug}`}
+            className="text-ember-800 hover:underline"
+          >
+            {other.name}
+          </Link>
+        ))}
+        <Link to="/guest-voices" className="text-ember-800 hover:underline">
+          All Guest Voices
+        </Link>
+        <Link to="/contribute" className="text-ember-800 hover:underline">
+          Share your ember
+        </Link>
+      </nav>
+    </article>
+  );
+}

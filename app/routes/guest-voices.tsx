@@ -1,0 +1,51 @@
+import { Link } from "react-router";
+import { GUEST_VOICES } from "../../common/guest-voices.ts";
+import { GuestVoiceAvatar } from "../components/guest-voice-avatar.tsx";
+import { pageMeta, siteFromMatches } from "../lib/meta.ts";
+import type { Route } from "./+types/guest-voices";
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(siteFromMatches(matches), {
+    title: "Guest Voices",
+    description: "Poems by guest writers, curated monthly.",
+    path: "/guest-voices",
+  });
+}
+
+export default function GuestVoices() {
+  return (
+    <section className="flex flex-col gap-10">
+      <h1 className="font-serif text-4xl text-stone-900">Guest Voices</h1>
+      <ul className="grid gap-6 md:grid-cols-3">
+        {GUEST_VOICES.map((voice) => (
+          <li key={voice.slug}>
+            <Link
+              to={`/guest-voices/${voice.slug}`}
+              className="flex h-full flex-col gap-4 rounded-xl border border-stone-200 bg-white p-6 hover:shadow-md"
+            >
+              <div className="flex items-center gap-3">
+                <GuestVoiceAvatar voice={voice} size="small" />
+                <div>
+                  <h2 className="font-serif text-xl text-stone-900">{voice.name}</h2>
+                  <p className="text-sm text-stone-600">{voice.handle}</p>
+                </div>
+              </div>
+              <p className="font-serif text-lg">{voice.title}</p>
+              <p className="whitespace-pre-line text-stone-700">{voice.excerpt.join("\n")}</p>
+            </Link>
+          </li>
+        ))}
+      </ul>
+      <aside className="rounded-xl bg-ember-900 p-8 text-center text-white">
+        <h2 className="font-serif text-3xl">Share your ember</h2>
+        <p className="mt-2 text-ember-100">Add your poem to the fire. We curate monthly.</p>
+        <Link
+          to="/contribute"
+          className="mt-6 inline-block rounded-full bg-white px-6 py-2.5 font-medium text-ember-900 hover:bg-ember-50"
+        >
+          Submit a poem
+        </Link>
+      </aside>
+    </section>
+  );
+}
