@@ -9,6 +9,7 @@ import { type AppLoadContext, appContext } from "../app/lib/app-context.ts";
 import { authRoutes } from "./api/auth.ts";
 import { emberAndBookRoutes } from "./api/embers-books.ts";
 import { healthRoutes } from "./api/health.ts";
+import { interactionRoutes } from "./api/interactions.ts";
 import { objectRoutes } from "./api/objects.ts";
 import { ogRoutes } from "./api/og.ts";
 import { poemRoutes } from "./api/poems.ts";
@@ -104,6 +105,7 @@ export function createApp(deps: AppDeps) {
   api.route("/", authRoutes(services, config));
   api.route("/", poemRoutes(services));
   api.route("/", emberAndBookRoutes(services, config));
+  api.route("/", interactionRoutes(services));
   api.all("*", (c) => c.json({ message: "Not found" }, 404));
   app.route("/api", api);
   app.all("*", async (c) => {

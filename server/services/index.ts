@@ -7,6 +7,7 @@ import type { ServiceDeps } from "./deps.ts";
 import { createEmberService } from "./embers.ts";
 import { createGuestSubmissionService } from "./guest-submissions.ts";
 import { createHealthService } from "./health.ts";
+import { createInteractionService } from "./interactions.ts";
 import { createPoemService } from "./poems.ts";
 import { createRateLimiter } from "./rate-limit.ts";
 
@@ -19,6 +20,7 @@ export function createServices(deps: ServiceDeps & { handle: DatabaseHandle; mai
     embers: createEmberService(deps),
     books: createBookService(deps),
     guestSubmissions: createGuestSubmissionService({ ...deps, rateLimiter }),
+    interactions: createInteractionService({ ...deps, rateLimiter }),
     rateLimiter,
     accounts: createAccountService({
       ...deps,

@@ -17,6 +17,8 @@ export interface RateLimitRule {
 export const RATE_LIMITS = {
   signInLinkPerIp: { name: "sign-in-link:ip", limit: 10, windowSeconds: 15 * 60 },
   signInLinkPerEmail: { name: "sign-in-link:email", limit: 3, windowSeconds: 15 * 60 },
+  echoPerUser: { name: "echo:user", limit: 60, windowSeconds: 60 },
+  whisperPerUser: { name: "whisper:user", limit: 10, windowSeconds: 60 },
   guestSubmissionPerIp: { name: "guest-submission:ip", limit: 5, windowSeconds: 60 * 60 },
 } satisfies Record<string, RateLimitRule>;
 

@@ -1,0 +1,306 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { echos, journalEntries, whispers } from "../../server/db/schema.ts";
+import { drivers } from "../helpers/database.ts";
+import { createPoem } from "../helpers/factories.ts";
+import { signIn } from "../helpers/session.ts";
+import { createTestApp, type TestApp } from "../helpers/test-app.ts";
+
+const send = (method: string, body: unknown, cookie?: string) => ({
+  method,
+  headers: { "Content-Type": "application/json", ...(cookie ? { Cookie: cookie } : {}) },
+  body: JSON.stringify(body),
+});
+
+describe.each(drivers)("reader interactions on %s", (driver) => {
+  let t: TestApp;
+  let ada: string;
+  let ben: string;
+
+  beforeAll(async () => {
+    t = await createTestApp(driver);
+    await createPoem(t.db, {
+      slug: "river",
+      title: "River",
+      stanzas: ["one / two", "three / four", "five / six"],
+    });
+    ada = await signIn(t, "ada@example.com");
+    ben = await signIn(t, "ben@example.com");
+  });
+  afterAll(() => t.close());
+
+  /** Ages the echoes so the next toggle is a change of mind, not a double click. */
+  const ageEchoes = () => t.db.update(echos).set({ createdAt: sql`now() - interval '1 minute'` });
+
+  describe("echoes", () => {
+    it("needs sign-in", async () => {
+      const response = await t.app.request(
+        "/api/poems/river/echo",
+        send("POST", { stanzaIndex: 0 }),
+      );
+      expect(response.status).toBe(401);
+      expect(await response.text()).toContain("Unauthorized");
+    });
+
+    it("toggles on and off, and a double click leaves exactly one echo", async () => {
+      const first = await t.app.request(
+        "/api/poems/river/echo",
+        send("POST", { stanzaIndex: 1 }, ada),
+      );
+      expect(await first.json()).toEqual({ added: true });
+      const doubleClick = await t.app.request(
+        "/api/poems/river/echo",
+        send("POST", { stanzaIndex: "1" }, ada),
+      );
+      expect(await doubleClick.json()).toEqual({ added: true });
+      expect(await t.db.select().from(echos)).toHaveLength(1);
+      await ageEchoes();
+      const off = await t.app.request(
+        "/api/poems/river/echo",
+        send("POST", { stanzaIndex: 1 }, ada),
+      );
+      expect(await off.json()).toEqual({ added: false });
+      expect(await t.db.select().from(echos)).toHaveLength(0);
+    });
+
+    it("keeps exactly one row when 20 toggles arrive at once", async () => {
+      const responses = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          t.app.request("/api/poems/river/echo", send("POST", { stanzaIndex: 2 }, ben)),
+        ),
+      );
+      expect(responses.map((response) => response.status)).toEqual(Array(20).fill(200));
+      const rows = await t.db.select().from(echos).where(eq(echos.stanzaIndex, "2"));
+      expect(rows).toHaveLength(1);
+    });
+
+    it("echoes the whole poem without a stanza index, and counts per stanza for each reader", async () => {
+      await t.app.request("/api/poems/river/echo", send("POST", {}, ada));
+      await t.app.request("/api/poems/river/echo", send("POST", { stanzaIndex: 2 }, ada));
+      const forAda = await (
+        await t.app.request("/api/poems/river/echos", { headers: { Cookie: ada } })
+      ).json();
+      expect(forAda).toEqual([
+        { stanzaIndex: "", count: 1, userHasEchoed: true },
+        { stanzaIndex: "2", count: 2, userHasEchoed: true },
+      ]);
+      const anonymous = await (await t.app.request("/api/poems/river/echos")).json();
+      expect(anonymous).toEqual([
+        { stanzaIndex: "", count: 1, userHasEchoed: false },
+        { stanzaIndex: "2", count: 2, userHasEchoed: false },
+      ]);
+    });
+
+    it.each([
+      [{ stanzaIndex: 3 }],
+      [{ stanzaIndex: -1 }],
+      [{ stanzaIndex: "two" }],
+      [{ stanzaIndex: 1.5 }],
+    ])("refuses %j with 400 and stores nothing", async (body) => {
+      const before = (await t.db.select().from(echos)).length;
+      const response = await t.app.request("/api/poems/river/echo", send("POST", body, ada));
+      expect(response.status).toBe(400);
+      expect(await t.db.select().from(echos)).toHaveLength(before);
+    });
+
+    it("answers 404 for an unknown poem", async () => {
+      expect(
+        (await t.app.request("/api/poems/nope/echo", send("POST", { stanzaIndex: 0 }, ada))).status,
+      ).toBe(404);
+      expect((await t.app.request("/api/poems/nope/echos")).status).toBe(404);
+    });
+  });
+
+  describe("whispers", () => {
+    it.each([
+      ["", "Whisper cannot be empty"],
+      ["    ", "Whisper cannot be empty"],
+      ["x".repeat(281), "Whisper must be 280 characters or less"],
+      [`${"é".repeat(281)}`, "Whisper must be 280 characters or less"],
+    ])("refuses %j with 400 and stores nothing", async (body, message) => {
+      const response = await t.app.request(
+        "/api/poems/river/whispers",
+        send("POST", { stanzaIndex: 0, body }, ada),
+      );
+      expect(response.status).toBe(400);
+      expect((await response.json()).message).toBe(message);
+      expect(await t.db.select().from(whispers)).toHaveLength(0);
+    });
+
+    it("stores 1 and 280 characters, trimmed, counting what the reader sees", async () => {
+      for (const body of ["x", "y".repeat(280), `  ${"👍🏽".repeat(280)}  `]) {
+        const response = await t.app.request(
+          "/api/poems/river/whispers",
+          send("POST", { stanzaIndex: 0, body }, ada),
+        );
+        expect(response.status).toBe(201);
+      }
+      const texts = (await t.db.select().from(whispers)).map((whisper) => whisper.text);
+      expect(texts).toContain("👍🏽".repeat(280));
+    });
+
+    it("lists approved whispers of one stanza newest first, with their authors, as plain text", async () => {
+      const created = await t.app.request(
+        "/api/poems/river/whispers",
+        send("POST", { stanzaIndex: "1", body: "<b>bold</b> & <script>alert(1)</script>" }, ben),
+      );
+      const whisper = await created.json();
+      expect(whisper).toMatchObject({
+        id: expect.any(Number),
+        userId: expect.any(String),
+        text: "<b>bold</b> & <script>alert(1)</script>",
+        user: { firstName: null, lastName: null, profileImageUrl: null },
+      });
+      const hidden = await t.app.request(
+        "/api/poems/river/whispers",
+        send("POST", { stanzaIndex: 1, body: "hidden" }, ben),
+      );
+      await t.db
+        .update(whispers)
+        .set({ isApproved: false })
+        .where(eq(whispers.id, (await hidden.json()).id));
+      const list = await (await t.app.request("/api/poems/river/whispers/1")).json();
+      expect(list.map((item: { text: string }) => item.text)).toEqual([
+        "<b>bold</b> & <script>alert(1)</script>",
+      ]);
+      const firstStanza = await (await t.app.request("/api/poems/river/whispers/0")).json();
+      expect(firstStanza).toHaveLength(3);
+      expect(new Date(firstStanza[0].createdAt) >= new Date(firstStanza[2].createdAt)).toBe(true);
+    });
+
+    it("lets only the author delete a whisper", async () => {
+      const created = await t.app.request(
+        "/api/poems/river/whispers",
+        send("POST", { stanzaIndex: 2, body: "mine" }, ada),
+      );
+      const { id } = await created.json();
+      expect((await t.app.request(`/api/whispers/${id}`, { method: "DELETE" })).status).toBe(401);
+      expect(
+        (await t.app.request(`/api/whispers/${id}`, { method: "DELETE", headers: { Cookie: ben } }))
+          .status,
+      ).toBe(403);
+      expect(
+        (
+          await t.app.request("/api/whispers/999999", {
+            method: "DELETE",
+            headers: { Cookie: ada },
+          })
+        ).status,
+      ).toBe(404);
+      expect(
+        (await t.app.request(`/api/whispers/${id}`, { method: "DELETE", headers: { Cookie: ada } }))
+          .status,
+      ).toBe(204);
+      expect(await t.db.select().from(whispers).where(eq(whispers.id, id))).toEqual([]);
+    });
+
+    it("refuses anonymous whispers and an out-of-range stanza", async () => {
+      expect(
+        (
+          await t.app.request(
+            "/api/poems/river/whispers",
+            send("POST", { stanzaIndex: 0, body: "hi" }),
+          )
+        ).status,
+      ).toBe(401);
+      expect(
+        (
+          await t.app.request(
+            "/api/poems/river/whispers",
+            send("POST", { stanzaIndex: 9, body: "hi" }, ada),
+          )
+        ).status,
+      ).toBe(400);
+      expect((await t.app.request("/api/poems/river/whispers/9")).status).toBe(400);
+      expect((await t.app.request("/api/poems/river/whispers/x")).status).toBe(400);
+    });
+
+    it("limits whispers per reader per minute", async () => {
+      const carl = await signIn(t, "carl@example.com");
+      const statuses: number[] = [];
+      for (let i = 0; i < 11; i++) {
+        const response = await t.app.request(
+          "/api/poems/river/whispers",
+          send("POST", { stanzaIndex: 0, body: `w${i}` }, carl),
+        );
+        statuses.push(response.status);
+        if (response.status === 429) expect(response.headers.get("retry-after")).toBeTruthy();
+      }
+      expect(statuses.slice(0, 10)).toEqual(Array(10).fill(201));
+      expect(statuses[10]).toBe(429);
+    });
+  });
+
+  describe("journal", () => {
+    it("toggles a saved stanza and lists the reader's entries", async () => {
+      const added = await t.app.request(
+        "/api/journal",
+        send("POST", { poemSlug: "river", stanzaIndex: 1 }, ada),
+      );
+      expect(await added.json()).toEqual({ added: true });
+      const list = await (await t.app.request("/api/journal", { headers: { Cookie: ada } })).json();
+      expect(list).toEqual([
+        {
+          id: expect.any(Number),
+          stanzaIndex: "1",
+          createdAt: expect.any(String),
+          poem: {
+            slug: "river",
+            title: "River",
+            stanzas: ["one / two", "three / four", "five / six"],
+          },
+        },
+      ]);
+      expect(
+        await (
+          await t.app.request("/api/poems/river/journal", { headers: { Cookie: ada } })
+        ).json(),
+      ).toEqual(["1"]);
+      expect(
+        await (await t.app.request("/api/journal", { headers: { Cookie: ben } })).json(),
+      ).toEqual([]);
+      const removed = await t.app.request(
+        "/api/journal",
+        send("POST", { poemSlug: "river", stanzaIndex: "1" }, ada),
+      );
+      expect(await removed.json()).toEqual({ added: false });
+      expect(await t.db.select().from(journalEntries)).toHaveLength(0);
+    });
+
+    it("adds without toggling for sync, however often it is repeated", async () => {
+      for (let i = 0; i < 3; i++) {
+        const response = await t.app.request(
+          "/api/journal",
+          send("PUT", { poemSlug: "river", stanzaIndex: 2 }, ben),
+        );
+        expect(await response.json()).toEqual({ added: i === 0 });
+      }
+      expect(await t.db.select().from(journalEntries)).toHaveLength(1);
+    });
+
+    it("needs sign-in and a real poem and stanza", async () => {
+      expect(
+        (await t.app.request("/api/journal", send("POST", { poemSlug: "river", stanzaIndex: 0 })))
+          .status,
+      ).toBe(401);
+      expect((await t.app.request("/api/journal")).status).toBe(401);
+      expect((await t.app.request("/api/poems/river/journal")).status).toBe(401);
+      expect(
+        (
+          await t.app.request(
+            "/api/journal",
+            send("POST", { poemSlug: "nope", stanzaIndex: 0 }, ada),
+          )
+        ).status,
+      ).toBe(404);
+      expect(
+        (
+          await t.app.request(
+            "/api/journal",
+            send("POST", { poemSlug: "river", stanzaIndex: 7 }, ada),
+          )
+        ).status,
+      ).toBe(400);
+    });
+  });
+});
