@@ -21,6 +21,8 @@ import { Toaster } from "./components/toaster.tsx";
 import { appContext } from "./lib/app-context.ts";
 import type { CurrentUser } from "./lib/current-user.ts";
 import { useNonce } from "./lib/nonce.tsx";
+import { useCurrentUser } from "./lib/use-current-user.ts";
+import { useJournalAutoSync } from "./lib/use-journal-sync.ts";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { site, actor } = context.get(appContext);
@@ -96,8 +98,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App() {
   useStripVerifiedParam();
-  const navigation = useNavigation();
+  const user = useCurrentUser();
   const location = useLocation();
+  // The journal page runs (and announces) its own sync.
+  useJournalAutoSync(Boolean(user) && location.pathname !== "/journal", "sign-in");
+  const navigation = useNavigation();
   const target = navigation.location?.pathname;
   // A client navigation to a poem, the ember or a book shows a skeleton while its data loads.
   const Skeleton = target && target !== location.pathname ? skeletonFor(target) : undefined;

@@ -10,7 +10,7 @@ export default [
   route("ember/archive", "routes/ember-archive.tsx"),
   route("books", "routes/books.tsx"),
   route("book/:slug/preview", "routes/book-preview.tsx"),
-  route("journal", "routes/coming-soon.tsx", { id: "journal" }),
+  route("journal", "routes/journal.tsx"),
   route("guest-voices", "routes/guest-voices.tsx"),
   route("guest-voices/:slug", "routes/guest-voice.tsx"),
   route("contribute", "routes/contribute.tsx"),

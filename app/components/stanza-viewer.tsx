@@ -5,8 +5,16 @@ import { clampStanzaIndex, stanzaLines } from "../../common/stanza.ts";
 import { copyText } from "../lib/clipboard.ts";
 import { downloadBlob, renderStanzaImage, stanzaImageFileName } from "../lib/stanza-image.ts";
 import { notify, notifyError } from "../lib/toast.ts";
+import {
+  EchoButton,
+  JournalButton,
+  usePersonalPoemState,
+  WhispersPanel,
+  WhispersToggle,
+} from "./stanza-interactions.tsx";
 
 export interface ViewerPoem {
+  id?: number;
   slug?: string;
   title: string;
   stanzas: string[];
@@ -62,6 +70,10 @@ export function StanzaViewer({
 }) {
   const count = poem.stanzas.length;
   const [index, setIndex] = useState(0);
+  const [isWhispersOpen, setWhispersOpen] = useState(false);
+  const interactive =
+    poem.slug && poem.id !== undefined ? { ...poem, slug: poem.slug, id: poem.id } : undefined;
+  const personal = usePersonalPoemState(poem.slug ?? "");
   const touchStart = useRef<{ x: number; y: number } | null>(null);
 
   const goTo = useCallback(
@@ -248,12 +260,18 @@ export function StanzaViewer({
         </p>
       </div>
 
-      {poem.slug && (
+      {interactive && (
         <div
           className="flex flex-wrap justify-center gap-2"
           aria-label="Stanza actions"
           role="toolbar"
         >
+          <EchoButton
+            poem={interactive}
+            stanzaIndex={index}
+            echoes={personal.echoes}
+            setEchoes={personal.setEchoes}
+          />
           <button type="button" onClick={share} className={actionClass}>
             <Share2 aria-hidden="true" className="h-4 w-4" /> Share
           </button>
@@ -263,10 +281,23 @@ export function StanzaViewer({
           <button type="button" onClick={copyLink} className={actionClass}>
             <Link2 aria-hidden="true" className="h-4 w-4" /> Copy link
           </button>
+          <JournalButton
+            poem={interactive}
+            stanzaIndex={index}
+            saved={personal.saved}
+            setSaved={personal.setSaved}
+          />
+          <WhispersToggle
+            isOpen={isWhispersOpen}
+            onToggle={() => setWhispersOpen(!isWhispersOpen)}
+          />
           <button type="button" onClick={copyStanza} className={actionClass}>
             <Copy aria-hidden="true" className="h-4 w-4" /> Copy Stanza
           </button>
         </div>
+      )}
+      {interactive && isWhispersOpen && (
+        <WhispersPanel key={index} poem={interactive} stanzaIndex={index} />
       )}
     </div>
   );

@@ -1,0 +1,412 @@
+import { Bookmark, BookmarkCheck, Flame, MessageCircle, Trash2 } from "lucide-react";
+import { useCallback, useEffect, useState } from "react";
+import { WHISPER_MAX_LENGTH, WHISPER_WARN_REMAINING } from "../../common/constants.ts";
+import { visibleLength } from "../../common/schemas/interactions.ts";
+import { stanzaText } from "../../common/stanza.ts";
+import { apiRequest } from "../lib/api.ts";
+import { isSavedLocally, removeLocally, saveLocally } from "../lib/local-journal.ts";
+import { reportMutationError } from "../lib/mutation-errors.ts";
+import { notify } from "../lib/toast.ts";
+import { useCurrentUser } from "../lib/use-current-user.ts";
+
+export interface InteractivePoem {
+  id: number;
+  slug: string;
+  title: string;
+  stanzas: string[];
+}
+
+interface EchoCount {
+  stanzaIndex: string;
+  count: number;
+  userHasEchoed: boolean;
+}
+
+const actionClass =
+  "inline-flex items-center gap-1.5 rounded-full border border-stone-300 bg-white px-3 py-1.5 text-sm text-stone-800 hover:border-ember-700 hover:text-ember-800";
+
+/** Echo counts and saved stanzas load after hydration: the page HTML stays the same for everyone. */
+export function usePersonalPoemState(slug: string) {
+  const user = useCurrentUser();
+  const [echoes, setEchoes] = useState<EchoCount[]>([]);
+  const [saved, setSaved] = useState<Set<string>>(new Set());
+  useEffect(() => {
+    if (!slug) return;
+    apiRequest<EchoCount[]>("GET", `/api/poems/${slug}/echos`)
+      .then(setEchoes)
+      .catch((error) => console.warn("echo counts could not be loaded", error));
+    if (!user) return;
+    apiRequest<string[]>("GET", `/api/poems/${slug}/journal`)
+      .then((indexes) => setSaved(new Set(indexes)))
+      .catch((error) => console.warn("saved stanzas could not be loaded", error));
+  }, [slug, user]);
+  return { echoes, setEchoes, saved, setSaved };
+}
+
+export function EchoButton({
+  poem,
+  stanzaIndex,
+  echoes,
+  setEchoes,
+}: {
+  poem: InteractivePoem;
+  stanzaIndex: number;
+  echoes: EchoCount[];
+  setEchoes: (update: (current: EchoCount[]) => EchoCount[]) => void;
+}) {
+  const user = useCurrentUser();
+  const key = String(stanzaIndex);
+  const current = echoes.find((echo) => echo.stanzaIndex === key) ?? {
+    stanzaIndex: key,
+    count: 0,
+    userHasEchoed: false,
+  };
+
+  const setState = (hasEchoed: boolean, count: number) =>
+    setEchoes((list) => [
+      ...list.filter((echo) => echo.stanzaIndex !== key),
+      { stanzaIndex: key, count, userHasEchoed: hasEchoed },
+    ]);
+
+  async function toggle() {
+    if (!user) {
+      notify("Sign in to add your echo");
+      return;
+    }
+    const before = current;
+    const countIf = (hasEchoed: boolean) =>
+      before.count + Number(hasEchoed) - Number(before.userHasEchoed);
+    const optimistic = !before.userHasEchoed;
+    setState(optimistic, countIf(optimistic));
+    try {
+      const { added } = await apiRequest<{ added: boolean }>(
+        "POST",
+        `/api/poems/${poem.slug}/echo`,
+        { stanzaIndex },
+      );
+      // The server decides (a double click keeps the echo): show its answer.
+      if (added !== optimistic) setState(added, countIf(added));
+      if (added) notify("Echo added", "Your appreciation has been quietly shared.");
+    } catch (error) {
+      setState(before.userHasEchoed, before.count);
+      reportMutationError(error, "Your echo couldn't be saved right now.");
+    }
+  }
+
+  return (
+    <button
+      type="button"
+      onClick={toggle}
+      aria-pressed={current.userHasEchoed}
+      aria-label="Echo"
+      className={actionClass}
+    >
+      <Flame
+        aria-hidden="true"
+        className={`h-4 w-4 ${current.userHasEchoed ? "fill-ember-600 text-ember-700" : ""}`}
+      />
+      <span aria-hidden="true">Echo</span>
+      <span className="tabular-nums" data-testid="echo-count">
+        {current.count}
+      </span>
+    </button>
+  );
+}
+
+export function JournalButton({
+  poem,
+  stanzaIndex,
+  saved,
+  setSaved,
+}: {
+  poem: InteractivePoem;
+  stanzaIndex: number;
+  saved: Set<string>;
+  setSaved: (update: (current: Set<string>) => Set<string>) => void;
+}) {
+  const user = useCurrentUser();
+  const key = String(stanzaIndex);
+  const [isLocallySaved, setLocallySaved] = useState(false);
+  useEffect(() => {
+    if (!user) setLocallySaved(isSavedLocally(poem.slug, stanzaIndex));
+  }, [user, poem.slug, stanzaIndex]);
+  const isSaved = user ? saved.has(key) : isLocallySaved;
+
+  const mark = (value: boolean) =>
+    setSaved((current) => {
+      const next = new Set(current);
+      if (value) next.add(key);
+      else next.delete(key);
+      return next;
+    });
+
+  async function toggle() {
+    if (!user) {
+      // Anonymous readers keep a journal in this browser (SPEC.md §5).
+      if (isLocallySaved) {
+        removeLocally(poem.slug, stanzaIndex);
+        setLocallySaved(false);
+        notify("Removed from journal", "This stanza has been removed from your local journal.");
+      } else {
+        saveLocally({
+          poemId: poem.id,
+          poemSlug: poem.slug,
+          poemTitle: poem.title,
+          stanzaIndex,
+          stanzaText: stanzaText(poem.stanzas[stanzaIndex] ?? ""),
+        });
+        setLocallySaved(true);
+        notify("Saved to journal", "This verse has been saved locally.");
+      }
+      return;
+    }
+    const wasSaved = isSaved;
+    mark(!wasSaved);
+    try {
+      const { added } = await apiRequest<{ added: boolean }>("POST", "/api/journal", {
+        poemSlug: poem.slug,
+        stanzaIndex,
+      });
+      mark(added);
+      if (added) notify("Saved to journal", "This stanza has been saved to your Ember Journal.");
+      else notify("Removed from journal", "This stanza has been removed from your journal.");
+    } catch (error) {
+      mark(wasSaved);
+      reportMutationError(error, "Your journal entry couldn't be saved right now.");
+    }
+  }
+
+  const Icon = isSaved ? BookmarkCheck : Bookmark;
+  return (
+    <button
+      type="button"
+      onClick={toggle}
+      aria-label={isSaved ? "Remove from journal" : "Save to journal"}
+      className={actionClass}
+    >
+      <Icon aria-hidden="true" className={`h-4 w-4 ${isSaved ? "text-ember-700" : ""}`} />
+      <span aria-hidden="true">{isSaved ? "Saved" : "Save"}</span>
+    </button>
+  );
+}
+
+interface WhisperItem {
+  id: number;
+  userId: string;
+  text: string;
+  createdAt: string;
+  user: { firstName: string | null; lastName: string | null; profileImageUrl: string | null };
+}
+
+/** 'Ada L.', or 'Ada', or 'Anonymous' (SPEC.md §2, Whisper display). */
+export function whisperAuthor({ firstName, lastName }: WhisperItem["user"]): string {
+  if (firstName && lastName) return `${firstName} ${lastName.charAt(0)}.`;
+  return firstName || "Anonymous";
+}
+
+/** Keeps at most WHISPER_MAX_LENGTH characters as the reader sees them. */
+function limitWhisper(text: string): string {
+  if (visibleLength(text) <= WHISPER_MAX_LENGTH) return text;
+  const graphemes = [...new Intl.Segmenter("en", { granularity: "grapheme" }).segment(text)];
+  return graphemes
+    .slice(0, WHISPER_MAX_LENGTH)
+    .map((part) => part.segment)
+    .join("");
+}
+
+function WhisperComposer({
+  poem,
+  stanzaIndex,
+  onShared,
+}: {
+  poem: InteractivePoem;
+  stanzaIndex: number;
+  onShared: (whisper: WhisperItem) => void;
+}) {
+  const user = useCurrentUser();
+  const [isOpen, setOpen] = useState(false);
+  const [text, setText] = useState("");
+  const [isPending, setPending] = useState(false);
+  const trimmed = text.trim();
+  const remaining = WHISPER_MAX_LENGTH - visibleLength(text);
+  const canShare = trimmed.length > 0 && visibleLength(trimmed) <= WHISPER_MAX_LENGTH && !isPending;
+
+  const close = () => {
+    setOpen(false);
+    setText("");
+  };
+
+  async function share() {
+    if (!user) {
+      notify("Sign in to share your whisper");
+      return;
+    }
+    setPending(true);
+    try {
+      const whisper = await apiRequest<WhisperItem>("POST", `/api/poems/${poem.slug}/whispers`, {
+        stanzaIndex,
+        body: trimmed,
+      });
+      onShared(whisper);
+      notify("Whisper shared", "Your reflection has been added to this stanza.");
+      close();
+    } catch (error) {
+      reportMutationError(error, "Your whisper couldn't be shared right now.");
+    } finally {
+      setPending(false);
+    }
+  }
+
+  if (!isOpen) {
+    return (
+      <button
+        type="button"
+        onClick={() => setOpen(true)}
+        aria-label="Write a whisper"
+        className="w-full rounded-lg border border-dashed border-stone-400 px-4 py-3 text-left text-stone-600 hover:border-ember-700"
+      >
+        Write a whisper…
+      </button>
+    );
+  }
+  return (
+    <div className="flex flex-col gap-2">
+      <label htmlFor={`whisper-${stanzaIndex}`} className="sr-only">
+        Your whisper
+      </label>
+      <textarea
+        id={`whisper-${stanzaIndex}`}
+        // biome-ignore lint/a11y/noAutofocus: the reader just asked to write.
+        autoFocus
+        rows={3}
+        value={text}
+        onChange={(event) => setText(limitWhisper(event.target.value))}
+        aria-describedby={`whisper-${stanzaIndex}-remaining`}
+        className="w-full rounded-lg border border-stone-400 bg-white px-3 py-2"
+      />
+      <div className="flex items-center justify-between gap-3">
+        <span
+          id={`whisper-${stanzaIndex}-remaining`}
+          className={`text-xs ${remaining < WHISPER_WARN_REMAINING ? "font-semibold text-ember-800" : "text-stone-600"}`}
+        >
+          {remaining} characters remaining
+        </span>
+        <div className="flex gap-2">
+          <button
+            type="button"
+            onClick={close}
+            className="rounded-full px-4 py-1.5 text-sm hover:bg-stone-100"
+          >
+            Cancel
+          </button>
+          <button
+            type="button"
+            onClick={share}
+            disabled={!canShare}
+            className="rounded-full bg-ember-700 px-4 py-1.5 text-sm font-medium text-white hover:bg-ember-800 disabled:opacity-50"
+          >
+            Share
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export function WhispersPanel({
+  poem,
+  stanzaIndex,
+}: {
+  poem: InteractivePoem;
+  stanzaIndex: number;
+}) {
+  const user = useCurrentUser();
+  const [whispers, setWhispers] = useState<WhisperItem[] | null>(null);
+
+  const load = useCallback(() => {
+    setWhispers(null);
+    apiRequest<WhisperItem[]>("GET", `/api/poems/${poem.slug}/whispers/${stanzaIndex}`)
+      .then(setWhispers)
+      .catch((error) => {
+        console.warn("whispers could not be loaded", error);
+        setWhispers([]);
+      });
+  }, [poem.slug, stanzaIndex]);
+  useEffect(load, [load]);
+
+  async function remove(id: number) {
+    try {
+      await apiRequest("DELETE", `/api/whispers/${id}`);
+      setWhispers((current) => current?.filter((whisper) => whisper.id !== id) ?? null);
+      notify("Whisper deleted", "Your whisper has been removed.");
+    } catch (error) {
+      reportMutationError(error, "Your whisper couldn't be deleted right now.");
+    }
+  }
+
+  return (
+    <section
+      aria-labelledby="whispers-heading"
+      className="flex flex-col gap-4 rounded-xl border border-stone-200 bg-white p-5"
+    >
+      <div>
+        <h2 id="whispers-heading" className="font-serif text-xl text-stone-900">
+          Whispers on Stanza {stanzaIndex + 1}
+        </h2>
+        <p className="text-sm text-stone-600">
+          Quiet reflections and gentle thoughts shared by readers
+        </p>
+      </div>
+      <WhisperComposer
+        key={stanzaIndex}
+        poem={poem}
+        stanzaIndex={stanzaIndex}
+        onShared={(whisper) => setWhispers((current) => [whisper, ...(current ?? [])])}
+      />
+      {whispers === null ? (
+        <p className="text-sm text-stone-600">Loading whispers…</p>
+      ) : whispers.length === 0 ? (
+        <p className="text-sm text-stone-600">No whispers yet. Be the first to leave one.</p>
+      ) : (
+        <ul className="flex flex-col gap-3">
+          {whispers.map((whisper) => (
+            <li
+              key={whisper.id}
+              className="flex items-start justify-between gap-3 border-t border-stone-100 pt-3"
+            >
+              <div>
+                <p className="text-sm font-medium text-stone-900">{whisperAuthor(whisper.user)}</p>
+                <p className="whitespace-pre-line break-words text-stone-800">{whisper.text}</p>
+              </div>
+              {user?.id === whisper.userId && (
+                <button
+                  type="button"
+                  onClick={() => remove(whisper.id)}
+                  aria-label="Delete whisper"
+                  className="rounded-full p-1.5 text-stone-600 hover:bg-stone-100 hover:text-red-800"
+                >
+                  <Trash2 aria-hidden="true" className="h-4 w-4" />
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+export function WhispersToggle({ isOpen, onToggle }: { isOpen: boolean; onToggle: () => void }) {
+  return (
+    <button
+      type="button"
+      onClick={onToggle}
+      aria-expanded={isOpen}
+      aria-label={isOpen ? "Hide whispers" : "Show whispers"}
+      className={actionClass}
+    >
+      <MessageCircle aria-hidden="true" className="h-4 w-4" />
+      <span aria-hidden="true">Whispers</span>
+    </button>
+  );
+}

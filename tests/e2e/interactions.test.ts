@@ -1,0 +1,248 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LOCAL_JOURNAL_STORAGE_KEY } from "../../common/constants.ts";
+import { DEMO_POEMS } from "../../server/db/demo/content.ts";
+import { launchBrowser } from "../helpers/browser.ts";
+import { type RunningServer, startServer } from "../helpers/server.ts";
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const poem = DEMO_POEMS.find((candidate) => candidate.slug === "the-kitchen-table");
+if (!poem) throw new Error("demo poem missing");
+
+async function hydrated(page: Page) {
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+}
+
+async function signedIn(email: string): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const link = await server.cli("login-link", email);
+  const page = await context.newPage();
+  await page.goto(link.stdout.trim());
+  await page.close();
+  return context;
+}
+
+async function openPoem(context: BrowserContext, stanza = 0) {
+  const page = await context.newPage();
+  await page.goto(`${server.url}/poetry/${poem?.slug}#s-${stanza}`);
+  await hydrated(page);
+  return page;
+}
+
+const whispers = (page: Page) => page.locator("section[aria-labelledby=whispers-heading]");
+
+describe("as an anonymous reader", () => {
+  it("asks to sign in for echoes and whispers, and sends nothing", async () => {
+    const context = await browser.newContext();
+    const page = await openPoem(context);
+    const posts: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() !== "GET") posts.push(request.url());
+    });
+    await page.getByRole("button", { name: "Echo" }).click();
+    await page.getByText("Sign in to add your echo").waitFor();
+    await page.getByRole("button", { name: "Show whispers" }).click();
+    await whispers(page).getByText("Whispers on Stanza 1").waitFor();
+    await page.getByRole("button", { name: "Write a whisper" }).click();
+    await page.keyboard.type("hello");
+    await whispers(page).getByRole("button", { name: "Share" }).click();
+    await page.getByText("Sign in to share your whisper").waitFor();
+    expect(posts).toEqual([]);
+    await context.close();
+  });
+
+  it("keeps saved stanzas in localStorage, newest first, at most 200", async () => {
+    const context = await browser.newContext();
+    const page = await openPoem(context, 1);
+    await page.evaluate(
+      ([key]) => {
+        const old = Array.from({ length: 200 }, (_, i) => ({
+          poemId: 999,
+          poemSlug: "old-poem",
+          poemTitle: "Old",
+          stanzaIndex: i,
+          stanzaText: `old ${i}`,
+          timestamp: 1_000_000 + i,
+          synced: false,
+        }));
+        localStorage.setItem(key as string, JSON.stringify(old));
+      },
+      [LOCAL_JOURNAL_STORAGE_KEY],
+    );
+    await page.getByRole("button", { name: "Save to journal" }).click();
+    await page.getByText("This verse has been saved locally.").waitFor();
+    const stored = await page.evaluate(
+      (key) => JSON.parse(localStorage.getItem(key) ?? "[]"),
+      LOCAL_JOURNAL_STORAGE_KEY,
+    );
+    expect(stored).toHaveLength(200);
+    expect(stored[0]).toMatchObject({
+      poemSlug: poem?.slug,
+      poemTitle: poem?.title,
+      stanzaIndex: 1,
+      stanzaText: poem?.stanzas[1],
+      synced: false,
+      timestamp: expect.any(Number),
+      poemId: expect.any(Number),
+    });
+    expect(stored.at(-1)).toMatchObject({ stanzaIndex: 1, poemSlug: "old-poem" });
+    await page.getByRole("button", { name: "Remove from journal" }).click();
+    await page.getByText("This stanza has been removed from your local journal.").waitFor();
+    await context.close();
+  });
+
+  it("ignores malformed localStorage content without breaking the page", async () => {
+    const context = await browser.newContext();
+    const page = await openPoem(context);
+    await page.evaluate((key) => localStorage.setItem(key, "{not json"), LOCAL_JOURNAL_STORAGE_KEY);
+    await page.goto(`${server.url}/journal`);
+    await hydrated(page);
+    await page.getByText("Your Journal Awaits").waitFor();
+    await context.close();
+  });
+});
+
+describe("as a signed-in reader", () => {
+  it("syncs the local journal one second after signing in and clears it", async () => {
+    const context = await browser.newContext();
+    const page = await openPoem(context, 0);
+    await page.getByRole("button", { name: "Save to journal" }).click();
+    await page.getByRole("button", { name: "Go to stanza 3" }).click();
+    await page.getByRole("button", { name: "Save to journal" }).click();
+    const link = await server.cli("login-link", "syncer@example.com");
+    await page.goto(link.stdout.trim());
+    await page.getByText("2 local entries synced to your cloud journal.").waitFor();
+    expect(
+      await page.evaluate(
+        (key) => JSON.parse(localStorage.getItem(key) ?? "[]"),
+        LOCAL_JOURNAL_STORAGE_KEY,
+      ),
+    ).toEqual([]);
+    await page.goto(`${server.url}/journal`);
+    await hydrated(page);
+    expect(await page.getByText("Cloud", { exact: true }).count()).toBe(2);
+    await page.getByText("Stanza 3", { exact: false }).first().waitFor();
+    expect(await page.getByText("Local", { exact: true }).count()).toBe(0);
+    await context.close();
+  });
+
+  it("echoes at once, toasts only when adding, and removes on a later click", async () => {
+    const context = await signedIn("echoer@example.com");
+    const page = await openPoem(context, 2);
+    const echo = page.getByRole("button", { name: "Echo" });
+    const count = page.getByTestId("echo-count");
+    await page.waitForLoadState("networkidle");
+    const before = Number(await count.innerText());
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route("**/api/poems/*/echo", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await echo.click();
+    // Optimistic: the count and pressed state change before the server answers.
+    expect(Number(await count.innerText())).toBe(before + 1);
+    expect(await echo.getAttribute("aria-pressed")).toBe("true");
+    release();
+    await page.getByText("Your appreciation has been quietly shared.").waitFor();
+    await page.unroute("**/api/poems/*/echo");
+    await page.waitForTimeout(1200);
+    await echo.click();
+    await page.waitForFunction(
+      () => document.querySelector("[aria-label=Echo]")?.getAttribute("aria-pressed") === "false",
+    );
+    expect(Number(await count.innerText())).toBe(before);
+    await context.close();
+  });
+
+  it("rolls an echo back when it fails", async () => {
+    const context = await signedIn("failing@example.com");
+    const page = await openPoem(context);
+    await page.waitForLoadState("networkidle");
+    const count = page.getByTestId("echo-count");
+    const before = await count.innerText();
+    await page.route("**/api/poems/*/echo", (route) =>
+      route.fulfill({ status: 500, body: '{"message":"boom"}' }),
+    );
+    await page.getByRole("button", { name: "Echo" }).click();
+    await page.getByText("Your echo couldn't be saved right now.").waitFor();
+    expect(await count.innerText()).toBe(before);
+    await context.close();
+  });
+
+  it("writes a whisper with the counter and Share rules, and deletes it", async () => {
+    const context = await signedIn("whisperer@example.com");
+    const page = await openPoem(context, 1);
+    await page.getByRole("button", { name: "Show whispers" }).click();
+    const panel = whispers(page);
+    await panel.getByText("Whispers on Stanza 2").waitFor();
+    await panel.getByText("Quiet reflections and gentle thoughts shared by readers").waitFor();
+    await page.getByRole("button", { name: "Hide whispers" }).waitFor();
+    await panel.getByRole("button", { name: "Write a whisper" }).click();
+    const share = panel.getByRole("button", { name: "Share" });
+    await panel.getByText("280 characters remaining").waitFor();
+    expect(await share.isDisabled()).toBe(true);
+    await page.keyboard.type("   ");
+    expect(await share.isDisabled()).toBe(true);
+    await panel.getByRole("button", { name: "Cancel" }).click();
+    await panel.getByRole("button", { name: "Write a whisper" }).click();
+    expect(await panel.getByRole("textbox").inputValue()).toBe("");
+    await panel.getByRole("textbox").fill("x".repeat(265));
+    const remaining = panel.getByText("15 characters remaining");
+    expect(await remaining.getAttribute("class")).toContain("font-semibold");
+    await panel.getByRole("textbox").fill("x".repeat(300));
+    await panel.getByText("0 characters remaining").waitFor();
+    await panel.getByRole("textbox").fill("A whisper <b>in plain text</b>");
+    await share.click();
+    await page.getByText("Your reflection has been added to this stanza.").waitFor();
+    await panel.getByText("A whisper <b>in plain text</b>").waitFor();
+    await panel.getByRole("button", { name: "Write a whisper" }).waitFor();
+    await panel.getByRole("button", { name: "Delete whisper" }).click();
+    await page.getByText("Your whisper has been removed.").waitFor();
+    expect(await panel.getByText("A whisper <b>in plain text</b>").count()).toBe(0);
+    await context.close();
+  });
+
+  it("shows delete only on the reader's own whispers", async () => {
+    const author = await signedIn("author@example.com");
+    const authorPage = await openPoem(author, 3);
+    await authorPage.getByRole("button", { name: "Show whispers" }).click();
+    await whispers(authorPage).getByRole("button", { name: "Write a whisper" }).click();
+    await whispers(authorPage).getByRole("textbox").fill("Mine alone");
+    await whispers(authorPage).getByRole("button", { name: "Share" }).click();
+    await whispers(authorPage).getByText("Mine alone").waitFor();
+    const reader = await signedIn("reader2@example.com");
+    const readerPage = await openPoem(reader, 3);
+    await readerPage.getByRole("button", { name: "Show whispers" }).click();
+    await whispers(readerPage).getByText("Mine alone").waitFor();
+    expect(await whispers(readerPage).getByRole("button", { name: "Delete whisper" }).count()).toBe(
+      0,
+    );
+    await author.close();
+    await reader.close();
+  });
+
+  it("sends an expired session back to sign-in after a second", async () => {
+    const context = await signedIn("expiring@example.com");
+    const page = await openPoem(context);
+    await page.waitForLoadState("networkidle");
+    // A role change ends every session of the user.
+    await server.cli("user:role", "expiring@example.com", "ADMIN");
+    await page.getByRole("button", { name: "Echo" }).click();
+    await page.getByText("Your session has expired. Redirecting to sign in...").waitFor();
+    await page.waitForURL(/\/login\?returnTo=/);
+    await context.close();
+  });
+});
