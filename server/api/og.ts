@@ -1,9 +1,62 @@
 import { Hono } from "hono";
+import { clampStanzaIndex, stanzaLines } from "../../common/stanza.ts";
 import type { Config } from "../config.ts";
 import type { AppEnv } from "../http/env.ts";
 import type { Services } from "../services/index.ts";
+import { renderStanzaCard } from "../share/stanza-card.ts";
 
-/** Open Graph images: GET /og/stanza/{slug}/{index}.png (being written). */
-export function ogRoutes(_services: Services, _config: Config) {
-  return new Hono<AppEnv>();
+/** Rendered cards kept in memory, least recently used dropped first (~30-110 KB each). */
+const CACHE_ENTRIES = 200;
+
+/**
+ * Open Graph images: GET /og/stanza/{slug}/{index}.png, a 1200x630 PNG of one stanza. The index
+ * is 0-based and held within the poem's stanzas; an unknown slug is a JSON 404.
+ */
+export function ogRoutes(services: Services, config: Config) {
+  const app = new Hono<AppEnv>();
+  // Promises, so that concurrent requests for one card share a single render.
+  const cache = new Map<string, Promise<Uint8Array<ArrayBuffer>>>();
+
+  function cardFor(
+    key: string,
+    render: () => Promise<Uint8Array<ArrayBuffer>>,
+  ): Promise<Uint8Array<ArrayBuffer>> {
+    const cached = cache.get(key);
+    if (cached) {
+      cache.delete(key);
+      cache.set(key, cached);
+      return cached;
+    }
+    const rendering = render();
+    cache.set(key, rendering);
+    rendering.catch(() => {
+      if (cache.get(key) === rendering) cache.delete(key);
+    });
+    while (cache.size > CACHE_ENTRIES) {
+      const oldest = cache.keys().next().value;
+      if (oldest === undefined) break;
+      cache.delete(oldest);
+    }
+    return rendering;
+  }
+
+  app.get("/stanza/:slug/:file{[0-9A-Za-z-]+\\.png}", async (c) => {
+    const poem = await services.poems.getPoem(c.req.param("slug"));
+    const requested = c.req.param("file").slice(0, -".png".length);
+    const index = clampStanzaIndex(requested, poem.stanzas.length);
+    const key = `${poem.slug}\u0000${index}\u0000${poem.updatedAt.getTime()}`;
+    const png = await cardFor(key, () =>
+      renderStanzaCard({
+        lines: stanzaLines(poem.stanzas[index] ?? ""),
+        title: poem.title,
+        siteName: config.siteName,
+      }),
+    );
+    return c.body(png, 200, {
+      "Content-Type": "image/png",
+      "Cache-Control": "public, max-age=86400",
+    });
+  });
+
+  return app;
 }

@@ -13,21 +13,10 @@ const ACCENT = "#9f4314";
 const INK = "#2a211c";
 const MUTED = "#6b5d52";
 const FONT_NAME = "Lora";
-/** Lora ships one file per script subset: each loads as its own family, tried in this order. */
+/** Lora ships one file per script subset and style (@fontsource/lora). */
 const FONT_SUBSETS = ["latin", "latin-ext", "cyrillic", "cyrillic-ext", "vietnamese"];
-type FontStyle = "normal" | "italic";
-
-function familyName(subset: string, style: FontStyle): string {
-  return `${FONT_NAME} ${subset} ${style}`;
-}
-
-/**
- * Every subset and style is its own family: satori's fallback from one family to the next
- * ignores font-style, so the title's italic stays italic only when no roman family is listed.
- */
-function fontFamily(style: FontStyle): string {
-  return FONT_SUBSETS.map((subset) => `"${familyName(subset, style)}"`).join(", ");
-}
+/** Each subset is a family of its own, named in order so a glyph missing from one comes from the next. */
+const FONT_FAMILY = FONT_SUBSETS.map((subset) => `"${FONT_NAME} ${subset}"`).join(", ");
 
 const PADDING_X = 88;
 const PADDING_Y = 64;
@@ -117,7 +106,7 @@ export function stanzaCardTree(card: StanzaCard): CardNode {
       padding: `${PADDING_Y}px ${PADDING_X}px`,
       backgroundColor: PAPER,
       borderTop: `12px solid ${ACCENT}`,
-      fontFamily: fontFamily("normal"),
+      fontFamily: FONT_FAMILY,
       color: INK,
     },
     [
@@ -153,7 +142,6 @@ export function stanzaCardTree(card: StanzaCard): CardNode {
             display: "block",
             flex: 1,
             fontSize: 32,
-            fontFamily: fontFamily("italic"),
             fontStyle: "italic",
             color: MUTED,
             whiteSpace: "nowrap",
@@ -169,7 +157,7 @@ export function stanzaCardTree(card: StanzaCard): CardNode {
 
 const FONT_FILES = FONT_SUBSETS.flatMap((subset) =>
   (["normal", "italic"] as const).map((style) => ({
-    name: familyName(subset, style),
+    name: `${FONT_NAME} ${subset}`,
     file: `lora-${subset}-400-${style}.woff`,
     style,
   })),
@@ -197,7 +185,7 @@ function loadFonts(): Promise<Font[]> {
 }
 
 /** Renders the share card to PNG bytes: satori lays it out as SVG, resvg rasterises it. */
-export async function renderStanzaCard(card: StanzaCard): Promise<Uint8Array> {
+export async function renderStanzaCard(card: StanzaCard): Promise<Uint8Array<ArrayBuffer>> {
   const fonts = await loadFonts();
   const svg = await satori(stanzaCardTree(card) as unknown as ReactNode, {
     width: CARD_WIDTH,
