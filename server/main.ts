@@ -41,6 +41,9 @@ try {
 const handle = await openDatabaseFor(config).catch((error: Error) =>
   exitWith(`Cannot open the database: ${error.message}`),
 );
+await handle
+  .ping()
+  .catch((error: Error) => exitWith(`Cannot reach the database: ${error.message}`));
 await handle.migrate().catch((error: Error) => exitWith(`Migrations failed: ${error.message}`));
 if (config.demoContent) await seedDemo(handle.db, config, logger);
 

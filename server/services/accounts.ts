@@ -11,8 +11,7 @@ import { RATE_LIMITS, type RateLimiter } from "./rate-limit.ts";
 
 /** A path on this site to return to after sign-in; anything else falls back to the home page. */
 export function safeReturnPath(value: string | null | undefined): string {
-  if (!value || !value.startsWith("/") || value.startsWith("//") || value.includes("\\"))
-    return "/";
+  if (!value?.startsWith("/") || value.startsWith("//") || value.includes("\\")) return "/";
   return value.startsWith("/api/") || value.startsWith("/login") ? "/" : value;
 }
 

@@ -176,3 +176,54 @@ describe("operator CLI with no server running", () => {
     }
   });
 });
+
+describe("the server process", () => {
+  async function run(env: Record<string, string>) {
+    const { spawn } = await import("node:child_process");
+    const child = spawn(process.execPath, ["server/main.ts"], {
+      env: { ...process.env, NODE_ENV: "production", PORT: "0", ...env },
+    });
+    let output = "";
+    child.stdout.on("data", (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      output += chunk;
+    });
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    return { code, output };
+  }
+
+  it("stops with one clear line on a bad setting", async () => {
+    const { code, output } = await run({ PORT: "abc" });
+    expect(code).toBe(1);
+    expect(output).toContain('PORT must be a number from 0 to 65535, got \\"abc\\"');
+    expect(output.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("stops with one clear line when the database cannot be reached", async () => {
+    const { code, output } = await run({ DATABASE_URL: "postgres://postgres@127.0.0.1:1/none" });
+    expect(code).toBe(1);
+    expect(output).toContain("Cannot reach the database");
+    expect(output.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("finishes in-flight work and exits 0 on SIGTERM, releasing the data directory", async () => {
+    const fs = await import("node:fs");
+    const path = await import("node:path");
+    const { startServer } = await import("../helpers/server.ts");
+    const running = await startServer();
+    const inFlight = fetch(`${running.url}/poetry`);
+    running.process.kill("SIGTERM");
+    expect((await inFlight).status).toBe(200);
+    const code = await new Promise<number | null>((resolve) =>
+      running.process.exitCode !== null
+        ? resolve(running.process.exitCode)
+        : running.process.once("exit", resolve),
+    );
+    expect(code).toBe(0);
+    expect(running.logs.join("\n")).toContain('"msg":"stopped"');
+    expect(fs.existsSync(path.join(running.dataDir, "pglite.lock"))).toBe(false);
+    await running.stop();
+  });
+});
