@@ -202,7 +202,10 @@ describe("the server process", () => {
   });
 
   it("stops with one clear line when the database cannot be reached", async () => {
-    const { code, output } = await run({ DATABASE_URL: "postgres://postgres@127.0.0.1:1/none" });
+    const { code, output } = await run({
+      DATABASE_URL: "postgres://postgres@127.0.0.1:1/none",
+      SESSION_SECRET: "a-shared-secret-of-at-least-32-characters",
+    });
     expect(code).toBe(1);
     expect(output).toContain("Cannot reach the database");
     expect(output.trim().split("\n")).toHaveLength(1);
