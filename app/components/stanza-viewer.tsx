@@ -170,7 +170,7 @@ export function StanzaViewer({
 
   return (
     <div className="flex flex-col gap-6">
-      <div className="sticky top-[57px] z-10 -mx-4 border-b border-stone-200 bg-paper/95 px-4 py-2 font-serif text-stone-900 md:hidden">
+      <div className="sticky top-16 z-10 -mx-4 border-b border-stone-200 bg-paper/95 px-4 py-2 font-serif text-stone-900 md:hidden">
         {poem.title}
       </div>
       <section
