@@ -13,7 +13,7 @@ import { interactionRoutes } from "./api/interactions.ts";
 import { objectRoutes } from "./api/objects.ts";
 import { ogRoutes } from "./api/og.ts";
 import { poemRoutes } from "./api/poems.ts";
-import { seoRoutes } from "./api/seo.ts";
+import { siteFileRoutes } from "./api/site-files.ts";
 import type { Config } from "./config.ts";
 import type { AppEnv } from "./http/env.ts";
 import { createErrorHandler } from "./http/errors.ts";
@@ -65,7 +65,7 @@ export function createApp(deps: AppDeps) {
   app.use(compress());
   app.route("/objects", objectRoutes(deps.objectStore));
   app.route("/og", ogRoutes(services, config));
-  app.route("/", seoRoutes(services, config));
+  app.route("/", siteFileRoutes(services, config));
 
   if (deps.clientAssetsDir) {
     const root = deps.clientAssetsDir;

@@ -10,6 +10,7 @@ import { createHealthService } from "./health.ts";
 import { createInteractionService } from "./interactions.ts";
 import { createPoemService } from "./poems.ts";
 import { createRateLimiter } from "./rate-limit.ts";
+import { createSitemapService } from "./sitemap.ts";
 
 /** Every service of one app instance; API handlers and route loaders both call these. */
 export function createServices(deps: ServiceDeps & { handle: DatabaseHandle; mailer: Mailer }) {
@@ -21,6 +22,7 @@ export function createServices(deps: ServiceDeps & { handle: DatabaseHandle; mai
     books: createBookService(deps),
     guestSubmissions: createGuestSubmissionService({ ...deps, rateLimiter }),
     interactions: createInteractionService({ ...deps, rateLimiter }),
+    sitemap: createSitemapService(deps),
     rateLimiter,
     accounts: createAccountService({
       ...deps,

@@ -1,0 +1,95 @@
+import { Hono } from "hono";
+import { tagSlug } from "../../common/slug.ts";
+import { stanzaLines, stanzaText } from "../../common/stanza.ts";
+import type { Config } from "../config.ts";
+import { escapeMarkup as escapeXml } from "../escape.ts";
+import type { AppEnv } from "../http/env.ts";
+import type { Services } from "../services/index.ts";
+
+const FEED_SIZE = 30;
+const CACHE = "public, max-age=300";
+const STATIC_PAGES = [
+  "/",
+  "/poetry",
+  "/ember",
+  "/ember/archive",
+  "/books",
+  "/guest-voices",
+  "/contribute",
+];
+
+/** /robots.txt, /sitemap.xml and the Atom feed of poems /feed.xml. */
+export function siteFileRoutes(services: Services, config: Config) {
+  const origin = config.publicUrl.origin;
+  const absolute = (path: string) => `${origin}${path}`;
+  return new Hono<AppEnv>()
+    .get("/robots.txt", (c) => {
+      c.header("Cache-Control", CACHE);
+      return c.text(
+        [
+          "User-agent: *",
+          "Allow: /",
+          "Disallow: /admin",
+          "Disallow: /api/",
+          "Disallow: /login",
+          "Disallow: /journal",
+          `Sitemap: ${absolute("/sitemap.xml")}`,
+          "",
+        ].join("\n"),
+      );
+    })
+    .get("/sitemap.xml", async (c) => {
+      const { poems, tagNames, books } = await services.sitemap.listEntries();
+      const url = (path: string, lastmod?: Date) =>
+        `  <url><loc>${escapeXml(absolute(path))}</loc>${lastmod ? `<lastmod>${lastmod.toISOString().slice(0, 10)}</lastmod>` : ""}</url>`;
+      const urls = [
+        ...STATIC_PAGES.map((path) => url(path)),
+        ...poems.map((poem) => url(`/poetry/${encodeURIComponent(poem.slug)}`, poem.updatedAt)),
+        ...tagNames.map((name) => url(`/themes/${encodeURIComponent(tagSlug(name))}`)),
+        ...books.map((book) =>
+          url(`/book/${encodeURIComponent(book.slug)}/preview`, book.updatedAt),
+        ),
+      ];
+      c.header("Content-Type", "application/xml; charset=utf-8");
+      c.header("Cache-Control", CACHE);
+      return c.body(
+        `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join("\n")}\n</urlset>\n`,
+      );
+    })
+    .get("/feed.xml", async (c) => {
+      const poems = (await services.sitemap.listEntries()).poems.slice(0, FEED_SIZE);
+      const updated = (poems[0]?.updatedAt ?? new Date(0)).toISOString();
+      const entries = poems.map((poem) => {
+        const link = absolute(`/poetry/${encodeURIComponent(poem.slug)}`);
+        const content = poem.stanzas.map((stanza) => stanzaLines(stanza).join("\n")).join("\n\n");
+        return [
+          "  <entry>",
+          `    <title>${escapeXml(poem.title)}</title>`,
+          `    <link href="${escapeXml(link)}"/>`,
+          `    <id>${escapeXml(link)}</id>`,
+          `    <published>${poem.createdAt.toISOString()}</published>`,
+          `    <updated>${poem.updatedAt.toISOString()}</updated>`,
+          `    <summary>${escapeXml(stanzaText(poem.stanzas[0] ?? ""))}</summary>`,
+          `    <content type="text">${escapeXml(content)}</content>`,
+          "  </entry>",
+        ].join("\n");
+      });
+      c.header("Content-Type", "application/atom+xml; charset=utf-8");
+      c.header("Cache-Control", CACHE);
+      return c.body(
+        [
+          '<?xml version="1.0" encoding="UTF-8"?>',
+          '<feed xmlns="http://www.w3.org/2005/Atom">',
+          `  <title>${escapeXml(config.siteName)}</title>`,
+          `  <link href="${escapeXml(absolute("/"))}"/>`,
+          `  <link rel="self" href="${escapeXml(absolute("/feed.xml"))}"/>`,
+          `  <id>${escapeXml(absolute("/"))}</id>`,
+          `  <updated>${updated}</updated>`,
+          `  <author><name>${escapeXml(config.siteName)}</name></author>`,
+          ...entries,
+          "</feed>",
+          "",
+        ].join("\n"),
+      );
+    });
+}

@@ -1,0 +1,29 @@
+import { asc, desc } from "drizzle-orm";
+import { books, poems, tags } from "../db/schema.ts";
+import type { ServiceDeps } from "./deps.ts";
+
+/** What crawlers and feed readers are told about: every poem, theme and book. */
+export function createSitemapService({ db }: ServiceDeps) {
+  return {
+    async listEntries() {
+      const [poemRows, tagRows, bookRows] = await Promise.all([
+        db
+          .select({
+            slug: poems.slug,
+            title: poems.title,
+            stanzas: poems.stanzas,
+            createdAt: poems.createdAt,
+            updatedAt: poems.updatedAt,
+          })
+          .from(poems)
+          .orderBy(desc(poems.createdAt), desc(poems.id)),
+        db.select({ name: tags.name }).from(tags).orderBy(asc(tags.name)),
+        db
+          .select({ slug: books.slug, updatedAt: books.updatedAt })
+          .from(books)
+          .orderBy(asc(books.slug)),
+      ]);
+      return { poems: poemRows, tagNames: tagRows.map((tag) => tag.name), books: bookRows };
+    },
+  };
+}
