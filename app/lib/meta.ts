@@ -10,6 +10,8 @@ export interface PageMeta {
   /** Share image: absolute, or a path on this site. */
   image?: string;
   type?: "website" | "article";
+  /** Personal or transient pages ask search engines not to index them. */
+  isIndexable?: boolean;
 }
 
 /** The site facts from the root loader, as every route's meta function sees them. */
@@ -33,7 +35,7 @@ export function pageMeta(site: SiteInfo, page: PageMeta): MetaDescriptor[] {
   return [
     { title },
     { name: "description", content: page.description },
-    { name: "robots", content: "index, follow" },
+    { name: "robots", content: page.isIndexable === false ? "noindex, follow" : "index, follow" },
     { tagName: "link", rel: "canonical", href: url },
     { property: "og:site_name", content: site.name },
     { property: "og:title", content: title },

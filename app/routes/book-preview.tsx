@@ -1,6 +1,7 @@
 import { ArrowLeft, ChevronLeft, ChevronRight } from "lucide-react";
 import { useEffect, useState } from "react";
 import { data, Link } from "react-router";
+import { NotFoundState } from "../components/not-found-state.tsx";
 import { appContext } from "../lib/app-context.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
 import { orNotFound } from "../lib/not-found.ts";
@@ -39,14 +40,7 @@ export default function BookPreview({ loaderData }: Route.ComponentProps) {
   }, [count]);
 
   if (!book) {
-    return (
-      <section className="mx-auto max-w-xl py-16 text-center">
-        <h1 className="font-serif text-3xl">Book not found</h1>
-        <Link to="/books" className="mt-6 inline-block text-ember-800 underline">
-          Back to Books
-        </Link>
-      </section>
-    );
+    return <NotFoundState title="Book not found" backTo="/books" backLabel="Back to Books" />;
   }
   const page = book.pages[index];
   return (

@@ -2,6 +2,7 @@ import { ArrowLeft } from "lucide-react";
 import { data, Link } from "react-router";
 import { findGuestVoice, GUEST_VOICES } from "../../common/guest-voices.ts";
 import { GuestVoiceAvatar } from "../components/guest-voice-avatar.tsx";
+import { NotFoundState } from "../components/not-found-state.tsx";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
 import type { Route } from "./+types/guest-voice";
 
@@ -24,12 +25,11 @@ export default function GuestVoicePage({ loaderData }: Route.ComponentProps) {
   const { voice } = loaderData;
   if (!voice) {
     return (
-      <section className="mx-auto max-w-xl py-16 text-center">
-        <h1 className="font-serif text-3xl">Guest Voice Not Found</h1>
-        <Link to="/guest-voices" className="mt-6 inline-block text-ember-800 underline">
-          All Guest Voices
-        </Link>
-      </section>
+      <NotFoundState
+        title="Guest Voice Not Found"
+        backTo="/guest-voices"
+        backLabel="All Guest Voices"
+      />
     );
   }
   const firstName = voice.name.split(" ")[0];

@@ -16,14 +16,12 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export function meta({ matches }: Route.MetaArgs) {
-  return [
-    ...pageMeta(siteFromMatches(matches), {
-      title: "Journal",
-      description: "The stanzas you saved.",
-      path: "/journal",
-    }).filter((tag) => !("name" in tag && tag.name === "robots")),
-    { name: "robots", content: "noindex, follow" },
-  ];
+  return pageMeta(siteFromMatches(matches), {
+    title: "Journal",
+    description: "The stanzas you saved.",
+    path: "/journal",
+    isIndexable: false,
+  });
 }
 
 const savedOn = (date: string | Date) =>

@@ -3,14 +3,12 @@ import { pageMeta, siteFromMatches } from "../lib/meta.ts";
 import type { Route } from "./+types/login-verify";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return [
-    ...pageMeta(siteFromMatches(matches), {
-      title: "Continue signing in",
-      description: "Continue signing in.",
-      path: "/login/verify",
-    }).filter((tag) => !("name" in tag && tag.name === "robots")),
-    { name: "robots", content: "noindex, nofollow" },
-  ];
+  return pageMeta(siteFromMatches(matches), {
+    title: "Continue signing in",
+    description: "Continue signing in.",
+    path: "/login/verify",
+    isIndexable: false,
+  });
 }
 
 /**

@@ -4,6 +4,7 @@ import { POEM_DESCRIPTION_LENGTH } from "../../common/constants.ts";
 import { tagSlug } from "../../common/slug.ts";
 import { stanzaText } from "../../common/stanza.ts";
 import { CoverImage } from "../components/cover-image.tsx";
+import { NotFoundState } from "../components/not-found-state.tsx";
 import { StanzaViewer } from "../components/stanza-viewer.tsx";
 import { appContext } from "../lib/app-context.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
@@ -53,16 +54,12 @@ export default function PoemPage({ loaderData, matches }: Route.ComponentProps) 
   const { poem } = loaderData;
   if (!poem) {
     return (
-      <section className="mx-auto max-w-xl py-16 text-center">
-        <h1 className="font-serif text-3xl">Poem not found</h1>
-        <p className="mt-3 text-stone-700">This poem might have been moved or doesn't exist.</p>
-        <Link
-          to="/poetry"
-          className="mt-6 inline-block rounded-full bg-ember-700 px-5 py-2 text-white hover:bg-ember-800"
-        >
-          Back to Poetry
-        </Link>
-      </section>
+      <NotFoundState
+        title="Poem not found"
+        text="This poem might have been moved or doesn't exist."
+        backTo="/poetry"
+        backLabel="Back to Poetry"
+      />
     );
   }
   const url = new URL(`/poetry/${poem.slug}`, site.publicUrl).toString();

@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { clampStanzaIndex, stanzaText } from "../../common/stanza.ts";
+import { NotFoundState } from "../components/not-found-state.tsx";
 import { appContext } from "../lib/app-context.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
 import { orNotFound } from "../lib/not-found.ts";
@@ -51,13 +52,12 @@ export default function SharePoem({ loaderData }: Route.ComponentProps) {
   const { share } = loaderData;
   if (!share) {
     return (
-      <section className="mx-auto max-w-xl py-16 text-center">
-        <h1 className="font-serif text-3xl">Poem not found</h1>
-        <p className="mt-3 text-stone-700">This poem might have been moved or doesn't exist.</p>
-        <a href="/poetry" className="mt-6 inline-block text-ember-700 underline">
-          Back to Poetry
-        </a>
-      </section>
+      <NotFoundState
+        title="Poem not found"
+        text="This poem might have been moved or doesn't exist."
+        backTo="/poetry"
+        backLabel="Back to Poetry"
+      />
     );
   }
   return (

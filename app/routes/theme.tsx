@@ -2,6 +2,7 @@ import { data, Link } from "react-router";
 import { STANZA_LINE_MARKER, THEME_CARD_LINES, THEME_CARD_TAGS } from "../../common/constants.ts";
 import { formatLongDay } from "../../common/dates.ts";
 import { type StanzaLike, stanzaLines } from "../../common/stanza.ts";
+import { NotFoundState } from "../components/not-found-state.tsx";
 import { appContext } from "../lib/app-context.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
 import { orNotFound } from "../lib/not-found.ts";
@@ -41,16 +42,12 @@ export default function ThemePage({ loaderData }: Route.ComponentProps) {
   const { theme } = loaderData;
   if (!theme) {
     return (
-      <section className="mx-auto max-w-xl py-16 text-center">
-        <h1 className="font-serif text-3xl">Theme Not Found</h1>
-        <p className="mt-3 text-stone-700">This theme doesn't exist or has no content yet.</p>
-        <Link
-          to="/"
-          className="mt-6 inline-block rounded-full bg-ember-700 px-5 py-2 text-white hover:bg-ember-800"
-        >
-          Return Home
-        </Link>
-      </section>
+      <NotFoundState
+        title="Theme Not Found"
+        text="This theme doesn't exist or has no content yet."
+        backTo="/"
+        backLabel="Return Home"
+      />
     );
   }
   const isEmpty = theme.poems.length === 0 && theme.embers.length === 0;

@@ -45,10 +45,19 @@ describe.each(drivers)("robots, sitemap and feed on %s", (driver) => {
     const response = await t.app.request("/sitemap.xml");
     expect(response.headers.get("content-type")).toBe("application/xml; charset=utf-8");
     const xml = await response.text();
-    for (const path of ["/", "/poetry", "/ember/archive", "/books", "/guest-voices", "/contribute"]) {
+    for (const path of [
+      "/",
+      "/poetry",
+      "/ember/archive",
+      "/books",
+      "/guest-voices",
+      "/contribute",
+    ]) {
       expect(xml).toContain(`<loc>http://localhost:3000${path}</loc>`);
     }
-    expect(xml).toContain("<loc>http://localhost:3000/poetry/bread-and-salt</loc><lastmod>2026-03-05</lastmod>");
+    expect(xml).toContain(
+      "<loc>http://localhost:3000/poetry/bread-and-salt</loc><lastmod>2026-03-05</lastmod>",
+    );
     expect(xml).toContain("<loc>http://localhost:3000/themes/late-autumn</loc>");
     expect(xml).toContain("<loc>http://localhost:3000/book/the-book/preview</loc>");
   });
