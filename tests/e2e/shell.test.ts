@@ -217,6 +217,8 @@ describe("the server process", () => {
     const { startServer } = await import("../helpers/server.ts");
     const running = await startServer();
     const inFlight = fetch(`${running.url}/poetry`);
+    // Long enough for the connection to be accepted, short of the page being rendered.
+    await new Promise((resolve) => setTimeout(resolve, 20));
     running.process.kill("SIGTERM");
     expect((await inFlight).status).toBe(200);
     const code = await new Promise<number | null>((resolve) =>
