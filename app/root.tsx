@@ -21,6 +21,7 @@ import { Toaster } from "./components/toaster.tsx";
 import { appContext } from "./lib/app-context.ts";
 import type { CurrentUser } from "./lib/current-user.ts";
 import { useNonce } from "./lib/nonce.tsx";
+import { notify } from "./lib/toast.ts";
 import { useCurrentUser } from "./lib/use-current-user.ts";
 import { useJournalAutoSync } from "./lib/use-journal-sync.ts";
 
@@ -39,6 +40,7 @@ function useStripVerifiedParam() {
   useEffect(() => {
     const params = new URLSearchParams(location.search);
     if (params.get("verified") !== "1") return;
+    notify("Subscription confirmed", "The weekly ember digest is on its way to you.");
     params.delete("verified");
     const search = params.toString();
     navigate(

@@ -16,6 +16,8 @@ export default [
   route("contribute", "routes/contribute.tsx"),
   route("admin", "routes/admin-gate.tsx", { id: "admin" }),
   route("admin/digest", "routes/admin-gate.tsx", { id: "admin-digest" }),
+  route("unsubscribe", "routes/unsubscribe.tsx"),
+  route("subscribe/invalid", "routes/subscribe-invalid.tsx"),
   route("login", "routes/login.tsx"),
   route("login/verify", "routes/login-verify.tsx"),
   route("*", "routes/not-found.tsx"),

@@ -14,6 +14,7 @@ import { objectRoutes } from "./api/objects.ts";
 import { ogRoutes } from "./api/og.ts";
 import { poemRoutes } from "./api/poems.ts";
 import { siteFileRoutes } from "./api/site-files.ts";
+import { ONE_CLICK_UNSUBSCRIBE_PATH, subscriptionRoutes } from "./api/subscriptions.ts";
 import type { Config } from "./config.ts";
 import type { AppEnv } from "./http/env.ts";
 import { createErrorHandler } from "./http/errors.ts";
@@ -99,13 +100,14 @@ export function createApp(deps: AppDeps) {
       },
     }),
   );
-  api.use(requireSameOrigin(config));
+  api.use(requireSameOrigin(config, (path) => path === ONE_CLICK_UNSUBSCRIBE_PATH));
   api.use("/admin/*", requireAdminApi);
   api.route("/", healthRoutes(services));
   api.route("/", authRoutes(services, config));
   api.route("/", poemRoutes(services));
   api.route("/", emberAndBookRoutes(services, config));
   api.route("/", interactionRoutes(services));
+  api.route("/", subscriptionRoutes(services, config));
   api.all("*", (c) => c.json({ message: "Not found" }, 404));
   app.route("/api", api);
   app.all("*", async (c) => {

@@ -11,10 +11,12 @@ import { createInteractionService } from "./interactions.ts";
 import { createPoemService } from "./poems.ts";
 import { createRateLimiter } from "./rate-limit.ts";
 import { createSitemapService } from "./sitemap.ts";
+import { createSubscriptionService } from "./subscriptions.ts";
 
 /** Every service of one app instance; API handlers and route loaders both call these. */
 export function createServices(deps: ServiceDeps & { handle: DatabaseHandle; mailer: Mailer }) {
   const rateLimiter = createRateLimiter(deps.db);
+  const secret = resolveSessionSecret(deps.config);
   return {
     health: createHealthService(deps.handle),
     poems: createPoemService(deps),
@@ -23,11 +25,12 @@ export function createServices(deps: ServiceDeps & { handle: DatabaseHandle; mai
     guestSubmissions: createGuestSubmissionService({ ...deps, rateLimiter }),
     interactions: createInteractionService({ ...deps, rateLimiter }),
     sitemap: createSitemapService(deps),
+    subscriptions: createSubscriptionService({ ...deps, rateLimiter, secret }),
     rateLimiter,
     accounts: createAccountService({
       ...deps,
       rateLimiter,
-      secret: resolveSessionSecret(deps.config),
+      secret,
     }),
   };
 }

@@ -19,6 +19,8 @@ export const RATE_LIMITS = {
   signInLinkPerEmail: { name: "sign-in-link:email", limit: 3, windowSeconds: 15 * 60 },
   echoPerUser: { name: "echo:user", limit: 60, windowSeconds: 60 },
   whisperPerUser: { name: "whisper:user", limit: 10, windowSeconds: 60 },
+  subscribePerIp: { name: "subscribe:ip", limit: 10, windowSeconds: 60 * 60 },
+  subscribePerEmail: { name: "subscribe:email", limit: 3, windowSeconds: 60 * 60 },
   guestSubmissionPerIp: { name: "guest-submission:ip", limit: 5, windowSeconds: 60 * 60 },
 } satisfies Record<string, RateLimitRule>;
 

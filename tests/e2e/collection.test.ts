@@ -219,3 +219,43 @@ describe("guest voices and contributions", () => {
     await page.context().close();
   });
 });
+
+describe("the weekly digest sign-up", () => {
+  it("subscribes from the footer, confirms by the mailed link, and unsubscribes only on the button", async () => {
+    const fs = await import("node:fs");
+    const path = await import("node:path");
+    const page = await open(server, "/books");
+    const footer = page.getByRole("contentinfo");
+    await footer.getByRole("textbox").fill("not-an-email");
+    await footer.getByRole("button", { name: "Subscribe" }).click();
+    await page.getByText("Please enter a valid email address").waitFor();
+    await footer.getByRole("textbox").fill("digest@example.com");
+    await footer.getByRole("button", { name: "Subscribe" }).click();
+    await page.getByText("Almost there!").waitFor();
+    await footer.getByText("Thank You").waitFor();
+
+    // Without SMTP_URL the message is in DATA_DIR/outbox.
+    const outbox = path.join(server.dataDir, "outbox");
+    const eml = fs
+      .readdirSync(outbox)
+      .map((file) => fs.readFileSync(path.join(outbox, file), "utf8"))
+      .find((message) => message.includes("To: digest@example.com"));
+    const unfolded = (eml ?? "").replace(/=\r?\n/g, "").replaceAll("=3D", "=");
+    const verify = /http:\/\/127\.0\.0\.1:\d+\/api\/subscribe\/verify\?token=[\w-]+/.exec(
+      unfolded,
+    )?.[0];
+    const unsubscribe = /http:\/\/127\.0\.0\.1:\d+\/unsubscribe\?s=\d+&(?:amp;)?sig=[\w-]+/.exec(
+      unfolded,
+    )?.[0];
+    expect(verify).toBeTruthy();
+    await page.goto(verify ?? "");
+    await page.getByText("Subscription confirmed").waitFor();
+    await page.waitForURL(`${server.url}/`);
+
+    await page.goto((unsubscribe ?? "").replace("&amp;", "&"));
+    await page.getByRole("heading", { name: "Unsubscribe from the weekly digest?" }).waitFor();
+    await page.getByRole("button", { name: "Unsubscribe" }).click();
+    await page.getByRole("heading", { name: "You are unsubscribed" }).waitFor();
+    await page.context().close();
+  });
+});

@@ -1,0 +1,58 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { subscribeInput } from "../../common/schemas/subscription.ts";
+import type { Config } from "../config.ts";
+import { clientAddress } from "../http/client-address.ts";
+import type { AppEnv } from "../http/env.ts";
+import { parseInput, readJsonBody } from "../http/json-body.ts";
+import type { Services } from "../services/index.ts";
+
+const unsubscribeQuery = z.object({
+  s: z.string().regex(/^\d+$/, "Invalid unsubscribe link").transform(Number),
+  sig: z.string().min(1, "Invalid unsubscribe link").max(200),
+});
+
+/** Path of the unsubscribe endpoint: its one-click POST comes from mail providers, not our pages. */
+export const ONE_CLICK_UNSUBSCRIBE_PATH = "/api/unsubscribe";
+
+export function subscriptionRoutes(services: Services, config: Config) {
+  const { subscriptions } = services;
+  return (
+    new Hono<AppEnv>()
+      .post("/subscribe", async (c) => {
+        const { email } = await readJsonBody(c, subscribeInput);
+        return c.json(await subscriptions.subscribe(email, clientAddress(c, config.trustProxy)));
+      })
+      .get("/subscribe/verify", async (c) => {
+        const token = c.req.query("token") ?? "";
+        const isVerified =
+          token.length > 0 && token.length < 200 && (await subscriptions.verify(token));
+        return c.redirect(isVerified ? "/?verified=1" : "/subscribe/invalid", 302);
+      })
+      // RFC 8058 one-click (List-Unsubscribe-Post) and the confirm page's form both land here; the
+      // signed link is the authority, so it needs no session and no same-origin check.
+      .post("/unsubscribe", async (c) => {
+        const body = /form-urlencoded|multipart/i.test(c.req.header("content-type") ?? "")
+          ? await c.req.parseBody()
+          : {};
+        const { s, sig } = parseInput(unsubscribeQuery, {
+          s: c.req.query("s") ?? body.s,
+          sig: c.req.query("sig") ?? body.sig,
+        });
+        const isDone = await subscriptions.unsubscribe(s, sig);
+        if (body.confirm === "1")
+          return c.redirect(isDone ? "/unsubscribe?done=1" : "/unsubscribe?invalid=1", 303);
+        return isDone
+          ? c.json({ message: "Unsubscribed" })
+          : c.json({ message: "Invalid unsubscribe link" }, 400);
+      })
+      .get("/admin/subscribers.csv", async (c) => {
+        const csv = await subscriptions.exportCsv(c.get("actor"));
+        return c.body(csv, 200, {
+          "Content-Type": "text/csv; charset=utf-8",
+          "Content-Disposition": 'attachment; filename="subscribers.csv"',
+          "Cache-Control": "no-store",
+        });
+      })
+  );
+}

@@ -1,0 +1,218 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { subscriptions } from "../../server/db/schema.ts";
+import { drivers } from "../helpers/database.ts";
+import { signIn } from "../helpers/session.ts";
+import { type SmtpCapture, startSmtpCapture } from "../helpers/smtp.ts";
+import { createTestApp, type TestApp } from "../helpers/test-app.ts";
+
+describe.each(drivers)("subscriptions on %s", (driver) => {
+  let t: TestApp;
+  let smtp: SmtpCapture;
+  let address = 0;
+  const subscribe = (email: string, headers: Record<string, string> = {}) =>
+    t.app.request("/api/subscribe", {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        "X-Forwarded-For": `192.0.2.${++address}`,
+        ...headers,
+      },
+      body: JSON.stringify({ email }),
+    });
+
+  async function confirmationLinks(email: string, since: number) {
+    const mail = await smtp.waitFor(email, since);
+    const text = mail.parsed.text ?? "";
+    const verify = new URL(/https?:\/\/\S+\/api\/subscribe\/verify\?\S+/.exec(text)?.[0] ?? "");
+    const unsubscribe = new URL(/https?:\/\/\S+\/unsubscribe\?\S+/.exec(text)?.[0] ?? "");
+    return { mail, verify, unsubscribe };
+  }
+
+  beforeAll(async () => {
+    smtp = await startSmtpCapture();
+    t = await createTestApp(driver, { env: { SMTP_URL: smtp.url, TRUST_PROXY: "1" } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await smtp.close();
+  });
+
+  it("mails a confirmation link; opening it verifies; the CSV then lists the address", async () => {
+    const since = smtp.messages.length;
+    const response = await subscribe("Reader@Example.com");
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      message: "Please check your email to confirm your subscription.",
+    });
+    const { mail, verify } = await confirmationLinks("reader@example.com", since);
+    expect(mail.parsed.subject).toBe("Confirm your subscription to Ember Verse");
+    const header = (name: string) =>
+      mail.parsed.headerLines.find((line) => line.key === name)?.line ?? "";
+    expect(header("list-unsubscribe-post")).toBe(
+      "List-Unsubscribe-Post: List-Unsubscribe=One-Click",
+    );
+    expect(header("list-unsubscribe")).toMatch(
+      /<http:\/\/localhost:3000\/api\/unsubscribe\?s=\d+&sig=[^>]+>/,
+    );
+    expect(mail.parsed.html).toContain("Confirm subscription");
+    const [stored] = await t.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.email, "reader@example.com"));
+    expect(stored?.verified).toBe(false);
+    expect(stored?.token).not.toBe(verify.searchParams.get("token"));
+
+    const opened = await t.app.request(verify.pathname + verify.search);
+    expect(opened.status).toBe(302);
+    expect(opened.headers.get("location")).toBe("/?verified=1");
+    const again = await t.app.request(verify.pathname + verify.search);
+    expect(again.headers.get("location")).toBe("/?verified=1");
+
+    const admin = await signIn(t, "poet@example.com", { admin: true });
+    const csv = await t.app.request("/api/admin/subscribers.csv", { headers: { Cookie: admin } });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get("content-disposition")).toBe('attachment; filename="subscribers.csv"');
+    const lines = (await csv.text()).trim().split("\r\n");
+    expect(lines[0]).toBe("email,verifiedAt,createdAt");
+    expect(lines[1]).toMatch(/^reader@example\.com,\d{4}-/);
+  });
+
+  it("answers the same for new, pending and verified addresses", async () => {
+    const bodies = await Promise.all(
+      ["fresh@example.com", "fresh@example.com", "reader@example.com"].map(async (email) =>
+        (await subscribe(email)).text(),
+      ),
+    );
+    expect(new Set(bodies).size).toBe(1);
+  });
+
+  it("sends an unknown or tampered token to a page that explains, changing nothing", async () => {
+    for (const query of ["token=nope", "", "token="]) {
+      const response = await t.app.request(`/api/subscribe/verify?${query}`);
+      expect(response.headers.get("location")).toBe("/subscribe/invalid");
+    }
+    const [pending] = await t.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.email, "fresh@example.com"));
+    expect(pending?.verified).toBe(false);
+  });
+
+  it("unsubscribes with one click and no session, and re-subscribing needs verification again", async () => {
+    const since = smtp.messages.length;
+    await subscribe("leaver@example.com");
+    const { verify, unsubscribe } = await confirmationLinks("leaver@example.com", since);
+    await t.app.request(verify.pathname + verify.search);
+    const oneClick = await t.app.request(`/api/unsubscribe${unsubscribe.search}`, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        Origin: "https://mail.example",
+      },
+      body: "List-Unsubscribe=One-Click",
+    });
+    expect(oneClick.status).toBe(200);
+    const [row] = await t.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.email, "leaver@example.com"));
+    expect(row).toMatchObject({ unsubscribed: true, unsubscribedAt: expect.any(Date) });
+    // The old confirmation link no longer works.
+    expect((await t.app.request(verify.pathname + verify.search)).headers.get("location")).toBe(
+      "/subscribe/invalid",
+    );
+
+    const resubscribed = smtp.messages.length;
+    await subscribe("leaver@example.com");
+    await confirmationLinks("leaver@example.com", resubscribed);
+    const [again] = await t.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.email, "leaver@example.com"));
+    expect(again).toMatchObject({ unsubscribed: false, verified: false });
+  });
+
+  it("refuses a tampered unsubscribe link", async () => {
+    const [row] = await t.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.email, "reader@example.com"));
+    const response = await t.app.request(`/api/unsubscribe?s=${row?.id}&sig=forged`, {
+      method: "POST",
+    });
+    expect(response.status).toBe(400);
+    const [after] = await t.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.email, "reader@example.com"));
+    expect(after?.unsubscribed).toBe(false);
+  });
+
+  it("refuses invalid and over-long addresses with the spec's message, storing nothing", async () => {
+    const before = (await t.db.select().from(subscriptions)).length;
+    for (const email of ["nope", "", `${"a".repeat(250)}@example.com`]) {
+      const response = await subscribe(email);
+      expect(response.status).toBe(400);
+      expect((await response.json()).message).toBe("Please enter a valid email address");
+    }
+    expect(await t.db.select().from(subscriptions)).toHaveLength(before);
+  });
+
+  it("limits subscribe requests per address (429)", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await subscribe("limited@example.com")).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+
+  it("neutralises spreadsheet formulas in the CSV and keeps it for admins", async () => {
+    await t.db
+      .insert(subscriptions)
+      .values({ email: "=cmd|'/c calc'!a1@example.com", verified: true, verifiedAt: new Date() });
+    const admin = await signIn(t, "poet2@example.com", { admin: true });
+    const csv = await (
+      await t.app.request("/api/admin/subscribers.csv", { headers: { Cookie: admin } })
+    ).text();
+    expect(csv).toContain("'=cmd|'/c calc'!a1@example.com");
+    expect(csv).not.toMatch(/\r\n=cmd/);
+    expect((await t.app.request("/api/admin/subscribers.csv")).status).toBe(401);
+    const reader = await signIn(t, "someone@example.com");
+    expect(
+      (await t.app.request("/api/admin/subscribers.csv", { headers: { Cookie: reader } })).status,
+    ).toBe(403);
+  });
+});
+
+describe("subscribing in development without SMTP", () => {
+  it("returns the verification URL so the link can be opened locally", async () => {
+    const t = await createTestApp("pglite");
+    try {
+      const response = await t.app.request("/api/subscribe", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ email: "dev@example.com" }),
+      });
+      const body = await response.json();
+      expect(body.verificationUrl).toMatch(
+        /^http:\/\/localhost:3000\/api\/subscribe\/verify\?token=/,
+      );
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("fails clearly with 'Failed to subscribe' when the mail server is down, and a retry works", async () => {
+    const t = await createTestApp("pglite", { env: { SMTP_URL: "smtp://127.0.0.1:1" } });
+    try {
+      const response = await t.app.request("/api/subscribe", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ email: "down@example.com" }),
+      });
+      expect(response.status).toBe(503);
+      expect(await response.json()).toEqual({ message: "Failed to subscribe" });
+    } finally {
+      await t.close();
+    }
+  });
+});
