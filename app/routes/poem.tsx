@@ -4,7 +4,7 @@ import { POEM_DESCRIPTION_LENGTH } from "../../common/constants.ts";
 import { tagSlug } from "../../common/slug.ts";
 import { stanzaText } from "../../common/stanza.ts";
 import { CoverImage } from "../components/cover-image.tsx";
-import { NotFoundState } from "../components/not-found-state.tsx";
+import { PoemNotFound, poemNotFoundMeta } from "../components/poem-not-found.tsx";
 import { StanzaViewer } from "../components/stanza-viewer.tsx";
 import { appContext } from "../lib/app-context.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
@@ -22,11 +22,7 @@ export function meta({ matches, loaderData, params }: Route.MetaArgs) {
   const site = siteFromMatches(matches);
   const poem = loaderData?.poem;
   if (!poem) {
-    return pageMeta(site, {
-      title: "Poem not found",
-      description: "This poem might have been moved or doesn't exist.",
-      path: `/poetry/${params.slug}`,
-    });
+    return poemNotFoundMeta(site, params.slug);
   }
   return pageMeta(site, {
     title: poem.title,
@@ -53,14 +49,7 @@ export default function PoemPage({ loaderData, matches }: Route.ComponentProps) 
   const nonce = useNonce();
   const { poem } = loaderData;
   if (!poem) {
-    return (
-      <NotFoundState
-        title="Poem not found"
-        text="This poem might have been moved or doesn't exist."
-        backTo="/poetry"
-        backLabel="Back to Poetry"
-      />
-    );
+    return <PoemNotFound />;
   }
   const url = new URL(`/poetry/${poem.slug}`, site.publicUrl).toString();
   const structuredData = {

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { clampStanzaIndex, stanzaText } from "../../common/stanza.ts";
-import { NotFoundState } from "../components/not-found-state.tsx";
+import { PoemNotFound, poemNotFoundMeta } from "../components/poem-not-found.tsx";
 import { appContext } from "../lib/app-context.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
 import { orNotFound } from "../lib/not-found.ts";
@@ -28,11 +28,7 @@ export function meta({ matches, loaderData, params }: Route.MetaArgs) {
   const site = siteFromMatches(matches);
   const share = loaderData?.share;
   if (!share) {
-    return pageMeta(site, {
-      title: "Poem not found",
-      description: "This poem might have been moved or doesn't exist.",
-      path: `/poetry/${params.slug}`,
-    });
+    return poemNotFoundMeta(site, params.slug);
   }
   return [
     ...pageMeta(site, {
@@ -51,14 +47,7 @@ export function meta({ matches, loaderData, params }: Route.MetaArgs) {
 export default function SharePoem({ loaderData }: Route.ComponentProps) {
   const { share } = loaderData;
   if (!share) {
-    return (
-      <NotFoundState
-        title="Poem not found"
-        text="This poem might have been moved or doesn't exist."
-        backTo="/poetry"
-        backLabel="Back to Poetry"
-      />
-    );
+    return <PoemNotFound />;
   }
   return (
     <section className="mx-auto max-w-xl py-16 text-center">

@@ -1,0 +1,20 @@
+import type { SiteInfo } from "../lib/app-context.ts";
+import { pageMeta } from "../lib/meta.ts";
+import { NotFoundState } from "./not-found-state.tsx";
+
+const TITLE = "Poem not found";
+const TEXT = "This poem might have been moved or doesn't exist.";
+
+/** SPEC.md §2: the poem page's not-found state, also shown for a share link to an unknown poem. */
+export function PoemNotFound() {
+  return <NotFoundState title={TITLE} text={TEXT} backTo="/poetry" backLabel="Back to Poetry" />;
+}
+
+export function poemNotFoundMeta(site: SiteInfo, slug: string | undefined) {
+  return pageMeta(site, {
+    title: TITLE,
+    description: TEXT,
+    path: `/poetry/${slug ?? ""}`,
+    isIndexable: false,
+  });
+}
