@@ -119,7 +119,8 @@ describe("site shell", () => {
 
     await page.keyboard.press("Enter");
     await dialog.waitFor();
-    await page.mouse.click(20, 400);
+    // A locator click waits for the backdrop to finish fading in, as a person's tap would.
+    await page.getByTestId("menu-backdrop").click({ position: { x: 20, y: 400 } });
     await dialog.waitFor({ state: "detached" });
 
     await toggle.click();
