@@ -5,6 +5,7 @@ import { clampStanzaIndex, stanzaLines } from "../../common/stanza.ts";
 import { copyText } from "../lib/clipboard.ts";
 import { downloadBlob, renderStanzaImage, stanzaImageFileName } from "../lib/stanza-image.ts";
 import { notify, notifyError } from "../lib/toast.ts";
+import { PositionDots } from "./position-dots.tsx";
 import {
   EchoButton,
   JournalButton,
@@ -237,24 +238,7 @@ export function StanzaViewer({
             style={{ width: `${(number / count) * 100}%` }}
           />
         </div>
-        <div className="flex flex-wrap justify-center gap-1">
-          {poem.stanzas.map((_, position) => (
-            <button
-              // biome-ignore lint/suspicious/noArrayIndexKey: one dot per stanza position.
-              key={position}
-              type="button"
-              onClick={() => goTo(position)}
-              aria-label={`Go to stanza ${position + 1}`}
-              aria-current={position === index ? "step" : undefined}
-              className="flex h-6 w-6 items-center justify-center rounded-full"
-            >
-              <span
-                aria-hidden="true"
-                className={`h-2.5 w-2.5 rounded-full ${position === index ? "bg-ember-700" : "bg-stone-300"}`}
-              />
-            </button>
-          ))}
-        </div>
+        <PositionDots count={count} current={index} noun="stanza" onSelect={goTo} />
         <p className="hidden text-xs text-stone-600 md:block">
           Use arrow keys, Home, or End to navigate
         </p>

@@ -2,6 +2,7 @@ import { ArrowLeft, ChevronLeft, ChevronRight } from "lucide-react";
 import { useEffect, useState } from "react";
 import { data, Link } from "react-router";
 import { NotFoundState } from "../components/not-found-state.tsx";
+import { PositionDots } from "../components/position-dots.tsx";
 import { appContext } from "../lib/app-context.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
 import { orNotFound } from "../lib/not-found.ts";
@@ -85,24 +86,7 @@ export default function BookPreview({ loaderData }: Route.ComponentProps) {
           <p aria-live="polite" className="text-center text-sm text-stone-700">
             Page {index + 1} of {count}
           </p>
-          <div className="flex justify-center gap-1">
-            {book.pages.map((_, position) => (
-              <button
-                // biome-ignore lint/suspicious/noArrayIndexKey: one dot per page position.
-                key={position}
-                type="button"
-                aria-label={`Go to page ${position + 1}`}
-                aria-current={position === index ? "step" : undefined}
-                onClick={() => setIndex(position)}
-                className="flex h-6 w-6 items-center justify-center"
-              >
-                <span
-                  aria-hidden="true"
-                  className={`h-2.5 w-2.5 rounded-full ${position === index ? "bg-ember-700" : "bg-stone-300"}`}
-                />
-              </button>
-            ))}
-          </div>
+          <PositionDots count={count} current={index} noun="page" onSelect={setIndex} />
         </>
       )}
     </section>
