@@ -7,6 +7,7 @@ import { requestId } from "hono/request-id";
 import { RouterContextProvider } from "react-router";
 import { type AppLoadContext, appContext } from "../app/lib/app-context.ts";
 import { authRoutes } from "./api/auth.ts";
+import { digestRoutes } from "./api/digest.ts";
 import { emberAndBookRoutes } from "./api/embers-books.ts";
 import { healthRoutes } from "./api/health.ts";
 import { interactionRoutes } from "./api/interactions.ts";
@@ -108,6 +109,7 @@ export function createApp(deps: AppDeps) {
   api.route("/", emberAndBookRoutes(services, config));
   api.route("/", interactionRoutes(services));
   api.route("/", subscriptionRoutes(services, config));
+  api.route("/", digestRoutes(services));
   api.all("*", (c) => c.json({ message: "Not found" }, 404));
   app.route("/api", api);
   app.all("*", async (c) => {

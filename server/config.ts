@@ -15,6 +15,8 @@ export interface Config {
   siteTimezone: string;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** How long a digest delivery claimed by one instance stays its own before another may retry it. */
+  digestLeaseSeconds: number;
   adminEmails: Set<string>;
   oidc: { issuer: string; clientId: string; clientSecret: string } | undefined;
   s3:
@@ -147,6 +149,7 @@ export function loadConfig(env: Env = process.env): Config {
     siteTimezone: readTimezone(env),
     smtpUrl: readUrl(env, "SMTP_URL", ["smtp:", "smtps:"])?.toString(),
     mailFrom: read(env, "MAIL_FROM") ?? `${siteName} <no-reply@${publicUrl.hostname}>`,
+    digestLeaseSeconds: readInteger(env, "DIGEST_LEASE_SECONDS", 5, 3600, 120),
     adminEmails: new Set(
       (read(env, "ADMIN_EMAILS") ?? "")
         .split(",")

@@ -96,6 +96,10 @@ const control =
     ? await startControlSocket({ config, handle, logger, services })
     : undefined;
 
+// On the embedded database this process is the only sender, so claims from before a crash are void.
+if (handle.driver === "pglite") await services.digestSender.releaseOwnClaims();
+services.digestSender.start();
+
 server.listen(config.port, config.host, () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
@@ -126,6 +130,7 @@ async function shutdown(signal: string) {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   await control?.close();
   await closeVite();
+  await services.digestSender.stop();
   mailer.close();
   await handle.close();
   logger.info("stopped");

@@ -12,6 +12,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import type { DigestContent } from "../../common/schemas/digest.ts";
 
 /**
  * One PostgreSQL schema for both drivers (PGlite and node-postgres). Entities and fields follow
@@ -216,6 +217,8 @@ export const echos = pgTable(
       .on(table.poemId, table.stanzaIndex, table.userId, table.sessionId)
       .nullsNotDistinct(),
     index("echos_user_id_idx").on(table.userId),
+    // The digest's most-echoed stanzas read one week of echoes.
+    index("echos_created_at_idx").on(table.createdAt),
   ],
 );
 
@@ -279,12 +282,69 @@ export const subscriptions = pgTable("subscriptions", {
   createdAt: createdAt(),
 });
 
-export const mailRuns = pgTable("mail_runs", {
-  id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
-  subject: text("subject").notNull(),
-  sentCount: integer("sent_count").notNull().default(0),
-  createdAt: createdAt(),
-});
+export const MAIL_RUN_STATUSES = ["sending", "paused", "sent"] as const;
+
+/**
+ * One sending of the digest. The content is kept with the run so that a restart sends every
+ * remaining subscriber the same email the first ones got.
+ */
+export const mailRuns = pgTable(
+  "mail_runs",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    subject: text("subject").notNull(),
+    sentCount: integer("sent_count").notNull().default(0),
+    content: jsonb("content").$type<DigestContent>().notNull(),
+    status: text("status", { enum: MAIL_RUN_STATUSES }).notNull().default("sending"),
+    /** Why sending stopped, shown to the admin while the run is paused. */
+    pausedReason: text("paused_reason"),
+    recipientCount: integer("recipient_count").notNull().default(0),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    completedAt: timestamp("completed_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  // At most one run sends (or waits, paused) at a time: a second send is refused, not doubled.
+  (table) => [
+    uniqueIndex("mail_runs_one_active_idx")
+      .on(sql`(true)`)
+      .where(sql`${table.status} in ('sending', 'paused')`),
+  ],
+);
+
+export const DELIVERY_STATUSES = ["pending", "sending", "sent", "failed", "skipped"] as const;
+
+/**
+ * One digest email to one subscriber in one run. Unique per (run, subscriber), so a subscriber
+ * can never be queued twice; 'sending' rows are claimed by one instance until lease_until.
+ */
+export const digestDeliveries = pgTable(
+  "digest_deliveries",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    runId: integer("run_id")
+      .notNull()
+      .references(() => mailRuns.id, { onDelete: "cascade" }),
+    subscriptionId: integer("subscription_id")
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: "cascade" }),
+    status: text("status", { enum: DELIVERY_STATUSES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    claimedBy: text("claimed_by"),
+    leaseUntil: timestamp("lease_until", { withTimezone: true }),
+    lastError: text("last_error"),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    unique("digest_deliveries_run_subscription_key").on(table.runId, table.subscriptionId),
+    // The sender's claim query only ever looks at unfinished rows.
+    index("digest_deliveries_unfinished_idx")
+      .on(table.nextAttemptAt)
+      .where(sql`${table.status} in ('pending', 'sending')`),
+    index("digest_deliveries_run_status_idx").on(table.runId, table.status),
+  ],
+);
 
 /** Poems sent through /contribute (POST /api/guest-submission), reviewed by an admin. */
 export const guestSubmissions = pgTable(

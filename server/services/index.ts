@@ -4,6 +4,8 @@ import { resolveSessionSecret } from "../secrets.ts";
 import { createAccountService } from "./accounts.ts";
 import { createBookService } from "./books.ts";
 import type { ServiceDeps } from "./deps.ts";
+import { createDigestService } from "./digest.ts";
+import { createDigestSender, type DigestSenderOptions } from "./digest-sender.ts";
 import { createEmberService } from "./embers.ts";
 import { createGuestSubmissionService } from "./guest-submissions.ts";
 import { createHealthService } from "./health.ts";
@@ -14,18 +16,34 @@ import { createSitemapService } from "./sitemap.ts";
 import { createSubscriptionService } from "./subscriptions.ts";
 
 /** Every service of one app instance; API handlers and route loaders both call these. */
-export function createServices(deps: ServiceDeps & { handle: DatabaseHandle; mailer: Mailer }) {
+export function createServices(
+  deps: ServiceDeps & {
+    handle: DatabaseHandle;
+    mailer: Mailer;
+    /** Tests shorten the sender's retry delays; servers use its defaults. */
+    digestSenderOptions?: Partial<DigestSenderOptions>;
+  },
+) {
   const rateLimiter = createRateLimiter(deps.db);
   const secret = resolveSessionSecret(deps.config);
+  const embers = createEmberService(deps);
+  const subscriptions = createSubscriptionService({ ...deps, rateLimiter, secret });
+  const digestSender = createDigestSender({
+    ...deps,
+    unsubscribeUrl: subscriptions.unsubscribeUrl,
+    options: deps.digestSenderOptions,
+  });
   return {
     health: createHealthService(deps.handle),
     poems: createPoemService(deps),
-    embers: createEmberService(deps),
+    embers,
     books: createBookService(deps),
     guestSubmissions: createGuestSubmissionService({ ...deps, rateLimiter }),
     interactions: createInteractionService({ ...deps, rateLimiter }),
     sitemap: createSitemapService(deps),
-    subscriptions: createSubscriptionService({ ...deps, rateLimiter, secret }),
+    subscriptions,
+    digest: createDigestService({ ...deps, embers, sender: digestSender }),
+    digestSender,
     rateLimiter,
     accounts: createAccountService({
       ...deps,

@@ -1,7 +1,7 @@
 import { inArray } from "drizzle-orm";
 import { dayToDate } from "../../common/dates.ts";
 import type { Database } from "../../server/db/client.ts";
-import { embers, emberTags, poems, poemTags, tags } from "../../server/db/schema.ts";
+import { embers, emberTags, poems, poemTags, subscriptions, tags } from "../../server/db/schema.ts";
 
 let sequence = 0;
 const next = () => ++sequence;
@@ -64,4 +64,23 @@ export async function createEmber(
     await db.insert(emberTags).values(tagRows.map((tag) => ({ emberId: ember.id, tagId: tag.id })));
   }
   return ember;
+}
+
+/** Subscriptions for the given addresses in one statement: verified unless told otherwise. */
+export async function createSubscribers(
+  db: Database,
+  emails: string[],
+  fields: Partial<typeof subscriptions.$inferInsert> = {},
+) {
+  return db
+    .insert(subscriptions)
+    .values(
+      emails.map((email) => ({
+        email,
+        verified: true,
+        verifiedAt: new Date(),
+        ...fields,
+      })),
+    )
+    .returning();
 }

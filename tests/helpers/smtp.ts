@@ -6,14 +6,29 @@ export interface CapturedMail {
   parsed: ParsedMail;
 }
 
-/** A real SMTP server on loopback that keeps every message it accepts, for tests to read back. */
-export async function startSmtpCapture() {
+/** An SMTP reply code the server gives a recipient instead of accepting it (450 later, 550 never). */
+export type Refusal = 421 | 450 | 451 | 550 | 553;
+
+/**
+ * A real SMTP server on loopback that keeps every message it accepts, for tests to read back.
+ * `refuse` (changeable while it runs) turns recipients away with an SMTP error.
+ */
+export async function startSmtpCapture(
+  options: { refuse?: (to: string) => Refusal | undefined } = {},
+) {
   const messages: CapturedMail[] = [];
   const waiters: Array<() => void> = [];
+  const state = { refuse: options.refuse };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      const code = state.refuse?.(address.address);
+      if (!code) return callback();
+      const error = new Error(code >= 500 ? "Mailbox unavailable" : "Try again later");
+      callback(Object.assign(error, { responseCode: code }));
+    },
     onData(stream, session, callback) {
       simpleParser(stream)
         .then((parsed) => {
@@ -30,6 +45,9 @@ export async function startSmtpCapture() {
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
+    setRefusal(refuse: ((to: string) => Refusal | undefined) | undefined) {
+      state.refuse = refuse;
+    },
     /** Resolves with the first message to `to` that arrives (or has arrived) after `since`. */
     async waitFor(to: string, since = 0, timeoutMs = 10_000): Promise<CapturedMail> {
       const deadline = Date.now() + timeoutMs;

@@ -5,12 +5,14 @@ import { createApp } from "../../server/app.ts";
 import { loadConfig } from "../../server/config.ts";
 import { createLogger } from "../../server/logger.ts";
 import { createMailer } from "../../server/mail/transport.ts";
+import type { DigestSenderOptions } from "../../server/services/digest-sender.ts";
 import { createServices } from "../../server/services/index.ts";
 import { createLocalObjectStore } from "../../server/storage/local.ts";
 import { type Driver, openTestDatabase } from "./database.ts";
 
 export interface TestAppOptions {
   env?: Record<string, string>;
+  digestSenderOptions?: Partial<DigestSenderOptions>;
 }
 
 /**
@@ -28,7 +30,14 @@ export async function createTestApp(driver: Driver, options: TestAppOptions = {}
   const logger = createLogger("silent");
   const handle = await openTestDatabase(driver);
   const mailer = createMailer(config, logger);
-  const services = createServices({ db: handle.db, config, logger, handle, mailer });
+  const services = createServices({
+    db: handle.db,
+    config,
+    logger,
+    handle,
+    mailer,
+    digestSenderOptions: options.digestSenderOptions,
+  });
   const objectStore = createLocalObjectStore(dataDir);
   const app = createApp({ config, logger, services, objectStore });
   return {

@@ -1,0 +1,48 @@
+import { z } from "zod";
+
+const text = (name: string, max: number) =>
+  z
+    .string(`${name} is required`)
+    .trim()
+    .min(1, `${name} is required`)
+    .max(max, `${name} is too long`);
+
+const slug = z.string("slug is required").trim().min(1, "slug is required").max(200);
+
+/**
+ * The digest's content (SPEC.md §7, POST /api/admin/digest/preview): the featured ember, the
+ * most-echoed stanzas with their counts, and new poems. The admin page fills it from the site.
+ */
+export const digestContentInput = z.object({
+  featuredEmber: z.object({
+    text: text("Ember text", 5_000),
+    date: z.iso.datetime({ offset: true, message: "date must be an ISO date" }).or(z.iso.date()),
+  }),
+  topEchoedStanzas: z
+    .array(
+      z.object({
+        poem: z.object({ title: text("Poem title", 300), slug }),
+        stanza: text("Stanza", 5_000),
+        stanzaIndex: z.number().int().min(0),
+        echoCount: z.number().int().min(0),
+      }),
+    )
+    .max(10),
+  newPoems: z
+    .array(
+      z.object({
+        title: text("Poem title", 300),
+        slug,
+        stanzas: z.array(z.string().max(5_000)).max(200),
+      }),
+    )
+    .max(20),
+});
+export type DigestContent = z.infer<typeof digestContentInput>;
+
+export const DIGEST_SUBJECT_MAX_LENGTH = 200;
+
+/** POST /api/admin/digest/send. */
+export const digestSendInput = z.object({
+  subject: text("Subject", DIGEST_SUBJECT_MAX_LENGTH),
+});

@@ -1,0 +1,389 @@
+import { randomUUID } from "node:crypto";
+import { and, eq, inArray, lte, or, sql } from "drizzle-orm";
+import { digestDeliveries, mailRuns, subscriptions } from "../db/schema.ts";
+import { digestEmail } from "../mail/digest.ts";
+import type { Mailer } from "../mail/transport.ts";
+import type { ServiceDeps } from "./deps.ts";
+
+export interface DigestSenderOptions {
+  /** Deliveries claimed per round trip. */
+  batchSize: number;
+  /** Messages in flight at once (the SMTP pool keeps 3 connections). */
+  concurrency: number;
+  /** A temporary failure is retried after retryBaseMs × 2^(attempt − 1). */
+  retryBaseMs: number;
+  maxAttempts: number;
+  /** This many temporary failures in a row, with no success between, pause the run. */
+  pauseAfterFailures: number;
+  /** How often an idle sender looks for work that another instance queued. */
+  pollMs: number;
+}
+
+const DEFAULTS: DigestSenderOptions = {
+  batchSize: 30,
+  concurrency: 3,
+  retryBaseMs: 5_000,
+  maxAttempts: 5,
+  pauseAfterFailures: 10,
+  pollMs: 5_000,
+};
+
+/** An SMTP 5xx answer: the address or message is refused for good, so retrying cannot help. */
+function isPermanentFailure(error: unknown): boolean {
+  const code = (error as { responseCode?: unknown }).responseCode;
+  return typeof code === "number" && code >= 500 && code < 600;
+}
+
+const errorText = (error: unknown) =>
+  (error instanceof Error ? error.message : String(error)).slice(0, 500);
+
+interface ClaimedDelivery {
+  id: number;
+  runId: number;
+  subscriptionId: number;
+  attempts: number;
+}
+
+/**
+ * Sends queued digest deliveries in the background, on every instance at once.
+ *
+ * Deliveries are claimed in batches with FOR UPDATE SKIP LOCKED and a lease, so two instances
+ * never hold the same row. Each email is streamed to the SMTP server whole, then the row is marked
+ * sent — only if this claim still owns it and the address is still subscribed — and only then
+ * is the final "." written (Mailer `beforeCommit`). A crash before that mark leaves a row the
+ * server never accepted, which is sent again after the lease; a crash after it leaves a sent
+ * row. Either way no subscriber gets two copies of one run (decision 006).
+ */
+export function createDigestSender(
+  deps: ServiceDeps & {
+    mailer: Mailer;
+    unsubscribeUrl: (subscriptionId: number) => URL;
+    options?: Partial<DigestSenderOptions>;
+  },
+) {
+  const { db, config, logger, mailer } = deps;
+  const options = { ...DEFAULTS, ...deps.options };
+  const leaseSeconds = config.digestLeaseSeconds;
+  let consecutiveFailures = 0;
+
+  async function claim(claimToken: string): Promise<ClaimedDelivery[]> {
+    const claimable = db
+      .select({ id: digestDeliveries.id })
+      .from(digestDeliveries)
+      .innerJoin(mailRuns, eq(mailRuns.id, digestDeliveries.runId))
+      .where(
+        and(
+          eq(mailRuns.status, "sending"),
+          lte(digestDeliveries.nextAttemptAt, sql`now()`),
+          or(
+            eq(digestDeliveries.status, "pending"),
+            and(
+              eq(digestDeliveries.status, "sending"),
+              lte(digestDeliveries.leaseUntil, sql`now()`),
+            ),
+          ),
+        ),
+      )
+      .orderBy(digestDeliveries.runId, digestDeliveries.id)
+      .limit(options.batchSize)
+      .for("update", { of: digestDeliveries, skipLocked: true });
+    return db
+      .update(digestDeliveries)
+      .set({
+        status: "sending",
+        claimedBy: claimToken,
+        leaseUntil: sql`now() + make_interval(secs => ${leaseSeconds})`,
+        attempts: sql`${digestDeliveries.attempts} + 1`,
+      })
+      .where(inArray(digestDeliveries.id, claimable))
+      .returning({
+        id: digestDeliveries.id,
+        runId: digestDeliveries.runId,
+        subscriptionId: digestDeliveries.subscriptionId,
+        attempts: digestDeliveries.attempts,
+      });
+  }
+
+  /** Updates a row this claim still owns. */
+  const settle = (delivery: ClaimedDelivery, claimToken: string, values: object) =>
+    db
+      .update(digestDeliveries)
+      .set({ ...values, claimedBy: null, leaseUntil: null })
+      .where(and(eq(digestDeliveries.id, delivery.id), eq(digestDeliveries.claimedBy, claimToken)));
+
+  /** Marks the delivery sent, in the same statement that proves the claim and the subscription. */
+  async function commitSent(delivery: ClaimedDelivery, claimToken: string): Promise<boolean> {
+    const committed = await db
+      .update(digestDeliveries)
+      .set({
+        status: "sent",
+        sentAt: new Date(),
+        lastError: null,
+        claimedBy: null,
+        leaseUntil: null,
+      })
+      .where(
+        and(
+          eq(digestDeliveries.id, delivery.id),
+          eq(digestDeliveries.status, "sending"),
+          eq(digestDeliveries.claimedBy, claimToken),
+          sql`exists (select 1 from ${subscriptions} where ${subscriptions.id} = ${delivery.subscriptionId} and ${subscriptions.verified} and not ${subscriptions.unsubscribed})`,
+        ),
+      )
+      .returning({ id: digestDeliveries.id });
+    return committed.length > 0;
+  }
+
+  type Outcome =
+    | { kind: "sent" | "skipped" | "lost" }
+    | { kind: "failed" | "retry"; error: string };
+
+  async function deliver(
+    delivery: ClaimedDelivery,
+    claimToken: string,
+    email: string,
+    run: { subject: string; content: typeof mailRuns.$inferSelect.content },
+  ): Promise<Outcome> {
+    const unsubscribeUrl = deps.unsubscribeUrl(delivery.subscriptionId);
+    const oneClick = new URL(unsubscribeUrl);
+    oneClick.pathname = "/api/unsubscribe";
+    const { html, text } = digestEmail(config.siteName, run.content, {
+      publicUrl: config.publicUrl.toString(),
+      unsubscribeUrl,
+    });
+    // An object, not a `let`: the commit step assigns it inside a callback.
+    const commit: { state: "not yet" | "done" | "refused" } = { state: "not yet" };
+    try {
+      await mailer.send(
+        {
+          to: email,
+          subject: run.subject,
+          html,
+          text,
+          messageId: `<digest-${delivery.runId}-${delivery.subscriptionId}@${config.publicUrl.hostname}>`,
+          headers: {
+            "List-Unsubscribe": `<${oneClick}>`,
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+          },
+        },
+        {
+          beforeCommit: async () => {
+            commit.state = (await commitSent(delivery, claimToken)) ? "done" : "refused";
+            if (commit.state === "refused") throw new Error("delivery no longer ours to send");
+          },
+        },
+      );
+      return { kind: "sent" };
+    } catch (error) {
+      if (commit.state === "refused") {
+        return {
+          kind: (await markSkippedIfUnsubscribed(delivery, claimToken)) ? "skipped" : "lost",
+        };
+      }
+      // A refusal after the final "." means the server did not take it: the row is not sent after all.
+      const isCommitted = commit.state === "done";
+      if (isPermanentFailure(error) || delivery.attempts >= options.maxAttempts) {
+        await settleFailure(delivery, claimToken, isCommitted, {
+          status: "failed",
+          lastError: errorText(error),
+        });
+        return { kind: "failed", error: errorText(error) };
+      }
+      const delayMs = options.retryBaseMs * 2 ** (delivery.attempts - 1);
+      await settleFailure(delivery, claimToken, isCommitted, {
+        status: "pending",
+        lastError: errorText(error),
+        nextAttemptAt: new Date(Date.now() + delayMs),
+      });
+      return { kind: "retry", error: errorText(error) };
+    }
+  }
+
+  async function settleFailure(
+    delivery: ClaimedDelivery,
+    claimToken: string,
+    isCommitted: boolean,
+    values: object,
+  ) {
+    if (!isCommitted) {
+      await settle(delivery, claimToken, values);
+      return;
+    }
+    await db
+      .update(digestDeliveries)
+      .set({ ...values, sentAt: null })
+      .where(and(eq(digestDeliveries.id, delivery.id), eq(digestDeliveries.status, "sent")));
+  }
+
+  async function markSkippedIfUnsubscribed(delivery: ClaimedDelivery, claimToken: string) {
+    const skipped = await db
+      .update(digestDeliveries)
+      .set({ status: "skipped", claimedBy: null, leaseUntil: null })
+      .where(
+        and(
+          eq(digestDeliveries.id, delivery.id),
+          eq(digestDeliveries.claimedBy, claimToken),
+          sql`not exists (select 1 from ${subscriptions} where ${subscriptions.id} = ${delivery.subscriptionId} and ${subscriptions.verified} and not ${subscriptions.unsubscribed})`,
+        ),
+      )
+      .returning({ id: digestDeliveries.id });
+    return skipped.length > 0;
+  }
+
+  /** Refreshes sentCount and closes runs with nothing left to send. */
+  async function updateRuns(runIds: number[]) {
+    for (const runId of runIds) {
+      await db
+        .update(mailRuns)
+        .set({
+          sentCount: sql`(select count(*) from ${digestDeliveries} where ${digestDeliveries.runId} = ${runId} and ${digestDeliveries.status} = 'sent')::int`,
+        })
+        .where(eq(mailRuns.id, runId));
+      await db
+        .update(mailRuns)
+        .set({ status: "sent", completedAt: new Date(), pausedReason: null })
+        .where(
+          and(
+            eq(mailRuns.id, runId),
+            eq(mailRuns.status, "sending"),
+            sql`not exists (select 1 from ${digestDeliveries} where ${digestDeliveries.runId} = ${runId} and ${digestDeliveries.status} in ('pending', 'sending'))`,
+          ),
+        );
+    }
+  }
+
+  async function pause(runId: number, reason: string) {
+    logger.warn({ runId, reason }, "digest run paused after repeated mail failures");
+    await db
+      .update(mailRuns)
+      .set({ status: "paused", pausedReason: reason })
+      .where(and(eq(mailRuns.id, runId), eq(mailRuns.status, "sending")));
+  }
+
+  /** Claims and sends one batch; the number of deliveries it claimed (0: nothing to do now). */
+  async function sendBatch(): Promise<number> {
+    const claimToken = randomUUID();
+    const claimed = await claim(claimToken);
+    if (claimed.length === 0) return 0;
+    const runIds = [...new Set(claimed.map((delivery) => delivery.runId))];
+    const runs = new Map(
+      (
+        await db
+          .select({ id: mailRuns.id, subject: mailRuns.subject, content: mailRuns.content })
+          .from(mailRuns)
+          .where(inArray(mailRuns.id, runIds))
+      ).map((run) => [run.id, run]),
+    );
+    const recipients = new Map(
+      (
+        await db
+          .select({
+            id: subscriptions.id,
+            email: subscriptions.email,
+            isActive: sql<boolean>`${subscriptions.verified} and not ${subscriptions.unsubscribed}`,
+          })
+          .from(subscriptions)
+          .where(
+            inArray(
+              subscriptions.id,
+              claimed.map((delivery) => delivery.subscriptionId),
+            ),
+          )
+      ).map((row) => [row.id, row]),
+    );
+    const pausedRuns = new Set<number>();
+    const queue = [...claimed];
+    const worker = async () => {
+      for (let delivery = queue.shift(); delivery; delivery = queue.shift()) {
+        const run = runs.get(delivery.runId);
+        const recipient = recipients.get(delivery.subscriptionId);
+        if (!run || !recipient?.isActive || pausedRuns.has(delivery.runId)) {
+          // Gone, unsubscribed since the run began, or its run just paused: release or skip it.
+          await (recipient?.isActive && run
+            ? settle(delivery, claimToken, {
+                status: "pending",
+                attempts: sql`${digestDeliveries.attempts} - 1`,
+              })
+            : settle(delivery, claimToken, { status: "skipped" }));
+          continue;
+        }
+        const outcome = await deliver(delivery, claimToken, recipient.email, run);
+        if (outcome.kind === "sent") consecutiveFailures = 0;
+        if (outcome.kind === "retry") {
+          consecutiveFailures += 1;
+          if (consecutiveFailures >= options.pauseAfterFailures) {
+            pausedRuns.add(delivery.runId);
+            await pause(delivery.runId, `Mail server failing: ${outcome.error}`);
+          }
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: options.concurrency }, worker));
+    await updateRuns(runIds);
+    return claimed.length;
+  }
+
+  let loop: Promise<void> | undefined;
+  let isStopping = false;
+  let wakeUp: (() => void) | undefined;
+
+  return {
+    sendBatch,
+
+    /** Sends until nothing is due now (tests and the CLI use it; the loop below is for servers). */
+    async drain(): Promise<void> {
+      while ((await sendBatch()) > 0) {}
+    },
+
+    /**
+     * After a restart on the embedded database this process is the only sender (the data
+     * directory is locked), so its earlier claims died with it: release them without waiting.
+     */
+    async releaseOwnClaims(): Promise<void> {
+      await db
+        .update(digestDeliveries)
+        .set({ status: "pending", claimedBy: null, leaseUntil: null })
+        .where(eq(digestDeliveries.status, "sending"));
+    },
+
+    /** Looks for work now instead of at the next poll (after a send or resume on this instance). */
+    wake() {
+      wakeUp?.();
+    },
+
+    start() {
+      if (loop) return;
+      isStopping = false;
+      loop = (async () => {
+        while (!isStopping) {
+          let claimed = 0;
+          try {
+            claimed = await sendBatch();
+          } catch (error) {
+            logger.error({ err: error }, "digest sending failed; retrying at the next poll");
+          }
+          if (claimed === 0 && !isStopping) {
+            await new Promise<void>((resolve) => {
+              const timer = setTimeout(resolve, options.pollMs);
+              wakeUp = () => {
+                clearTimeout(timer);
+                resolve();
+              };
+            });
+            wakeUp = undefined;
+          }
+        }
+      })();
+    },
+
+    /** Finishes the batch in hand (its claims would otherwise wait out their lease) and stops. */
+    async stop(): Promise<void> {
+      isStopping = true;
+      wakeUp?.();
+      await loop;
+      loop = undefined;
+    },
+  };
+}
+
+export type DigestSender = ReturnType<typeof createDigestSender>;
