@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq, inArray, lte, or, sql } from "drizzle-orm";
 import { digestDeliveries, mailRuns, subscriptions } from "../db/schema.ts";
 import { digestEmail } from "../mail/digest.ts";
-import type { Mailer } from "../mail/transport.ts";
+import type { MailChannel, Mailer } from "../mail/transport.ts";
 import type { ServiceDeps } from "./deps.ts";
 
 export interface DigestSenderOptions {
@@ -25,7 +25,7 @@ const DEFAULTS: DigestSenderOptions = {
   retryBaseMs: 5_000,
   maxAttempts: 5,
   pauseAfterFailures: 10,
-  pollMs: 5_000,
+  pollMs: 2_000,
 };
 
 /** An SMTP 5xx answer: the address or message is refused for good, so retrying cannot help. */
@@ -50,7 +50,7 @@ interface ClaimedDelivery {
  * Deliveries are claimed in batches with FOR UPDATE SKIP LOCKED and a lease, so two instances
  * never hold the same row. Each email is streamed to the SMTP server whole, then the row is marked
  * sent — only if this claim still owns it and the address is still subscribed — and only then
- * is the final "." written (Mailer `beforeCommit`). A crash before that mark leaves a row the
+ * is the final "." written (MailChannel `commit`). A crash before that mark leaves a row the
  * server never accepted, which is sent again after the lease; a crash after it leaves a sent
  * row. Either way no subscriber gets two copies of one run (decision 006).
  */
@@ -139,6 +139,7 @@ export function createDigestSender(
     | { kind: "failed" | "retry"; error: string };
 
   async function deliver(
+    channel: MailChannel,
     delivery: ClaimedDelivery,
     claimToken: string,
     email: string,
@@ -152,9 +153,11 @@ export function createDigestSender(
       unsubscribeUrl,
     });
     // An object, not a `let`: the commit step assigns it inside a callback.
-    const commit: { state: "not yet" | "done" | "refused" } = { state: "not yet" };
+    const commit: { state: "not yet" | "done" | "refused"; step?: Promise<void> } = {
+      state: "not yet",
+    };
     try {
-      await mailer.send(
+      await channel.send(
         {
           to: email,
           subject: run.subject,
@@ -166,15 +169,18 @@ export function createDigestSender(
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
           },
         },
-        {
-          beforeCommit: async () => {
-            commit.state = (await commitSent(delivery, claimToken)) ? "done" : "refused";
-            if (commit.state === "refused") throw new Error("delivery no longer ours to send");
-          },
+        () => {
+          commit.step = commitSent(delivery, claimToken).then((isCommitted) => {
+            commit.state = isCommitted ? "done" : "refused";
+            if (!isCommitted) throw new Error("delivery no longer ours to send");
+          });
+          return commit.step;
         },
       );
       return { kind: "sent" };
     } catch (error) {
+      // The connection may fail while the commit is still on its way: know its outcome first.
+      await commit.step?.catch(() => {});
       if (commit.state === "refused") {
         return {
           kind: (await markSkippedIfUnsubscribed(delivery, claimToken)) ? "skipped" : "lost",
@@ -292,22 +298,41 @@ export function createDigestSender(
       ).map((row) => [row.id, row]),
     );
     const pausedRuns = new Set<number>();
+    const outcomes: Record<Outcome["kind"] | "released", number> = {
+      sent: 0,
+      failed: 0,
+      retry: 0,
+      skipped: 0,
+      lost: 0,
+      released: 0,
+    };
     const queue = [...claimed];
     const worker = async () => {
+      const channel = mailer.openChannel();
+      try {
+        await sendFromQueue(channel);
+      } finally {
+        channel.close();
+      }
+    };
+    const sendFromQueue = async (channel: MailChannel) => {
       for (let delivery = queue.shift(); delivery; delivery = queue.shift()) {
         const run = runs.get(delivery.runId);
         const recipient = recipients.get(delivery.subscriptionId);
         if (!run || !recipient?.isActive || pausedRuns.has(delivery.runId)) {
           // Gone, unsubscribed since the run began, or its run just paused: release or skip it.
-          await (recipient?.isActive && run
+          const isReleased = Boolean(recipient?.isActive && run);
+          await (isReleased
             ? settle(delivery, claimToken, {
                 status: "pending",
                 attempts: sql`${digestDeliveries.attempts} - 1`,
               })
             : settle(delivery, claimToken, { status: "skipped" }));
+          outcomes[isReleased ? "released" : "skipped"] += 1;
           continue;
         }
-        const outcome = await deliver(delivery, claimToken, recipient.email, run);
+        const outcome = await deliver(channel, delivery, claimToken, recipient.email, run);
+        outcomes[outcome.kind] += 1;
         if (outcome.kind === "sent") consecutiveFailures = 0;
         if (outcome.kind === "retry") {
           consecutiveFailures += 1;
@@ -320,6 +345,7 @@ export function createDigestSender(
     };
     await Promise.all(Array.from({ length: options.concurrency }, worker));
     await updateRuns(runIds);
+    logger.info({ runIds, ...outcomes }, "digest batch sent");
     return claimed.length;
   }
 

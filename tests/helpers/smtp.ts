@@ -14,7 +14,11 @@ export type Refusal = 421 | 450 | 451 | 550 | 553;
  * `refuse` (changeable while it runs) turns recipients away with an SMTP error.
  */
 export async function startSmtpCapture(
-  options: { refuse?: (to: string) => Refusal | undefined } = {},
+  options: {
+    refuse?: (to: string) => Refusal | undefined;
+    /** How long the server takes over each accepted message, to make a long run last. */
+    delayMs?: number;
+  } = {},
 ) {
   const messages: CapturedMail[] = [];
   const waiters: Array<() => void> = [];
@@ -31,7 +35,8 @@ export async function startSmtpCapture(
     },
     onData(stream, session, callback) {
       simpleParser(stream)
-        .then((parsed) => {
+        .then(async (parsed) => {
+          if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
           messages.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), parsed });
           for (const wake of waiters.splice(0)) wake();
           callback();
@@ -45,6 +50,17 @@ export async function startSmtpCapture(
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
+    /** Resolves once `count` messages have been accepted in all. */
+    async waitForCount(count: number, timeoutMs = 60_000): Promise<void> {
+      const deadline = Date.now() + timeoutMs;
+      while (messages.length < count) {
+        if (Date.now() > deadline) throw new Error(`only ${messages.length} of ${count} mails`);
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, 200);
+        });
+      }
+    },
     setRefusal(refuse: ((to: string) => Refusal | undefined) | undefined) {
       state.refuse = refuse;
     },
