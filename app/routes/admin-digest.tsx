@@ -1,0 +1,289 @@
+import * as Dialog from "@radix-ui/react-dialog";
+import { Copy, Download, ExternalLink, Send, Sparkles } from "lucide-react";
+import { type FormEvent, useEffect, useState } from "react";
+import { Link } from "react-router";
+import { DIGEST_SUBJECT_MAX_LENGTH, type DigestContent } from "../../common/schemas/digest.ts";
+import type { DigestRunView } from "../../server/services/digest.ts";
+import { adminMeta, useAdminDoor } from "../lib/admin-access.ts";
+import { ApiError, apiRequest } from "../lib/api.ts";
+import { appContext } from "../lib/app-context.ts";
+import { copyText } from "../lib/clipboard.ts";
+import { notify, notifyError } from "../lib/toast.ts";
+import type { Route } from "./+types/admin-digest";
+
+/** Runs as JSON: dates arrive as strings. */
+type RunRow = Omit<DigestRunView, "createdAt" | "completedAt"> & {
+  createdAt: string;
+  completedAt: string | null;
+};
+
+const RUNS_POLL_MS = 2_000;
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { actor, services, site } = context.get(appContext);
+  if (actor?.role !== "ADMIN") return { isAdmin: false, runs: [], siteName: site.name };
+  const runs = await services.digest.listRuns();
+  return { isAdmin: true, runs: JSON.parse(JSON.stringify(runs)) as RunRow[], siteName: site.name };
+}
+
+export const meta = () => adminMeta("Weekly Ember Digest");
+
+const buttonClass =
+  "inline-flex items-center gap-2 rounded-full px-5 py-2.5 font-medium disabled:opacity-60";
+const primaryButton = `${buttonClass} bg-ember-700 text-white hover:bg-ember-800`;
+const secondaryButton = `${buttonClass} border border-stone-400 bg-white text-stone-800 hover:bg-stone-100`;
+
+export default function AdminDigest({ loaderData }: Route.ComponentProps) {
+  useAdminDoor(loaderData.isAdmin, "digest");
+  if (!loaderData.isAdmin) return null;
+  return (
+    <section className="mx-auto max-w-3xl px-4 py-10">
+      <p>
+        <Link to="/admin" className="text-sm text-ember-700 underline underline-offset-4">
+          Content Management
+        </Link>
+      </p>
+      <h1 className="mt-2 font-serif text-3xl">Weekly Ember Digest</h1>
+      <DigestPreview />
+      <SubscribersDownload />
+      <DigestSending initialRuns={loaderData.runs} siteName={loaderData.siteName} />
+    </section>
+  );
+}
+
+/** 'Generate Preview' fills the spec's payload from the site, then renders it on the server. */
+function DigestPreview() {
+  const [html, setHtml] = useState<string>();
+  const [isGenerating, setGenerating] = useState(false);
+
+  async function generate() {
+    setGenerating(true);
+    try {
+      const content = await apiRequest<DigestContent>("GET", "/api/admin/digest/content");
+      const preview = await apiRequest<{ html: string }>(
+        "POST",
+        "/api/admin/digest/preview",
+        content,
+      );
+      setHtml(preview.html);
+      notify("Digest generated", "HTML preview is ready.");
+    } catch {
+      notifyError("Generation failed", "Unable to generate digest HTML.");
+    } finally {
+      setGenerating(false);
+    }
+  }
+
+  async function copy() {
+    if (html && (await copyText(html))) notify("HTML copied");
+    else notifyError("Copy failed", "Unable to copy HTML to clipboard.");
+  }
+
+  function open() {
+    if (!html) return;
+    const url = URL.createObjectURL(new Blob([html], { type: "text/html" }));
+    window.open(url, "_blank", "noopener");
+    // The new tab has loaded the document by then; the URL only has to outlive that.
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  }
+
+  return (
+    <div className="mt-8 rounded-lg border border-stone-300 bg-white p-5">
+      <h2 className="font-serif text-xl">Preview</h2>
+      <p className="mt-1 text-sm text-stone-700">
+        This week's featured ember, the two most-echoed stanzas of the past seven days and the new
+        poems.
+      </p>
+      <div className="mt-4 flex flex-wrap gap-3">
+        <button type="button" className={primaryButton} onClick={generate} disabled={isGenerating}>
+          <Sparkles aria-hidden className="size-4" />
+          {isGenerating ? "Generating..." : "Generate Preview"}
+        </button>
+        {html && (
+          <>
+            <button type="button" className={secondaryButton} onClick={copy}>
+              <Copy aria-hidden className="size-4" />
+              Copy HTML
+            </button>
+            <button type="button" className={secondaryButton} onClick={open}>
+              <ExternalLink aria-hidden className="size-4" />
+              Open Preview
+            </button>
+          </>
+        )}
+      </div>
+      {html && (
+        <iframe
+          title="Digest preview"
+          srcDoc={html}
+          sandbox=""
+          className="mt-5 h-[32rem] w-full rounded border border-stone-200"
+        />
+      )}
+    </div>
+  );
+}
+
+function SubscribersDownload() {
+  function download() {
+    window.open("/api/admin/subscribers.csv", "_blank", "noopener");
+    notify("Download started", "Subscribers CSV is being downloaded.");
+  }
+  return (
+    <div className="mt-6 rounded-lg border border-stone-300 bg-white p-5">
+      <h2 className="font-serif text-xl">Subscribers</h2>
+      <p className="mt-1 text-sm text-stone-700">
+        The verified subscriber list: email, verified at, subscribed at.
+      </p>
+      <button type="button" className={`${secondaryButton} mt-4`} onClick={download}>
+        <Download aria-hidden className="size-4" />
+        Download Subscribers CSV
+      </button>
+    </div>
+  );
+}
+
+const STATUS_LABELS: Record<RunRow["status"], string> = {
+  sending: "Sending",
+  paused: "Paused",
+  sent: "Sent",
+};
+
+/** Sending this week's digest to every verified subscriber, and the runs so far. */
+function DigestSending({ initialRuns, siteName }: { initialRuns: RunRow[]; siteName: string }) {
+  const [runs, setRuns] = useState(initialRuns);
+  const [subject, setSubject] = useState(`This week's embers from ${siteName}`);
+  const [isConfirming, setConfirming] = useState(false);
+  const [isSending, setSending] = useState(false);
+  const activeRun = runs.find((run) => run.status !== "sent");
+  const isRunning = activeRun?.status === "sending";
+
+  useEffect(() => {
+    if (!isRunning) return;
+    const timer = setInterval(async () => {
+      try {
+        setRuns(await apiRequest<RunRow[]>("GET", "/api/admin/digest/runs"));
+      } catch {
+        // The next poll tries again; the table keeps its last figures meanwhile.
+      }
+    }, RUNS_POLL_MS);
+    return () => clearInterval(timer);
+  }, [isRunning]);
+
+  async function send() {
+    setSending(true);
+    try {
+      const run = await apiRequest<RunRow>("POST", "/api/admin/digest/send", { subject });
+      setRuns((current) => [run, ...current]);
+      setConfirming(false);
+      notify("Digest queued", `Sending to ${run.recipientCount} subscribers.`);
+    } catch (error) {
+      const message = error instanceof ApiError ? error.serverMessage : undefined;
+      notifyError("Send failed", message ?? "Unable to send the digest.");
+    } finally {
+      setSending(false);
+    }
+  }
+
+  async function resume(runId: number) {
+    try {
+      const run = await apiRequest<RunRow>("POST", `/api/admin/digest/runs/${runId}/resume`, {});
+      setRuns((current) => current.map((row) => (row.id === run.id ? run : row)));
+      notify("Sending resumed");
+    } catch (error) {
+      const message = error instanceof ApiError ? error.serverMessage : undefined;
+      notifyError("Resume failed", message ?? "Unable to resume the digest.");
+    }
+  }
+
+  function confirm(event: FormEvent) {
+    event.preventDefault();
+    if (subject.trim()) setConfirming(true);
+  }
+
+  return (
+    <div className="mt-6 rounded-lg border border-stone-300 bg-white p-5">
+      <h2 className="font-serif text-xl">Send</h2>
+      <form onSubmit={confirm} className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-end">
+        <label className="flex-1 text-sm font-medium">
+          Subject
+          <input
+            value={subject}
+            onChange={(event) => setSubject(event.target.value)}
+            maxLength={DIGEST_SUBJECT_MAX_LENGTH}
+            required
+            className="mt-1 w-full rounded border border-stone-400 bg-white px-3 py-2 font-normal"
+          />
+        </label>
+        <button type="submit" className={primaryButton} disabled={Boolean(activeRun)}>
+          <Send aria-hidden className="size-4" />
+          Send Digest
+        </button>
+      </form>
+      {activeRun && (
+        <p className="mt-2 text-sm text-stone-700">
+          One digest sends at a time: this one can go when the current run has finished.
+        </p>
+      )}
+
+      <Dialog.Root open={isConfirming} onOpenChange={setConfirming}>
+        <Dialog.Portal>
+          <Dialog.Overlay className="fixed inset-0 z-40 bg-stone-900/40" />
+          <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[min(92vw,28rem)] -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-6 shadow-xl">
+            <Dialog.Title className="font-serif text-xl">Send the digest now?</Dialog.Title>
+            <Dialog.Description className="mt-2 text-stone-700">
+              “{subject.trim()}” goes to every verified subscriber. It cannot be recalled.
+            </Dialog.Description>
+            <div className="mt-6 flex justify-end gap-3">
+              <Dialog.Close className={secondaryButton}>Cancel</Dialog.Close>
+              <button type="button" className={primaryButton} onClick={send} disabled={isSending}>
+                {isSending ? "Sending..." : "Send to subscribers"}
+              </button>
+            </div>
+          </Dialog.Content>
+        </Dialog.Portal>
+      </Dialog.Root>
+
+      <h3 className="mt-8 font-medium">Runs</h3>
+      {runs.length === 0 ? (
+        <p className="mt-2 text-sm text-stone-700">No digest has been sent yet.</p>
+      ) : (
+        <ul className="mt-3 divide-y divide-stone-200">
+          {runs.map((run) => (
+            <li key={run.id} className="py-3">
+              <div className="flex flex-wrap items-baseline justify-between gap-2">
+                <span className="font-medium">{run.subject}</span>
+                <span className="text-sm text-stone-700">
+                  {new Date(run.createdAt).toLocaleString()}
+                </span>
+              </div>
+              <p className="mt-1 text-sm" aria-live={run.status === "sending" ? "polite" : "off"}>
+                <span
+                  className={
+                    run.status === "paused"
+                      ? "rounded bg-amber-100 px-2 py-0.5 text-amber-900"
+                      : "rounded bg-stone-100 px-2 py-0.5 text-stone-800"
+                  }
+                >
+                  {STATUS_LABELS[run.status]}
+                </span>{" "}
+                {run.sentCount} of {run.recipientCount} sent
+                {run.failedCount > 0 && `, ${run.failedCount} failed`}
+                {run.skippedCount > 0 && `, ${run.skippedCount} unsubscribed before sending`}
+                {run.pendingCount > 0 && `, ${run.pendingCount} waiting`}
+              </p>
+              {run.status === "paused" && (
+                <div className="mt-2 flex flex-wrap items-center gap-3 text-sm">
+                  <span className="text-amber-900">{run.pausedReason}</span>
+                  <button type="button" className={secondaryButton} onClick={() => resume(run.id)}>
+                    Resume sending
+                  </button>
+                </div>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,123 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser } from "../helpers/browser.ts";
+import { type RunningServer, startServer } from "../helpers/server.ts";
+import { type SmtpCapture, startSmtpCapture } from "../helpers/smtp.ts";
+
+let server: RunningServer;
+let browser: Browser;
+let smtp: SmtpCapture;
+const SUBSCRIBERS = ["first@example.com", "second@example.com"];
+
+async function hydrated(page: Page) {
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+}
+
+async function signedIn(email: string, options: { admin?: boolean } = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const args = options.admin ? [email, "--admin"] : [email];
+  const link = await server.cli("login-link", ...args);
+  const page = await context.newPage();
+  await page.goto(link.stdout.trim());
+  await page.close();
+  return context;
+}
+
+/** Subscribes through the API and opens the emailed confirmation link, as a reader would. */
+async function verifiedSubscriber(email: string) {
+  const since = smtp.messages.length;
+  const response = await fetch(`${server.url}/api/subscribe`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: server.url },
+    body: JSON.stringify({ email }),
+  });
+  expect(response.status).toBe(200);
+  const mail = await smtp.waitFor(email, since);
+  const link = /https?:\/\/\S+\/api\/subscribe\/verify\?\S+/.exec(mail.parsed.text ?? "")?.[0];
+  expect((await fetch(link ?? "", { redirect: "manual" })).headers.get("location")).toBe(
+    "/?verified=1",
+  );
+}
+
+beforeAll(async () => {
+  smtp = await startSmtpCapture();
+  [server, browser] = await Promise.all([startServer({ SMTP_URL: smtp.url }), launchBrowser()]);
+  for (const email of SUBSCRIBERS) await verifiedSubscriber(email);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await smtp?.close();
+});
+
+describe("the digest admin page", () => {
+  let admin: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    admin = await signedIn("poet@example.com", { admin: true });
+    await admin.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
+    page = await admin.newPage();
+    await page.goto(`${server.url}/admin/digest`);
+    await hydrated(page);
+  });
+  afterAll(() => admin?.close());
+
+  it("generates a preview from the site, copies its HTML and opens it in a new tab", async () => {
+    await page.getByRole("heading", { name: "Weekly Ember Digest" }).waitFor();
+    await page.getByRole("button", { name: "Generate Preview" }).click();
+    await page.getByText("HTML preview is ready.").waitFor();
+    const preview = page.frameLocator("iframe[title='Digest preview']");
+    await preview.getByText("Ember of the Week").waitFor();
+
+    await page.getByRole("button", { name: "Copy HTML" }).click();
+    await page.getByText("HTML copied").waitFor();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toMatch(/^<!doctype html>/);
+    expect(copied).toContain("Ember of the Week");
+
+    const [tab] = await Promise.all([
+      admin.waitForEvent("page"),
+      page.getByRole("button", { name: "Open Preview" }).click(),
+    ]);
+    await tab.getByText("Ember of the Week").waitFor();
+    await tab.close();
+  });
+
+  it("downloads the verified subscribers as CSV", async () => {
+    const csv = admin.waitForEvent("response", (response) =>
+      response.url().endsWith("/api/admin/subscribers.csv"),
+    );
+    await page.getByRole("button", { name: "Download Subscribers CSV" }).click();
+    await page.getByText("Subscribers CSV is being downloaded.").waitFor();
+    const response = await csv;
+    expect(response.status()).toBe(200);
+    expect(response.headers()["content-disposition"]).toContain("attachment");
+  });
+
+  it("sends the digest after a confirmation, and shows the run as it completes", async () => {
+    const since = smtp.messages.length;
+    await page.getByLabel("Subject").fill("Embers of the week");
+    await page.getByRole("button", { name: "Send Digest" }).click();
+    const dialog = page.getByRole("dialog", { name: "Send the digest now?" });
+    await dialog.getByRole("button", { name: "Send to subscribers" }).click();
+    await page.getByText("Sending to 2 subscribers.").waitFor();
+    await page.getByText("2 of 2 sent").waitFor({ timeout: 20_000 });
+    for (const email of SUBSCRIBERS) {
+      const mail = await smtp.waitFor(email, since);
+      expect(mail.parsed.subject).toBe("Embers of the week");
+    }
+    await page.screenshot({ path: "test-results/admin-digest-1280.png", fullPage: true });
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.screenshot({ path: "test-results/admin-digest-375.png", fullPage: true });
+  });
+});
+
+it("sends a signed-in reader from /admin/digest home with 'Access denied'", async () => {
+  const reader = await signedIn("reader@example.com");
+  const page = await reader.newPage();
+  await page.goto(`${server.url}/admin/digest`);
+  await page.getByText("Admin access required.").waitFor();
+  await page.waitForURL(`${server.url}/`);
+  await reader.close();
+});
