@@ -7,7 +7,8 @@ import { startServer } from "../tests/helpers/server.ts";
 /**
  * `npm run bench`: the production build on a fresh embedded database with demo content, driven
  * on loopback by autocannon, beside a raw node:http server that answers the exact bytes of the
- * poem page (the ceiling). Figures are ratios taken in one run: these machines are shared.
+ * poem page (the ceiling), and a second server with PAGE_CACHE=false to measure rendering itself.
+ * Figures are ratios taken in one run: these machines are shared.
  * Writes bench-results/latest.json for comparison between commits.
  */
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -23,8 +24,12 @@ interface Row {
   ratioToRaw?: number;
 }
 
-async function measure(name: string, url: string): Promise<Row> {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS });
+async function measure(
+  name: string,
+  url: string,
+  request: Pick<autocannon.Options, "method" | "headers" | "body"> = {},
+): Promise<Row> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, ...request });
   return {
     name,
     requestsPerSecond: Math.round(result.requests.average),
@@ -42,10 +47,13 @@ function startRawServer(body: Buffer, headers: Record<string, string>): Promise<
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
 }
 
-const app = await startServer({ LOG_LEVEL: "warn" }).catch((error: Error) => {
+/** Load tests sign in one reader for thousands of writes: the limits are scaled, not removed. */
+const serverEnv = { LOG_LEVEL: "warn", RATE_LIMIT_SCALE: "1000000" };
+const app = await startServer(serverEnv).catch((error: Error) => {
   process.stderr.write(`bench: the server could not start: ${error.message.split("\n")[0]}\n`);
   process.exit(1);
 });
+const uncached = await startServer({ ...serverEnv, PAGE_CACHE: "false" });
 try {
   const page = await fetch(`${app.url}/poetry/${POEM}`);
   const body = Buffer.from(await page.arrayBuffer());
@@ -61,9 +69,37 @@ try {
     ["/poetry", "/poetry"],
     ["home", "/"],
     ["GET /api/poems", "/api/poems"],
+    ["GET /api/poems/{slug}/echos", `/api/poems/${POEM}/echos`],
   ] as const) {
     rows.push(await measure(name, `${app.url}${route}`));
   }
+  rows.push(await measure("poem page, PAGE_CACHE=false", `${uncached.url}/poetry/${POEM}`));
+
+  const link = await app.cli("login-link", "bench-reader@example.com");
+  const signedIn = await fetch(link.stdout.trim(), { redirect: "manual" });
+  const cookie = signedIn.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .join("; ");
+  const write = (body: unknown) => ({
+    method: "POST" as const,
+    headers: { Cookie: cookie, Origin: app.url, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  rows.push(
+    await measure(
+      "whisper POST (signed in)",
+      `${app.url}/api/poems/${POEM}/whispers`,
+      write({ stanzaIndex: 0, body: "A quiet line, read twice." }),
+    ),
+  );
+  rows.push(
+    await measure(
+      "echo toggle (signed in)",
+      `${app.url}/api/poems/${POEM}/echo`,
+      write({ stanzaIndex: 1 }),
+    ),
+  );
   const ceiling = rows[0]?.requestsPerSecond ?? 1;
   for (const row of rows)
     row.ratioToRaw = Math.round((row.requestsPerSecond / ceiling) * 1000) / 1000;
@@ -88,5 +124,5 @@ try {
     ),
   );
 } finally {
-  await app.stop();
+  await Promise.all([app.stop(), uncached.stop()]);
 }

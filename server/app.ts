@@ -103,6 +103,11 @@ export function createApp(deps: AppDeps) {
   );
   api.use(requireSameOrigin(config, (path) => path === ONE_CLICK_UNSUBSCRIBE_PATH));
   api.use("/admin/*", requireAdminApi);
+  // Any admin write may change what readers see: cached pages go, here and on other instances.
+  api.use("/admin/*", async (c, next) => {
+    await next();
+    if (c.req.method !== "GET" && c.res.status < 400) await services.contentChanges.announce();
+  });
   api.route("/", healthRoutes(services));
   api.route("/", authRoutes(services, config));
   api.route("/", poemRoutes(services));

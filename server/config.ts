@@ -29,6 +29,10 @@ export interface Config {
       }
     | undefined;
   demoContent: boolean;
+  /** Multiplies every rate limit; only load tests (npm run bench) raise it. */
+  rateLimitScale: number;
+  /** Anonymous pages served from memory (server/http/page-cache.ts); off for measuring renders. */
+  pageCache: boolean;
   /** Undefined means "generate once into DATA_DIR" (server/secrets.ts). */
   sessionSecret: string | undefined;
   trustProxy: number;
@@ -159,6 +163,8 @@ export function loadConfig(env: Env = process.env): Config {
     oidc: readOidc(env),
     s3: readS3(env),
     demoContent: readBoolean(env, "DEMO_CONTENT", databaseUrl === undefined),
+    pageCache: readBoolean(env, "PAGE_CACHE", true),
+    rateLimitScale: readInteger(env, "RATE_LIMIT_SCALE", 1, 1_000_000, 1),
     sessionSecret,
     trustProxy: readInteger(env, "TRUST_PROXY", 0, 10, 0),
   };

@@ -9,8 +9,10 @@ import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { startControlSocket } from "./control/socket.ts";
 import { openDatabaseFor } from "./db/open.ts";
 import { seedDemo } from "./db/seed-demo.ts";
+import { createPageCache } from "./http/page-cache.ts";
 import { createLogger } from "./logger.ts";
 import { createMailer } from "./mail/transport.ts";
+import { CONTENT_CHANGED_CHANNEL } from "./services/content-changes.ts";
 import { createServices } from "./services/index.ts";
 import { createLocalObjectStore } from "./storage/local.ts";
 
@@ -88,8 +90,25 @@ if (isDev) {
   pageHandler = (request, context) => handler(request, context);
   clientAssetsDir = path.join(root, "build/client");
   const app = createApp({ config, logger, services, objectStore, pageHandler, clientAssetsDir });
-  server.on("request", getRequestListener(app.fetch));
+  const listener = getRequestListener(app.fetch);
+  const pageCache = config.pageCache
+    ? createPageCache({
+        render: async (pathWithQuery) =>
+          app.fetch(new Request(new URL(pathWithQuery, config.publicUrl))),
+        siteTimezone: config.siteTimezone,
+        logger,
+      })
+    : undefined;
+  if (pageCache) services.contentChanges.onChange(() => pageCache.clear());
+  server.on("request", (request, response) => {
+    if (!pageCache?.serve(request, response)) void listener(request, response);
+  });
 }
+
+// Other instances announce their admin writes through NOTIFY (server/services/content-changes.ts).
+const stopListening = await handle
+  .listen(CONTENT_CHANGED_CHANNEL, services.contentChanges.received)
+  .catch((error: Error) => exitWith(`Cannot listen for content changes: ${error.message}`));
 
 const control =
   handle.driver === "pglite"
@@ -131,6 +150,7 @@ async function shutdown(signal: string) {
   await control?.close();
   await closeVite();
   await services.digestSender.stop();
+  await stopListening();
   mailer.close();
   await handle.close();
   logger.info("stopped");

@@ -47,6 +47,7 @@ export const commands: Record<string, Command> = {
       expectArgs(args, 0, this.usage);
       await context.handle.migrate();
       const seeded = await seedDemo(context.handle.db, context.config, context.logger);
+      if (seeded) await context.services.contentChanges.announce();
       return seeded ? "demo content seeded" : "the database already has poems; nothing seeded";
     },
   },

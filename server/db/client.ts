@@ -23,6 +23,12 @@ export interface DatabaseHandle {
   migrate(): Promise<void>;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
+  /**
+   * Calls `onNotify` for every NOTIFY on `channel`, from this instance or (PostgreSQL) any other.
+   * Also called after a lost listening connection is back, since notifications may have been
+   * missed meanwhile. Resolves with a function that stops listening.
+   */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -73,6 +79,7 @@ async function openPglite(target: DatabaseTarget & { kind: "pglite" | "pglite-me
     ping: async () => {
       await client.query("select 1");
     },
+    listen: (channel, onNotify) => client.listen(channel, onNotify),
     close: async () => {
       await client.close();
       releaseLock();
@@ -108,6 +115,53 @@ async function openPostgres(target: DatabaseTarget & { kind: "postgres" }) {
     ping: async () => {
       await db.execute(sql`select 1`);
     },
+    listen: (channel, onNotify) => listenPostgres(target.url, channel, onNotify),
     close: () => pool.end(),
   } satisfies DatabaseHandle;
+}
+
+/** How long a lost LISTEN connection waits before it connects again. */
+const RELISTEN_DELAY_MS = 1_000;
+
+/**
+ * LISTEN on a connection of its own (a pooled one would be handed to queries), connecting again
+ * whenever it is lost, and calling `onNotify` once it is back in case something was missed.
+ */
+async function listenPostgres(url: string, channel: string, onNotify: () => void) {
+  let client: pg.Client | undefined;
+  let isStopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const connect = async (isReconnect: boolean) => {
+    const next = new pg.Client({ connectionString: url });
+    const retry = () => {
+      if (isStopped || client !== next) return;
+      client = undefined;
+      next.end().catch(() => {});
+      timer = setTimeout(() => void connect(true).catch(() => {}), RELISTEN_DELAY_MS);
+    };
+    client = next;
+    next.on("error", retry);
+    next.on("end", retry);
+    next.on("notification", (message) => {
+      if (message.channel === channel) onNotify();
+    });
+    try {
+      await next.connect();
+      await next.query(`listen ${pg.escapeIdentifier(channel)}`);
+      if (isReconnect) onNotify();
+    } catch (error) {
+      if (!isReconnect) {
+        client = undefined;
+        await next.end().catch(() => {});
+        throw error;
+      }
+      retry();
+    }
+  };
+  await connect(false);
+  return async () => {
+    isStopped = true;
+    clearTimeout(timer);
+    await client?.end().catch(() => {});
+  };
 }

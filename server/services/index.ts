@@ -3,6 +3,7 @@ import type { Mailer } from "../mail/transport.ts";
 import { resolveSessionSecret } from "../secrets.ts";
 import { createAccountService } from "./accounts.ts";
 import { createBookService } from "./books.ts";
+import { createContentChanges } from "./content-changes.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { createDigestService } from "./digest.ts";
 import { createDigestSender, type DigestSenderOptions } from "./digest-sender.ts";
@@ -24,7 +25,7 @@ export function createServices(
     digestSenderOptions?: Partial<DigestSenderOptions>;
   },
 ) {
-  const rateLimiter = createRateLimiter(deps.db);
+  const rateLimiter = createRateLimiter(deps.db, deps.config.rateLimitScale);
   const secret = resolveSessionSecret(deps.config);
   const embers = createEmberService(deps);
   const subscriptions = createSubscriptionService({ ...deps, rateLimiter, secret });
@@ -35,6 +36,7 @@ export function createServices(
   });
   return {
     health: createHealthService(deps.handle),
+    contentChanges: createContentChanges(deps),
     poems: createPoemService(deps),
     embers,
     books: createBookService(deps),
