@@ -75,6 +75,14 @@ describe("the page cache", () => {
     expect(policy).toContain("'strict-dynamic'");
   });
 
+  it("keeps the content API's public reads and the feed, but not interactions", async () => {
+    for (const path of ["/api/poems", "/api/poems/river", "/api/books", "/feed.xml"]) {
+      await fetch(`${base}${path}`);
+    }
+    await vi.waitUntil(() => cache.stats().entries === 4);
+    expect((await fetch(`${base}/api/poems/river`)).headers.get("x-rendered-by")).toBeNull();
+  });
+
   it("sends br or gzip bodies that decode to the page", async () => {
     await warm("/");
     const gzipped = await fetch(`${base}/`, { headers: { "Accept-Encoding": "gzip" } });
@@ -91,7 +99,13 @@ describe("the page cache", () => {
       headers: { Cookie: "ev.session_token=abc.def" },
     });
     expect(signedIn.headers.get("x-rendered-by")).toBe("app");
-    for (const path of ["/api/poems", "/favicon.ico", "/objects/images/x", "/admin"]) {
+    for (const path of [
+      "/api/poems/river/echos",
+      "/api/journal",
+      "/favicon.ico",
+      "/objects/images/x",
+      "/admin",
+    ]) {
       expect((await fetch(`${base}${path}`)).headers.get("x-rendered-by")).toBe("app");
     }
     const posted = await fetch(`${base}/poetry`, { method: "POST" });

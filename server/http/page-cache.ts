@@ -21,6 +21,14 @@ const UNCACHED_PREFIXES = [
 ];
 /** Page paths have no file extension, except React Router's `.data` for client navigation. */
 const FILE_PATH = /\.(?!data$)[a-z0-9]+$/i;
+/** Public reads of the content itself (never interactions, which change with every echo). */
+const CONTENT_READS =
+  /^\/(?:api\/(?:poems(?:\/[^/]+)?|tags|themes\/[^/]+|books(?:\/[^/]+)?|embers(?:\/featured)?|ember\/today)|sitemap\.xml|feed\.xml)$/;
+
+function isCacheablePath(path: string): boolean {
+  if (CONTENT_READS.test(path)) return true;
+  return !FILE_PATH.test(path) && !UNCACHED_PREFIXES.some((prefix) => path.startsWith(prefix));
+}
 /** Any session cookie means a signed-in reader, whose pages carry their own state. */
 const SESSION_COOKIE = /session_token=/;
 const MAX_ENTRIES = 2_000;
@@ -78,7 +86,8 @@ export interface PageCache {
 }
 
 /**
- * Anonymous pages kept in memory as rendered HTML (and `.data`), served with an ETag, 304s and
+ * Anonymous pages kept in memory as rendered HTML (and `.data`, content API reads, the sitemap
+ * and feed), served with an ETag, 304s and
  * precompressed bodies straight from node:http. The first request for a page is rendered by the
  * app as usual while a copy is rendered for the cache; a content change clears it all
  * (ContentChanges), and a page rendered on another day in SITE_TIMEZONE is rendered again.
@@ -162,9 +171,7 @@ export function createPageCache(options: {
       if (method !== "GET" && method !== "HEAD") return false;
       if (SESSION_COOKIE.test(request.headers.cookie ?? "")) return false;
       const path = key.split("?", 1)[0] ?? "/";
-      if (FILE_PATH.test(path) || UNCACHED_PREFIXES.some((prefix) => path.startsWith(prefix))) {
-        return false;
-      }
+      if (!isCacheablePath(path)) return false;
       const day = currentDay();
       const entry = entries.get(key);
       if (!entry || entry.day !== day) {
