@@ -1,8 +1,8 @@
 import { Bookmark, BookmarkCheck, Flame, MessageCircle, Trash2 } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { WHISPER_MAX_LENGTH, WHISPER_WARN_REMAINING } from "../../common/constants.ts";
-import { visibleLength } from "../../common/schemas/interactions.ts";
 import { stanzaText } from "../../common/stanza.ts";
+import { visibleLength } from "../../common/text.ts";
 import { apiRequest } from "../lib/api.ts";
 import { isSavedLocally, removeLocally, saveLocally } from "../lib/local-journal.ts";
 import { reportMutationError } from "../lib/mutation-errors.ts";

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from "react";
-import { subscribeInput } from "../../common/schemas/subscription.ts";
+import { EMAIL_MESSAGE, parseEmail } from "../../common/email.ts";
 import { ApiError, apiRequest } from "../lib/api.ts";
 import { notify, notifyError } from "../lib/toast.ts";
 
@@ -16,14 +16,16 @@ export function SubscribeForm() {
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
-    const parsed = subscribeInput.safeParse({ email });
-    if (!parsed.success) {
-      notifyError("Subscription Failed", parsed.error.issues[0]?.message);
+    const address = parseEmail(email);
+    if (!address) {
+      notifyError("Subscription Failed", EMAIL_MESSAGE);
       return;
     }
     setPending(true);
     try {
-      const response = await apiRequest<SubscribeResponse>("POST", "/api/subscribe", parsed.data);
+      const response = await apiRequest<SubscribeResponse>("POST", "/api/subscribe", {
+        email: address,
+      });
       notify("Almost there!", response.message);
       setDone(true);
     } catch (error) {

@@ -20,7 +20,6 @@ export function meta({ matches }: Route.MetaArgs) {
     title: "Journal",
     description: "The stanzas you saved.",
     path: "/journal",
-    isIndexable: false,
   });
 }
 

@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { useSearchParams } from "react-router";
-import { emailAddress } from "../../common/schemas/subscription.ts";
+import { EMAIL_MESSAGE, parseEmail } from "../../common/email.ts";
 import { ApiError, apiRequest } from "../lib/api.ts";
 import { appContext } from "../lib/app-context.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
@@ -38,15 +38,15 @@ export default function Login({ loaderData }: Route.ComponentProps) {
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
-    const parsed = emailAddress.safeParse(email);
-    if (!parsed.success) {
-      setMessage(parsed.error.issues[0]?.message ?? "Please enter a valid email address");
+    const address = parseEmail(email);
+    if (!address) {
+      setMessage(EMAIL_MESSAGE);
       return;
     }
     setStatus("sending");
     setMessage(null);
     try {
-      await apiRequest("POST", "/api/auth/email-link", { email: parsed.data, returnTo });
+      await apiRequest("POST", "/api/auth/email-link", { email: address, returnTo });
       setStatus("sent");
     } catch (failure) {
       setStatus("idle");

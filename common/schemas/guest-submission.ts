@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CONTRIBUTION_BIO_MAX_LENGTH } from "../constants.ts";
-import { EMAIL_MESSAGE } from "./subscription.ts";
+import { EMAIL_MESSAGE, EMAIL_PATTERN } from "../email.ts";
 
 export const MISSING_FIELDS = {
   title: "Missing fields",
@@ -34,7 +34,7 @@ export const guestSubmissionInput = z.object({
     .trim()
     .min(1, MISSING_FIELDS.description)
     .max(255, EMAIL_MESSAGE)
-    .pipe(z.email(EMAIL_MESSAGE)),
+    .regex(EMAIL_PATTERN, EMAIL_MESSAGE),
   handle: optional(z.string().trim().max(50, "Please keep your handle under 50 characters.")),
   socialUrl: optional(
     z

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { echoInput, visibleLength, whisperInput } from "./interactions.ts";
+import { visibleLength } from "../text.ts";
+import { echoInput, whisperInput } from "./interactions.ts";
 
 describe("interaction inputs", () => {
   it("counts characters as the reader sees them", () => {

@@ -1,14 +1,10 @@
 import { z } from "zod";
 import { WHISPER_MAX_LENGTH } from "../constants.ts";
+import { visibleLength } from "../text.ts";
 
 export const WHISPER_TOO_LONG = "Whisper must be 280 characters or less";
 export const WHISPER_EMPTY = "Whisper cannot be empty";
 export const STANZA_INDEX_INVALID = "stanzaIndex must be a whole number";
-
-/** Characters as the reader sees them: "é" or "👍🏽" count once, whatever their code units. */
-export function visibleLength(text: string): number {
-  return [...new Intl.Segmenter("en", { granularity: "grapheme" }).segment(text)].length;
-}
 
 /** A stanza index as a number or a numeric string (0-based); validated against the poem later. */
 export const stanzaIndexInput = z.union([

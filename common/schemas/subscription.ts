@@ -1,14 +1,13 @@
 import { z } from "zod";
 import { SUBSCRIPTION_EMAIL_MAX_LENGTH } from "../constants.ts";
-
-export const EMAIL_MESSAGE = "Please enter a valid email address";
+import { EMAIL_MESSAGE, EMAIL_PATTERN } from "../email.ts";
 
 /** An email address as the spec accepts it (SPEC.md §5), trimmed and lowercased. */
 export const emailAddress = z
   .string(EMAIL_MESSAGE)
   .trim()
   .max(SUBSCRIPTION_EMAIL_MAX_LENGTH, EMAIL_MESSAGE)
-  .pipe(z.email(EMAIL_MESSAGE))
+  .regex(EMAIL_PATTERN, EMAIL_MESSAGE)
   .transform((email) => email.toLowerCase());
 
 export const subscribeInput = z.object({ email: emailAddress });

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { type Browser, chromium } from "playwright-core";
 
 /** Chromium from CHROMIUM_PATH, else Debian's, else the one inside @sparticuz/chromium. */
-async function chromiumPath(): Promise<string> {
+export async function chromiumPath(): Promise<string> {
   const configured = process.env.CHROMIUM_PATH;
   if (configured) return configured;
   if (fs.existsSync("/usr/bin/chromium")) return "/usr/bin/chromium";
@@ -14,18 +14,17 @@ async function chromiumPath(): Promise<string> {
  * A headless Chromium with the flags this closed network needs. Not @sparticuz's own default
  * arguments: they turn web security off, which would hide real failures.
  */
+export const CHROMIUM_FLAGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-dev-shm-usage",
+];
+
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: await chromiumPath(),
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-dev-shm-usage",
-    ],
-  });
+  return chromium.launch({ executablePath: await chromiumPath(), args: CHROMIUM_FLAGS });
 }

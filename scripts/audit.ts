@@ -1,0 +1,119 @@
+import fs from "node:fs";
+import path from "node:path";
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+import { CHROMIUM_FLAGS, chromiumPath } from "../tests/helpers/browser.ts";
+import { startServer } from "../tests/helpers/server.ts";
+
+/**
+ * `npm run audit`: Lighthouse (mobile, default simulated throttling) against the production build
+ * on a fresh embedded database with demo content, for the reader's main pages. Prints the four
+ * scores, LCP, CLS, TBT and the compressed JavaScript and CSS each page loads, and writes
+ * bench-results/audit.json.
+ */
+const PAGES = ["/", "/poetry", "/poetry/the-kitchen-table", "/ember", "/books", "/journal"];
+
+interface AuditRow {
+  page: string;
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  seo: number;
+  lcpMs: number;
+  cls: number;
+  tbtMs: number;
+  scriptKb: number;
+  stylesheetKb: number;
+}
+
+const app = await startServer({ LOG_LEVEL: "warn" });
+const chrome = await chromeLauncher.launch({
+  chromePath: await chromiumPath(),
+  chromeFlags: ["--headless=new", ...CHROMIUM_FLAGS],
+});
+const rows: AuditRow[] = [];
+try {
+  for (const page of PAGES) {
+    // The first visit fills the page cache; Lighthouse measures what readers get after that.
+    await fetch(`${app.url}${page}`);
+    const result = await lighthouse(`${app.url}${page}`, {
+      port: chrome.port,
+      output: "json",
+      logLevel: "error",
+      onlyCategories: ["performance", "accessibility", "best-practices", "seo"],
+    });
+    if (!result) throw new Error(`Lighthouse returned nothing for ${page}`);
+    const { categories, audits } = result.lhr;
+    const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
+    const metric = (id: string) => audits[id]?.numericValue ?? Number.NaN;
+    const transfer = (type: string) => {
+      const items = (audits["network-requests"]?.details as { items?: unknown[] } | undefined)
+        ?.items as { resourceType?: string; transferSize?: number }[] | undefined;
+      const bytes = (items ?? [])
+        .filter((item) => item.resourceType === type)
+        .reduce((sum, item) => sum + (item.transferSize ?? 0), 0);
+      return Math.round(bytes / 102.4) / 10;
+    };
+    rows.push({
+      page,
+      performance: score("performance"),
+      accessibility: score("accessibility"),
+      bestPractices: score("best-practices"),
+      seo: score("seo"),
+      lcpMs: Math.round(metric("largest-contentful-paint")),
+      cls: Math.round(metric("cumulative-layout-shift") * 1000) / 1000,
+      tbtMs: Math.round(metric("total-blocking-time")),
+      scriptKb: transfer("Script"),
+      stylesheetKb: transfer("Stylesheet"),
+    });
+    for (const [id, category] of Object.entries(categories)) {
+      if ((category.score ?? 0) >= 1) continue;
+      const failing = category.auditRefs
+        .filter((ref) => ref.weight > 0 && (audits[ref.id]?.score ?? 1) < 1)
+        .map((ref) => ref.id);
+      if (failing.length > 0) process.stdout.write(`${page} ${id}: ${failing.join(", ")}\n`);
+    }
+  }
+} finally {
+  chrome.kill();
+  await app.stop();
+}
+
+const header = [
+  "page",
+  "perf",
+  "a11y",
+  "best",
+  "seo",
+  "LCP ms",
+  "CLS",
+  "TBT ms",
+  "JS KB",
+  "CSS KB",
+];
+process.stdout.write(
+  `\n${header.map((cell, i) => (i === 0 ? cell.padEnd(28) : cell.padStart(7))).join(" ")}\n`,
+);
+for (const row of rows) {
+  const cells = [
+    row.page,
+    row.performance,
+    row.accessibility,
+    row.bestPractices,
+    row.seo,
+    row.lcpMs,
+    row.cls,
+    row.tbtMs,
+    row.scriptKb,
+    row.stylesheetKb,
+  ];
+  process.stdout.write(
+    `${cells.map((cell, i) => (i === 0 ? String(cell).padEnd(28) : String(cell).padStart(7))).join(" ")}\n`,
+  );
+}
+const outDir = path.resolve(import.meta.dirname, "../bench-results");
+fs.mkdirSync(outDir, { recursive: true });
+fs.writeFileSync(
+  path.join(outDir, "audit.json"),
+  `${JSON.stringify({ at: new Date().toISOString(), rows }, null, 2)}\n`,
+);
