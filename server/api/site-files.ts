@@ -32,7 +32,6 @@ export function siteFileRoutes(services: Services, config: Config) {
           "Disallow: /admin",
           "Disallow: /api/",
           "Disallow: /login",
-          "Disallow: /journal",
           `Sitemap: ${absolute("/sitemap.xml")}`,
           "",
         ].join("\n"),
