@@ -1,3 +1,4 @@
+import path from "node:path";
 import { commands, helpText, UsageError } from "./cli/commands.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { sendControlRequest } from "./control/socket.ts";
@@ -11,7 +12,7 @@ import { createServices } from "./services/index.ts";
  * The operator CLI: `npm run cli -- <command>`. Prints the command's answer on stdout; misuse
  * exits 2 and failures exit 1, each with one clear line on stderr.
  */
-const [name, ...args] = process.argv.slice(2);
+const [name, ...typedArgs] = process.argv.slice(2);
 
 function fail(message: string, code: 1 | 2): never {
   process.stderr.write(`${message}\n`);
@@ -24,6 +25,8 @@ if (!name || name === "--help" || name === "-h" || name === "help") {
 }
 const command = commands[name];
 if (!command) fail(`unknown command: ${name}\n\n${helpText()}`, 2);
+// A running server may be the one to open the file: it must not depend on the operator's cwd.
+const args = command.takesFile ? typedArgs.map((arg) => path.resolve(arg)) : typedArgs;
 
 let config: ReturnType<typeof loadConfig>;
 try {

@@ -1,4 +1,7 @@
+import fs from "node:fs/promises";
+import { gunzipSync, gzipSync } from "node:zlib";
 import type { Config } from "../config.ts";
+import { type Backup, createBackup, describeBackup, restoreBackup } from "../db/backup.ts";
 import type { DatabaseHandle } from "../db/client.ts";
 import { seedDemo } from "../db/seed-demo.ts";
 import type { Logger } from "../logger.ts";
@@ -18,6 +21,8 @@ export class UsageError extends Error {
 export interface Command {
   usage: string;
   description: string;
+  /** Its argument is a file path, made absolute where the operator typed it. */
+  takesFile?: boolean;
   /** Runs the command and returns what it prints. */
   run(context: CommandContext, args: string[]): Promise<string>;
 }
@@ -49,6 +54,42 @@ export const commands: Record<string, Command> = {
       const seeded = await seedDemo(context.handle.db, context.config, context.logger);
       if (seeded) await context.services.contentChanges.announce();
       return seeded ? "demo content seeded" : "the database already has poems; nothing seeded";
+    },
+  },
+  backup: {
+    usage: "backup FILE",
+    description:
+      "write a consistent backup of every table to FILE (gzipped JSON), while the site runs",
+    takesFile: true,
+    async run(context, args) {
+      expectArgs(args, 1, this.usage);
+      const [file = ""] = args;
+      const backup = await createBackup(context.handle.db);
+      await fs.writeFile(file, gzipSync(JSON.stringify(backup)), { flag: "wx" }).catch((error) => {
+        if ((error as NodeJS.ErrnoException).code === "EEXIST")
+          throw new UsageError(`${file} exists; choose a new file name`);
+        throw error;
+      });
+      return `backup written to ${file}: ${describeBackup(backup)}`;
+    },
+  },
+  restore: {
+    usage: "restore FILE",
+    description: "load a backup FILE into an empty database",
+    takesFile: true,
+    async run(context, args) {
+      expectArgs(args, 1, this.usage);
+      const [file = ""] = args;
+      let backup: Backup;
+      try {
+        backup = JSON.parse(gunzipSync(await fs.readFile(file)).toString("utf8")) as Backup;
+      } catch (error) {
+        throw new UsageError(`${file} is not a readable backup: ${(error as Error).message}`);
+      }
+      await context.handle.migrate();
+      await restoreBackup(context.handle.db, backup);
+      await context.services.contentChanges.announce();
+      return `restored from ${file}: ${describeBackup(backup)}`;
     },
   },
   "login-link": {

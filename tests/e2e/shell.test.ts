@@ -142,6 +142,32 @@ describe("operator CLI beside a running server", () => {
     });
   });
 
+  it("backs up the running site and restores it into an empty data directory", async () => {
+    const fs = await import("node:fs");
+    const os = await import("node:os");
+    const path = await import("node:path");
+    const { runCli } = await import("../helpers/server.ts");
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "ev-backup-"));
+    const file = path.join(scratch, "site.backup.gz");
+    try {
+      const backup = await server.cli("backup", file);
+      expect(backup.code).toBe(0);
+      expect(backup.stdout).toMatch(/^backup written to .*: users \d+, .*poems \d+/);
+      expect((await server.cli("backup", file)).stderr).toContain("exists; choose a new file name");
+
+      const env = { ...process.env, DATA_DIR: path.join(scratch, "restored") };
+      const restored = await runCli(["restore", file], env);
+      expect(restored.code).toBe(0);
+      // The same tables and counts as the backup reported.
+      expect(restored.stdout.split(": ")[1]).toBe(backup.stdout.split(": ")[1]);
+      const twice = await runCli(["restore", file], env);
+      expect(twice.code).toBe(1);
+      expect(twice.stderr).toContain("the database is not empty");
+    } finally {
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+
   it("explains misuse with a non-zero exit", async () => {
     const unknown = await server.cli("frobnicate");
     expect(unknown.code).toBe(2);

@@ -1,0 +1,115 @@
+import { getTableColumns, getTableName, sql } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
+import type { Database } from "./client.ts";
+import * as schema from "./schema.ts";
+
+export const BACKUP_FORMAT = "ember-verse-backup";
+const BACKUP_VERSION = 1;
+
+/** Every table, parents before children, so a restore never breaks a foreign key. */
+const TABLES_IN_ORDER: PgTable[] = [
+  schema.users,
+  schema.sessions,
+  schema.accounts,
+  schema.verifications,
+  schema.rateLimits,
+  schema.tags,
+  schema.poems,
+  schema.poemTags,
+  schema.embers,
+  schema.emberTags,
+  schema.books,
+  schema.echos,
+  schema.whispers,
+  schema.journalEntries,
+  schema.subscriptions,
+  schema.mailRuns,
+  schema.digestDeliveries,
+  schema.guestSubmissions,
+];
+
+export interface Backup {
+  format: typeof BACKUP_FORMAT;
+  version: number;
+  createdAt: string;
+  tables: Record<string, unknown[]>;
+}
+
+const rowsOf = (result: unknown): Record<string, unknown>[] =>
+  Array.isArray(result) ? result : ((result as { rows: Record<string, unknown>[] }).rows ?? []);
+
+/**
+ * Every row of every table, read in one REPEATABLE READ transaction: a consistent snapshot even
+ * while readers echo and whisper. The same on both drivers, so a backup of the embedded database
+ * restores into PostgreSQL and back.
+ */
+export async function createBackup(db: Database): Promise<Backup> {
+  return db.transaction(
+    async (tx) => {
+      const tables: Record<string, unknown[]> = {};
+      for (const table of TABLES_IN_ORDER) {
+        const name = getTableName(table);
+        const [row] = rowsOf(
+          await tx.execute(
+            sql`select coalesce(json_agg(t), '[]'::json) as rows from ${table} as t`,
+          ),
+        );
+        tables[name] = (row?.rows as unknown[]) ?? [];
+      }
+      return {
+        format: BACKUP_FORMAT,
+        version: BACKUP_VERSION,
+        createdAt: new Date().toISOString(),
+        tables,
+      };
+    },
+    { isolationLevel: "repeatable read", accessMode: "read only" },
+  );
+}
+
+/** Row counts per table: what `backup` and `restore` report, and what the tests compare. */
+export function describeBackup(backup: Backup): string {
+  return Object.entries(backup.tables)
+    .map(([name, rows]) => `${name} ${rows.length}`)
+    .join(", ");
+}
+
+export class RestoreRefused extends Error {
+  override name = "RestoreRefused";
+}
+
+/**
+ * Loads a backup into an empty, migrated database in one transaction, keeping every id, then sets
+ * each identity sequence past the highest id so new rows do not collide.
+ */
+export async function restoreBackup(db: Database, backup: Backup): Promise<void> {
+  if (backup.format !== BACKUP_FORMAT || backup.version !== BACKUP_VERSION) {
+    throw new RestoreRefused("not an Ember Verse backup (or one from a newer version)");
+  }
+  await db.transaction(async (tx) => {
+    for (const table of TABLES_IN_ORDER) {
+      const [row] = rowsOf(await tx.execute(sql`select exists (select 1 from ${table}) as found`));
+      if (row?.found) {
+        throw new RestoreRefused(
+          `the database is not empty (${getTableName(table)} has rows); restore needs an empty one`,
+        );
+      }
+    }
+    for (const table of TABLES_IN_ORDER) {
+      const name = getTableName(table);
+      const rows = backup.tables[name] ?? [];
+      if (rows.length === 0) continue;
+      // The rows go in as one JSON parameter: no per-value SQL, and identity ids kept as they were.
+      await tx.execute(
+        sql`insert into ${table} overriding system value
+            select * from json_populate_recordset(null::${table}, ${JSON.stringify(rows)}::json)`,
+      );
+      const id = getTableColumns(table).id;
+      if (id?.getSQLType() === "integer") {
+        await tx.execute(
+          sql`select setval(pg_get_serial_sequence(${name}, 'id'), max(id)) from ${table}`,
+        );
+      }
+    }
+  });
+}
