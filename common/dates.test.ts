@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addDays, dateToDay, dayInZone, dayToDate, formatLongDay } from "./dates.ts";
+import { addDays, dateToDay, dayInZone, dayToDate, formatLongDay, nextMonday } from "./dates.ts";
 
 describe("calendar days", () => {
   it("reads today in the site's time zone, not the server's", () => {
@@ -21,5 +21,12 @@ describe("calendar days", () => {
 
   it("formats the long en-US date of the stored day whatever the reader's zone", () => {
     expect(formatLongDay(dayToDate("2026-11-22"))).toBe("Sunday, November 22, 2026");
+  });
+
+  it("finds the next Monday, a full week ahead on a Monday (the ember form's quick button)", () => {
+    expect(nextMonday("2026-11-22")).toBe("2026-11-23");
+    expect(nextMonday("2026-11-23")).toBe("2026-11-30");
+    expect(nextMonday("2026-11-24")).toBe("2026-11-30");
+    expect(nextMonday("2026-12-28")).toBe("2027-01-04");
   });
 });

@@ -40,3 +40,13 @@ export function formatLongDay(date: Date | string): string {
     day: "numeric",
   }).format(new Date(date));
 }
+
+/** Day of the week of a stored day, 0 for Sunday to 6 for Saturday. */
+export function weekdayOf(day: string): number {
+  return dayToDate(day).getUTCDay();
+}
+
+/** The next Monday after `day`; a full week ahead when `day` is a Monday (SPEC.md §2, Ember form). */
+export function nextMonday(day: string): string {
+  return addDays(day, (8 - weekdayOf(day)) % 7 || 7);
+}

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { clampStanzaIndex, stanzaLines, stanzaText, truncate } from "./stanza.ts";
+import {
+  clampStanzaIndex,
+  stanzaLines,
+  stanzasFromText,
+  stanzasToText,
+  stanzaText,
+  truncate,
+} from "./stanza.ts";
 
 describe("stanzas", () => {
   it("splits lines on ' / ' markers and keeps a lone slash inside a line", () => {
@@ -24,5 +31,19 @@ describe("stanzas", () => {
     [3, 0, 0],
   ])("clamps %j into %i stanzas as %i", (value, count, expected) => {
     expect(clampStanzaIndex(value, count)).toBe(expected);
+  });
+});
+
+describe("the poem form's stanza text", () => {
+  it("splits on blank lines, trims, drops empty stanzas and keeps lines with the marker", () => {
+    const text = "  first line\nsecond line  \n\n\n   \n\nonly line\r\n\r\n";
+    expect(stanzasFromText(text)).toEqual(["first line / second line", "only line"]);
+    expect(stanzasFromText(" \n\n ")).toEqual([]);
+  });
+
+  it("round-trips stored stanzas", () => {
+    const stanzas = ["a / b / c", "d"];
+    expect(stanzasToText(stanzas)).toBe("a\nb\nc\n\nd");
+    expect(stanzasFromText(stanzasToText(stanzas))).toEqual(stanzas);
   });
 });

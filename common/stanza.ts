@@ -25,3 +25,25 @@ export function clampStanzaIndex(value: unknown, stanzaCount: number): number {
   if (!Number.isFinite(index) || stanzaCount === 0) return 0;
   return Math.min(Math.max(Math.trunc(index), 0), stanzaCount - 1);
 }
+
+/**
+ * The poem form's stanza text (SPEC.md §5): stanzas separated by blank lines, each trimmed,
+ * empty ones dropped; a stanza's own lines are kept with the ' / ' line marker.
+ */
+export function stanzasFromText(text: string): string[] {
+  return text
+    .split(/\r?\n\s*\r?\n/)
+    .map((stanza) =>
+      stanza
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+        .filter((line) => line.length > 0)
+        .join(STANZA_LINE_MARKER),
+    )
+    .filter((stanza) => stanza.length > 0);
+}
+
+/** Stored stanzas as the form shows them: one line per line, a blank line between stanzas. */
+export function stanzasToText(stanzas: string[]): string {
+  return stanzas.map((stanza) => stanzaLines(stanza).join("\n")).join("\n\n");
+}

@@ -4,6 +4,7 @@ import { type FormEvent, useEffect, useState } from "react";
 import { Link } from "react-router";
 import { DIGEST_SUBJECT_MAX_LENGTH, type DigestContent } from "../../common/schemas/digest.ts";
 import type { DigestRunView } from "../../server/services/digest.ts";
+import { inputClass, primaryButton, secondaryButton } from "../components/admin/ui.tsx";
 import { adminMeta, useAdminDoor } from "../lib/admin-access.ts";
 import { ApiError, apiRequest } from "../lib/api.ts";
 import { appContext } from "../lib/app-context.ts";
@@ -27,11 +28,6 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export const meta = () => adminMeta("Weekly Ember Digest");
-
-const buttonClass =
-  "inline-flex items-center gap-2 rounded-full px-5 py-2.5 font-medium disabled:opacity-60";
-const primaryButton = `${buttonClass} bg-ember-700 text-white hover:bg-ember-800`;
-const secondaryButton = `${buttonClass} border border-stone-400 bg-white text-stone-800 hover:bg-stone-100`;
 
 export default function AdminDigest({ loaderData }: Route.ComponentProps) {
   useAdminDoor(loaderData.isAdmin, "digest");
@@ -212,7 +208,7 @@ function DigestSending({ initialRuns, siteName }: { initialRuns: RunRow[]; siteN
             onChange={(event) => setSubject(event.target.value)}
             maxLength={DIGEST_SUBJECT_MAX_LENGTH}
             required
-            className="mt-1 w-full rounded border border-stone-400 bg-white px-3 py-2 font-normal"
+            className={inputClass}
           />
         </label>
         <button type="submit" className={primaryButton} disabled={Boolean(activeRun)}>

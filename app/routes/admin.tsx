@@ -1,25 +1,47 @@
 import { Link } from "react-router";
+import { dayInZone } from "../../common/dates.ts";
+import { AdminTabs } from "../components/admin/admin-tabs.tsx";
+import { BooksTab } from "../components/admin/books-tab.tsx";
+import { EmbersTab } from "../components/admin/embers-tab.tsx";
+import { PoemsTab } from "../components/admin/poems-tab.tsx";
+import { TagsTab } from "../components/admin/tags-tab.tsx";
+import { WhispersTab } from "../components/admin/whispers-tab.tsx";
 import { adminMeta, useAdminDoor } from "../lib/admin-access.ts";
 import { appContext } from "../lib/app-context.ts";
 import type { Route } from "./+types/admin";
 
 export function loader({ context }: Route.LoaderArgs) {
-  return { isAdmin: context.get(appContext).actor?.role === "ADMIN" };
+  const { actor, site } = context.get(appContext);
+  return {
+    isAdmin: actor?.role === "ADMIN",
+    // The ember schedule starts today in SITE_TIMEZONE, wherever the poet's browser is.
+    today: dayInZone(site.timezone),
+  };
 }
 
 export const meta = () => adminMeta("Content Management");
 
+/** Content Management (SPEC.md §2): the Digest Admin link and the five tabs. */
 export default function Admin({ loaderData }: Route.ComponentProps) {
   useAdminDoor(loaderData.isAdmin, "content");
   if (!loaderData.isAdmin) return null;
   return (
-    <section className="mx-auto max-w-xl py-16 text-center">
-      <h1 className="font-serif text-3xl">Content Management</h1>
-      <p className="mt-4">
+    <section className="mx-auto max-w-4xl px-4 py-10">
+      <div className="flex flex-wrap items-baseline justify-between gap-3">
+        <h1 className="font-serif text-3xl">Content Management</h1>
         <Link to="/admin/digest" className="text-ember-700 underline underline-offset-4">
           Digest Admin
         </Link>
-      </p>
+      </div>
+      <AdminTabs
+        tabs={[
+          { id: "poems", label: "Poems", panel: <PoemsTab /> },
+          { id: "embers", label: "Embers", panel: <EmbersTab today={loaderData.today} /> },
+          { id: "books", label: "Books", panel: <BooksTab /> },
+          { id: "tags", label: "Tags", panel: <TagsTab /> },
+          { id: "whispers", label: "Whispers", panel: <WhispersTab /> },
+        ]}
+      />
     </section>
   );
 }

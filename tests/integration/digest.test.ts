@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { addDays, dayInZone } from "../../common/dates.ts";
 import { digestDeliveries, echos, mailRuns, subscriptions } from "../../server/db/schema.ts";
-import { SAMPLE_DIGEST_CONTENT } from "../../server/services/digest.ts";
+import { type DigestRunView, SAMPLE_DIGEST_CONTENT } from "../../server/services/digest.ts";
 import { drivers } from "../helpers/database.ts";
 import { createEmber, createPoem, createSubscribers } from "../helpers/factories.ts";
 import { signIn } from "../helpers/session.ts";
@@ -22,7 +22,13 @@ describe.each(drivers)("the weekly digest on %s", (driver) => {
       headers: { Cookie: cookie, Origin: ORIGIN, "Content-Type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-  const runs = async () => (await (await adminRequest("/api/admin/digest/runs")).json()) as any[];
+  const runs = async () =>
+    (await (await adminRequest("/api/admin/digest/runs")).json()) as DigestRunView[];
+  const latestRun = async () => {
+    const [run] = await runs();
+    if (!run) throw new Error("no digest run yet");
+    return run;
+  };
   const mailsTo = (email: string) => smtp.messages.filter((mail) => mail.to.includes(email));
 
   beforeAll(async () => {
@@ -161,7 +167,7 @@ describe.each(drivers)("the weekly digest on %s", (driver) => {
     const oneClick = /<(http[^>]+)>/.exec(header("list-unsubscribe") ?? "")?.[1] ?? "";
     expect(oneClick).toMatch(/\/api\/unsubscribe\?s=\d+&sig=/);
 
-    const [finished] = await runs();
+    const finished = await latestRun();
     expect(finished).toMatchObject({
       id: run.id,
       status: "sent",
@@ -202,7 +208,7 @@ describe.each(drivers)("the weekly digest on %s", (driver) => {
       .where(eq(subscriptions.email, "leave@example.com"));
     await t.services.digestSender.drain();
     expect(smtp.messages.slice(since).map((mail) => mail.to[0])).toEqual(["stay@example.com"]);
-    const [run] = await runs();
+    const run = await latestRun();
     expect(run).toMatchObject({ status: "sent", recipientCount: 2, sentCount: 1, skippedCount: 1 });
   });
 
@@ -223,7 +229,7 @@ describe.each(drivers)("the weekly digest on %s", (driver) => {
     expect(received.sort()).toEqual(
       emails.filter((email) => !["r3@example.com", "r7@example.com"].includes(email)).sort(),
     );
-    const [run] = await runs();
+    const run = await latestRun();
     expect(run).toMatchObject({
       status: "sent",
       recipientCount: 12,
@@ -246,7 +252,7 @@ describe.each(drivers)("the weekly digest on %s", (driver) => {
     const since = smtp.messages.length;
     await adminRequest("/api/admin/digest/send", { subject: "Embers" });
     await t.services.digestSender.drain();
-    const [paused] = await runs();
+    const paused = await latestRun();
     expect(paused).toMatchObject({ status: "paused", sentCount: 0, pendingCount: 8 });
     expect(paused.pausedReason).toMatch(/^Mail server failing: .*Try again later/);
     expect((await adminRequest("/api/admin/digest/send", { subject: "Again" })).status).toBe(409);
@@ -261,7 +267,7 @@ describe.each(drivers)("the weekly digest on %s", (driver) => {
         .map((mail) => mail.to[0])
         .sort(),
     ).toEqual(emails);
-    const [done] = await runs();
+    const done = await latestRun();
     expect(done).toMatchObject({ status: "sent", sentCount: 8, failedCount: 0 });
     expect((await adminRequest(`/api/admin/digest/runs/${paused.id}/resume`, {})).status).toBe(409);
     expect((await adminRequest("/api/admin/digest/runs/999999/resume", {})).status).toBe(404);

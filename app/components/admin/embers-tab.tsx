@@ -1,0 +1,193 @@
+import { useState } from "react";
+import { addDays, dateToDay, nextMonday, weekdayOf } from "../../../common/dates.ts";
+import { adminRequest } from "./admin-request.ts";
+import { type Tag, TagChoices } from "./tag-choices.tsx";
+import { Field, FormPanel, inputClass, primaryButton, secondaryButton } from "./ui.tsx";
+import { useAdminList } from "./use-admin-list.ts";
+
+interface ScheduledEmber {
+  id: number;
+  text: string;
+  date: string;
+  isFeatured: boolean;
+  tags?: { id: number; name: string }[];
+}
+
+const SCHEDULE_DAYS = 7;
+/** The schedule reads this many embers and matches them to days by date (SPEC.md §2, §9). */
+const EMBERS_READ = 30;
+const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+
+type Editing = { ember?: ScheduledEmber; day: string };
+
+/**
+ * The week ahead from today in SITE_TIMEZONE: each day's ember with Edit, or 'No ember
+ * scheduled' with Add; and 'Add New Ember'.
+ */
+export function EmbersTab({ today }: { today: string }) {
+  const {
+    items: embers,
+    isFailed,
+    reload,
+  } = useAdminList<ScheduledEmber>(`/api/admin/embers?limit=${EMBERS_READ}`);
+  const [editing, setEditing] = useState<Editing>();
+  const days = Array.from({ length: SCHEDULE_DAYS }, (_, offset) => addDays(today, offset));
+  const emberOn = (day: string) => embers?.find((ember) => dateToDay(new Date(ember.date)) === day);
+
+  return (
+    <section aria-label="Embers">
+      {editing ? (
+        <EmberForm
+          {...editing}
+          today={today}
+          onDone={async (isSaved) => {
+            setEditing(undefined);
+            if (isSaved) await reload();
+          }}
+        />
+      ) : (
+        <button
+          type="button"
+          className={`${primaryButton} mb-6`}
+          onClick={() => setEditing({ day: today })}
+        >
+          Add New Ember
+        </button>
+      )}
+      {isFailed && <p role="alert">The embers could not be loaded.</p>}
+      <ol className="divide-y divide-stone-200 rounded-lg border border-stone-300 bg-white">
+        {days.map((day, offset) => {
+          const ember = emberOn(day);
+          return (
+            <li key={day} className="flex items-start gap-4 px-4 py-3">
+              <div className="w-24 shrink-0">
+                <p className="font-medium">{WEEKDAYS[weekdayOf(day)]}</p>
+                <p className="font-serif text-2xl">{Number(day.slice(8))}</p>
+                {offset < 2 && (
+                  <span className="rounded bg-ember-100 px-2 py-0.5 text-xs text-ember-900">
+                    {offset === 0 ? "Today" : "Tomorrow"}
+                  </span>
+                )}
+              </div>
+              <div className="min-w-0 flex-1">
+                {ember ? (
+                  <p className="break-words">
+                    {ember.text}
+                    {ember.isFeatured && (
+                      <span className="ml-2 rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-900">
+                        Ember of the Week
+                      </span>
+                    )}
+                  </p>
+                ) : (
+                  <p className="text-stone-600">No ember scheduled</p>
+                )}
+              </div>
+              <button
+                type="button"
+                className={secondaryButton}
+                onClick={() => setEditing({ ember, day })}
+                aria-label={`${ember ? "Edit" : "Add"} ember for ${WEEKDAYS[weekdayOf(day)]} ${day}`}
+              >
+                {ember ? "Edit" : "Add"}
+              </button>
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+}
+
+function EmberForm({
+  ember,
+  day,
+  today,
+  onDone,
+}: Editing & { today: string; onDone: (isSaved: boolean) => void }) {
+  const { items: tags } = useAdminList<Tag>("/api/tags");
+  const [text, setText] = useState(ember?.text ?? "");
+  const [date, setDate] = useState(ember ? dateToDay(new Date(ember.date)) : day);
+  const [tagIds, setTagIds] = useState<number[]>(ember?.tags?.map((tag) => tag.id) ?? []);
+  const [isFeatured, setFeatured] = useState(ember?.isFeatured ?? false);
+  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const [formError, setFormError] = useState<string>();
+  const [isSaving, setSaving] = useState(false);
+  const quickDates = [
+    { label: "Today", day: today },
+    { label: "Tomorrow", day: addDays(today, 1) },
+    { label: "Next Week", day: addDays(today, 7) },
+    { label: "Monday", day: nextMonday(today) },
+  ];
+
+  async function save() {
+    setSaving(true);
+    const result = await adminRequest(
+      ember ? "PUT" : "POST",
+      ember ? `/api/admin/embers/${ember.id}` : "/api/admin/embers",
+      { text, date, tagIds, isFeatured },
+      ember
+        ? { success: "Ember updated successfully", failure: "Failed to update ember" }
+        : { success: "Ember created successfully", failure: "Failed to create ember" },
+    );
+    setSaving(false);
+    if (result.ok) return onDone(true);
+    setErrors(result.fieldErrors);
+    setFormError(Object.keys(result.fieldErrors).length === 0 ? result.message : undefined);
+  }
+
+  return (
+    <FormPanel
+      title={ember ? "Edit Ember" : "New Ember"}
+      onCancel={() => onDone(false)}
+      onSubmit={save}
+      isSaving={isSaving}
+      formError={formError}
+    >
+      <Field label="Text" name="ember-text" errors={errors.text}>
+        {(props) => (
+          <textarea
+            {...props}
+            rows={3}
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+            className={inputClass}
+          />
+        )}
+      </Field>
+      <Field label="Date" name="ember-date" errors={errors.date}>
+        {(props) => (
+          <input
+            {...props}
+            type="date"
+            value={date}
+            onChange={(event) => setDate(event.target.value)}
+            className={inputClass}
+          />
+        )}
+      </Field>
+      <fieldset className="flex flex-wrap gap-2">
+        <legend className="sr-only">Quick dates</legend>
+        {quickDates.map((quick) => (
+          <button
+            key={quick.label}
+            type="button"
+            className={secondaryButton}
+            onClick={() => setDate(quick.day)}
+          >
+            {quick.label}
+          </button>
+        ))}
+      </fieldset>
+      <TagChoices tags={tags ?? []} chosen={tagIds} onChange={setTagIds} legend="Tags (optional)" />
+      <label className="flex items-center gap-2 text-sm">
+        <input
+          type="checkbox"
+          checked={isFeatured}
+          onChange={(event) => setFeatured(event.target.checked)}
+        />
+        Ember of the Week (featured on the home page)
+      </label>
+    </FormPanel>
+  );
+}

@@ -1,0 +1,252 @@
+import { useState } from "react";
+import { slugFromTitle } from "../../../common/slug.ts";
+import { stanzasFromText, stanzasToText } from "../../../common/stanza.ts";
+import { apiRequest } from "../../lib/api.ts";
+import { notifyError } from "../../lib/toast.ts";
+import { adminRequest } from "./admin-request.ts";
+import { ImageUpload } from "./image-upload.tsx";
+import { type Tag, TagChoices } from "./tag-choices.tsx";
+import { Field, FormPanel, inputClass, primaryButton, secondaryButton } from "./ui.tsx";
+import { useAdminList } from "./use-admin-list.ts";
+
+interface AdminPoem {
+  id: number;
+  title: string;
+  slug: string;
+  stanzas: string[];
+  audioUrl: string | null;
+  coverUrl: string | null;
+  coverAlt: string | null;
+  coverWidth: number | null;
+  coverHeight: number | null;
+  tags: Tag[];
+}
+
+/** SPEC.md §3: an object-storage cover, a cover by URL, or none. */
+function coverProviderOf(coverUrl: string): "object-storage" | "url" | null {
+  if (!coverUrl) return null;
+  return coverUrl.includes("/objects/images/") ? "object-storage" : "url";
+}
+
+/** Poems: title, stanza count and tag names, with Edit and Delete (no confirmation). */
+export function PoemsTab() {
+  const { items: poems, isFailed, reload } = useAdminList<AdminPoem>("/api/poems");
+  const [editing, setEditing] = useState<AdminPoem | "new">();
+
+  async function remove(poem: AdminPoem) {
+    const result = await adminRequest("DELETE", `/api/admin/poems/${poem.id}`, undefined, {
+      success: "Poem deleted successfully",
+      failure: "Failed to delete poem",
+    });
+    if (result.ok) await reload();
+  }
+
+  return (
+    <section aria-label="Poems">
+      {editing ? (
+        <PoemForm
+          poem={editing === "new" ? undefined : editing}
+          onDone={async (isSaved) => {
+            setEditing(undefined);
+            if (isSaved) await reload();
+          }}
+        />
+      ) : (
+        <button type="button" className={`${primaryButton} mb-6`} onClick={() => setEditing("new")}>
+          Add New Poem
+        </button>
+      )}
+      {isFailed && <p role="alert">The poems could not be loaded.</p>}
+      <ul className="divide-y divide-stone-200 rounded-lg border border-stone-300 bg-white">
+        {poems?.map((poem) => (
+          <li key={poem.id} className="flex flex-wrap items-start gap-3 px-4 py-3">
+            <div className="min-w-0 flex-1">
+              <p className="font-medium">{poem.title}</p>
+              <p className="text-sm text-stone-700">
+                {poem.stanzas.length} {poem.stanzas.length === 1 ? "stanza" : "stanzas"}
+                {poem.tags.length > 0 && ` · ${poem.tags.map((tag) => tag.name).join(", ")}`}
+              </p>
+            </div>
+            <div className="flex gap-2">
+              <button
+                type="button"
+                className={secondaryButton}
+                onClick={() => setEditing(poem)}
+                aria-label={`Edit ${poem.title}`}
+              >
+                Edit
+              </button>
+              <button
+                type="button"
+                className={secondaryButton}
+                onClick={() => remove(poem)}
+                aria-label={`Delete ${poem.title}`}
+              >
+                Delete
+              </button>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function PoemForm({ poem, onDone }: { poem?: AdminPoem; onDone: (isSaved: boolean) => void }) {
+  const { items: tags } = useAdminList<Tag>("/api/tags");
+  const [values, setValues] = useState({
+    title: poem?.title ?? "",
+    slug: poem?.slug ?? "",
+    stanzas: stanzasToText(poem?.stanzas ?? []),
+    audioUrl: poem?.audioUrl ?? "",
+    coverUrl: poem?.coverUrl ?? "",
+    coverAlt: poem?.coverAlt ?? "",
+  });
+  const [coverSize, setCoverSize] = useState({
+    width: poem?.coverWidth ?? undefined,
+    height: poem?.coverHeight ?? undefined,
+  });
+  const [tagIds, setTagIds] = useState<number[]>(poem?.tags.map((tag) => tag.id) ?? []);
+  const [isSlugEdited, setSlugEdited] = useState(Boolean(poem));
+  const [preview, setPreview] = useState<string>();
+  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const [formError, setFormError] = useState<string>();
+  const [isSaving, setSaving] = useState(false);
+
+  const set = (name: keyof typeof values, value: string) =>
+    setValues((current) => ({
+      ...current,
+      [name]: value,
+      // A new poem's slug follows its title until the slug is typed in (SPEC.md §5).
+      ...(name === "title" && !isSlugEdited ? { slug: slugFromTitle(value) } : {}),
+    }));
+
+  async function showPreview() {
+    const url = values.coverUrl.trim();
+    if (!url) return;
+    if (!url.startsWith("/objects/")) {
+      try {
+        await apiRequest("POST", "/api/admin/images/validate-url", { url });
+      } catch {
+        notifyError("Invalid Image URL", "Please enter a valid image URL");
+        return;
+      }
+    }
+    setPreview(url);
+  }
+
+  async function save() {
+    setSaving(true);
+    const coverUrl = values.coverUrl.trim();
+    const result = await adminRequest(
+      poem ? "PUT" : "POST",
+      poem ? `/api/admin/poems/${poem.id}` : "/api/admin/poems",
+      {
+        title: values.title,
+        slug: values.slug,
+        stanzas: stanzasFromText(values.stanzas),
+        audioUrl: values.audioUrl.trim(),
+        coverUrl,
+        coverAlt: values.coverAlt.trim() || values.title.trim(),
+        coverProvider: coverProviderOf(coverUrl),
+        coverWidth: coverUrl ? (coverSize.width ?? null) : null,
+        coverHeight: coverUrl ? (coverSize.height ?? null) : null,
+        tagIds,
+      },
+      poem
+        ? { success: "Poem updated successfully", failure: "Failed to update poem" }
+        : { success: "Poem created successfully", failure: "Failed to create poem" },
+    );
+    setSaving(false);
+    if (result.ok) return onDone(true);
+    setErrors(result.fieldErrors);
+    setFormError(Object.keys(result.fieldErrors).length === 0 ? result.message : undefined);
+  }
+
+  const text = (name: keyof typeof values, label: string, hint?: string) => (
+    <Field label={label} name={`poem-${name}`} errors={errors[name]} hint={hint}>
+      {(props) => (
+        <input
+          {...props}
+          value={values[name]}
+          onChange={(event) => {
+            if (name === "slug") setSlugEdited(true);
+            if (name === "coverUrl") setCoverSize({ width: undefined, height: undefined });
+            set(name, event.target.value);
+          }}
+          className={inputClass}
+        />
+      )}
+    </Field>
+  );
+
+  return (
+    <FormPanel
+      title={poem ? "Edit Poem" : "New Poem"}
+      onCancel={() => onDone(false)}
+      onSubmit={save}
+      isSaving={isSaving}
+      formError={formError}
+    >
+      {text("title", "Title")}
+      {text("slug", "Slug", "Lowercase letters, numbers and hyphens")}
+      <Field
+        label="Stanzas"
+        name="poem-stanzas"
+        errors={errors.stanzas}
+        hint="One line per line; a blank line between stanzas"
+      >
+        {(props) => (
+          <textarea
+            {...props}
+            rows={10}
+            value={values.stanzas}
+            onChange={(event) => set("stanzas", event.target.value)}
+            className={`${inputClass} font-serif`}
+          />
+        )}
+      </Field>
+      {text("audioUrl", "Audio URL")}
+      <div className="space-y-2">
+        {text("coverUrl", "Cover image", "An image URL or an uploaded image's /objects/ path")}
+        <div className="flex flex-wrap items-start gap-3">
+          <ImageUpload
+            onUploaded={(image) => {
+              set("coverUrl", image.path);
+              setCoverSize({ width: image.width, height: image.height });
+              setPreview(image.path);
+            }}
+          />
+          <button type="button" className={secondaryButton} onClick={showPreview}>
+            Preview
+          </button>
+        </div>
+        {preview && (
+          <img
+            src={preview}
+            alt="Cover preview"
+            className="max-h-64 rounded border border-stone-200"
+            onLoad={(event) => {
+              const image = event.currentTarget;
+              setCoverSize((size) =>
+                size.width ? size : { width: image.naturalWidth, height: image.naturalHeight },
+              );
+            }}
+            onError={() => {
+              setPreview(undefined);
+              notifyError("Image Load Error", "Failed to load image preview");
+            }}
+          />
+        )}
+      </div>
+      {text("coverAlt", "Cover alt text", "Left empty, the title is used")}
+      <TagChoices
+        tags={tags ?? []}
+        chosen={tagIds}
+        onChange={setTagIds}
+        legend="Tags"
+        errors={errors.tagIds}
+      />
+    </FormPanel>
+  );
+}

@@ -1,0 +1,145 @@
+import { CircleUserRound } from "lucide-react";
+import { useState } from "react";
+import { notify } from "../../lib/toast.ts";
+import { adminRequest } from "./admin-request.ts";
+import { secondaryButton } from "./ui.tsx";
+import { useAdminList } from "./use-admin-list.ts";
+
+interface ModeratedWhisper {
+  id: number;
+  text: string;
+  isApproved: boolean;
+  createdAt: string;
+  poemSlug?: string;
+  poemTitle?: string;
+  stanzaIndex?: number | string;
+  user: {
+    firstName: string | null;
+    lastName: string | null;
+    profileImageUrl: string | null;
+  } | null;
+}
+
+type Filter = "all" | "approved" | "hidden";
+const FILTERS: { id: Filter; label: string }[] = [
+  { id: "all", label: "All" },
+  { id: "approved", label: "Approved" },
+  { id: "hidden", label: "Hidden" },
+];
+
+const authorName = (whisper: ModeratedWhisper) =>
+  [whisper.user?.firstName, whisper.user?.lastName].filter(Boolean).join(" ") || "Anonymous";
+
+const postedAt = (date: string) =>
+  new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" }).format(
+    new Date(date),
+  );
+
+/** Whisper moderation (SPEC.md §2): a filter with counts, and Hide or Approve on each whisper. */
+export function WhispersTab() {
+  const {
+    items: whispers,
+    isFailed,
+    reload,
+  } = useAdminList<ModeratedWhisper>("/api/admin/whispers");
+  const [filter, setFilter] = useState<Filter>("all");
+  const count = (id: Filter) =>
+    (whispers ?? []).filter((whisper) =>
+      id === "all" ? true : whisper.isApproved === (id === "approved"),
+    ).length;
+  const shown = (whispers ?? []).filter((whisper) =>
+    filter === "all" ? true : whisper.isApproved === (filter === "approved"),
+  );
+
+  async function moderate(whisper: ModeratedWhisper) {
+    const action = whisper.isApproved ? "hide" : "approve";
+    const result = await adminRequest(
+      "POST",
+      `/api/admin/whispers/${whisper.id}/${action}`,
+      {},
+      { failure: whisper.isApproved ? "Failed to hide whisper" : "Failed to approve whisper" },
+    );
+    if (!result.ok) return;
+    await reload();
+    if (action === "hide")
+      notify("Whisper Hidden", "The reflection is no longer visible to users.");
+    else notify("Whisper Approved", "The reflection is now visible to all users.");
+  }
+
+  return (
+    <section aria-label="Whispers">
+      <fieldset className="mb-5 flex flex-wrap gap-2">
+        <legend className="sr-only">Show whispers</legend>
+        {FILTERS.map((option) => (
+          <label
+            key={option.id}
+            className={`cursor-pointer rounded-full border px-4 py-1.5 text-sm has-[:focus-visible]:outline-2 ${
+              filter === option.id
+                ? "border-ember-700 bg-ember-700 text-white"
+                : "border-stone-400 bg-white text-stone-800"
+            }`}
+          >
+            <input
+              type="radio"
+              name="whisper-filter"
+              value={option.id}
+              checked={filter === option.id}
+              onChange={() => setFilter(option.id)}
+              className="sr-only"
+            />
+            {option.label} ({count(option.id)})
+          </label>
+        ))}
+      </fieldset>
+      {isFailed && <p role="alert">The whispers could not be loaded.</p>}
+      {whispers && shown.length === 0 && <p className="text-stone-700">No whispers found</p>}
+      <ul className="space-y-3">
+        {shown.map((whisper) => (
+          <li
+            key={whisper.id}
+            className="flex gap-3 rounded-lg border border-stone-300 bg-white p-4"
+          >
+            {whisper.user?.profileImageUrl ? (
+              <img
+                src={whisper.user.profileImageUrl}
+                alt=""
+                width={40}
+                height={40}
+                className="size-10 rounded-full object-cover"
+              />
+            ) : (
+              <CircleUserRound aria-hidden className="size-10 text-stone-500" />
+            )}
+            <div className="min-w-0 flex-1">
+              <p className="flex flex-wrap items-center gap-2">
+                <span className="font-medium">{authorName(whisper)}</span>
+                <span
+                  className={`rounded px-2 py-0.5 text-xs ${
+                    whisper.isApproved
+                      ? "bg-green-100 text-green-900"
+                      : "bg-amber-100 text-amber-900"
+                  }`}
+                >
+                  {whisper.isApproved ? "Approved" : "Hidden"}
+                </span>
+              </p>
+              <p className="mt-1 break-words">{whisper.text}</p>
+              <p className="mt-1 text-xs text-stone-600">
+                {postedAt(whisper.createdAt)}
+                {whisper.poemTitle && ` · ${whisper.poemTitle}`}
+                {whisper.stanzaIndex !== undefined && `, stanza ${Number(whisper.stanzaIndex) + 1}`}
+              </p>
+            </div>
+            <button
+              type="button"
+              className={`${secondaryButton} self-start`}
+              onClick={() => moderate(whisper)}
+            >
+              {whisper.isApproved ? "Hide" : "Approve"}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
