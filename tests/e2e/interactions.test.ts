@@ -160,9 +160,7 @@ describe("as a signed-in reader", () => {
     await page.unroute("**/api/poems/*/echo");
     await page.waitForTimeout(1200);
     await echo.click();
-    await page.waitForFunction(
-      () => document.querySelector("[aria-label=Echo]")?.getAttribute("aria-pressed") === "false",
-    );
+    await page.locator("button[aria-pressed=false]", { hasText: "Echo" }).waitFor();
     expect(Number(await count.innerText())).toBe(before);
     await context.close();
   });
