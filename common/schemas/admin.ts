@@ -1,0 +1,122 @@
+import { z } from "zod";
+import { SLUG_PATTERN } from "../slug.ts";
+
+/**
+ * The admin's inputs (SPEC.md §5, §7): one schema each, with the spec's messages, used by the
+ * server for every admin write.
+ */
+
+export const TAG_NAME_MAX_LENGTH = 50;
+const URL_MAX_LENGTH = 2_000;
+
+const requiredText = (message: string, max: number) =>
+  z
+    .string(message)
+    .trim()
+    .min(1, message)
+    .max(max, `Please keep this under ${max} characters`);
+
+const slug = z
+  .string("Slug is required")
+  .trim()
+  .min(1, "Slug is required")
+  .max(200, "Please keep this under 200 characters")
+  .regex(SLUG_PATTERN, "Slug must be lowercase letters, numbers, and hyphens only");
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+/** An uploaded image's path on this site (SPEC.md §7: /objects/images/{id}). */
+const isObjectPath = (value: string) => /^\/objects\/[A-Za-z0-9/_.-]+$/.test(value) && !value.includes("..");
+
+const link = (message: string, accepts: (value: string) => boolean) =>
+  z.string(message).trim().max(URL_MAX_LENGTH, message).refine(accepts, message);
+
+/** Empty or absent is "none" (null); anything else must pass `schema`. */
+const optional = <Schema extends z.ZodType>(schema: Schema) =>
+  z
+    .union([z.literal(""), z.null(), z.undefined(), schema])
+    .transform((value) => (value === "" || value === undefined ? null : value));
+
+const tagIds = z.array(z.number().int().positive(), "Tags must be a list of tag ids").max(50);
+
+export const poemInput = z.object({
+  title: requiredText("Title is required", 300),
+  slug,
+  stanzas: z
+    .array(z.string("Each stanza must be text"), "At least one stanza is required")
+    .max(500, "Please keep a poem under 500 stanzas")
+    .transform((stanzas) => stanzas.map((stanza) => stanza.trim()).filter(Boolean))
+    .pipe(
+      z
+        .array(z.string().max(10_000, "Please keep each stanza under 10000 characters"))
+        .min(1, "At least one stanza is required"),
+    ),
+  audioUrl: optional(link("Must be a valid URL", isHttpUrl)),
+  coverUrl: optional(
+    link(
+      "Must be a valid URL or object storage path",
+      (value) => isHttpUrl(value) || isObjectPath(value),
+    ),
+  ),
+  coverAlt: optional(z.string().trim().max(300, "Please keep this under 300 characters")),
+  coverWidth: optional(z.number().int().min(1).max(20_000)),
+  coverHeight: optional(z.number().int().min(1).max(20_000)),
+  // The form sends it; the server derives it from the cover all the same (SPEC.md §3).
+  coverProvider: optional(z.enum(["object-storage", "url"])),
+  tagIds: tagIds.min(1, "At least one tag is required"),
+});
+export type PoemInput = z.infer<typeof poemInput>;
+
+/** A calendar day: 'YYYY-MM-DD', or any date-time, whose UTC day is taken. */
+const emberDate = z
+  .string("Date is required")
+  .trim()
+  .min(1, "Date is required")
+  .refine((value) => !Number.isNaN(Date.parse(value)), "Invalid date format")
+  .transform((value) =>
+    /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : new Date(value).toISOString().slice(0, 10),
+  );
+
+export const emberInput = z.object({
+  text: requiredText("Text is required", 2_000),
+  date: emberDate,
+  tagIds: tagIds.default([]),
+  /** Beyond the spec: the Ember of the Week (embers.isFeatured, featuredAt). */
+  isFeatured: z.boolean("isFeatured must be true or false").default(false),
+});
+export type EmberInput = z.infer<typeof emberInput>;
+
+export const bookInput = z.object({
+  title: requiredText("Title is required", 300),
+  slug,
+  blurb: requiredText("Blurb is required", 5_000),
+  coverUrl: link("Must be a valid URL", (value) => isHttpUrl(value) || isObjectPath(value)),
+  buyUrl: link("Must be a valid URL", isHttpUrl),
+  pages: z
+    .array(
+      z.object({
+        title: requiredText("Page title is required", 300),
+        content: requiredText("Page content is required", 20_000),
+      }),
+      "Pages must be a list",
+    )
+    .max(100, "Please keep a book under 100 pages")
+    .default([]),
+});
+export type BookInput = z.infer<typeof bookInput>;
+
+export const tagInput = z.object({
+  name: z
+    .string("Tag name is required")
+    .trim()
+    .min(1, "Tag name is required")
+    .max(TAG_NAME_MAX_LENGTH, "Tag name must be 50 characters or less"),
+});
+export type TagInput = z.infer<typeof tagInput>;
