@@ -9,6 +9,7 @@ import { type AppLoadContext, appContext } from "../app/lib/app-context.ts";
 import { authRoutes } from "./api/auth.ts";
 import { emberAndBookRoutes } from "./api/embers-books.ts";
 import { healthRoutes } from "./api/health.ts";
+import { imageRoutes, localUploadRoutes } from "./api/images.ts";
 import { interactionRoutes } from "./api/interactions.ts";
 import { objectRoutes } from "./api/objects.ts";
 import { ogRoutes } from "./api/og.ts";
@@ -21,7 +22,11 @@ import { createErrorHandler } from "./http/errors.ts";
 import { requireAdminApi } from "./http/require-admin.ts";
 import { requireSameOrigin } from "./http/same-origin.ts";
 import { securityHeaders } from "./http/security-headers.ts";
+import type { ImageUrlCheckOptions } from "./images/image-url-check.ts";
+import { LOCAL_UPLOAD_PATH } from "./images/upload-url.ts";
 import type { Logger } from "./logger.ts";
+import { resolveSessionSecret } from "./secrets.ts";
+import { createImageService } from "./services/images.ts";
 import type { Services } from "./services/index.ts";
 import type { ObjectStore } from "./storage/local.ts";
 
@@ -37,6 +42,8 @@ export interface AppDeps {
   pageHandler?: PageHandler;
   /** The built client (build/client) in production; absent in dev (Vite serves it) and tests. */
   clientAssetsDir?: string;
+  /** Tests point host names at their own loopback server; servers check real DNS answers. */
+  imageUrlCheck?: ImageUrlCheckOptions;
 }
 
 /** JSON bodies on the API are small; larger ones are refused before they are read whole. */
@@ -64,7 +71,14 @@ export function createApp(deps: AppDeps) {
   });
   app.use(securityHeaders(config));
   app.use(compress());
-  app.route("/objects", objectRoutes(deps.objectStore));
+  const images = createImageService({
+    config,
+    objectStore: deps.objectStore,
+    secret: resolveSessionSecret(config),
+    urlCheck: deps.imageUrlCheck,
+  });
+  app.route("/objects", objectRoutes(deps.objectStore, images.processPendingUpload));
+  app.route(LOCAL_UPLOAD_PATH, localUploadRoutes(images));
   app.route("/og", ogRoutes(services, config));
   app.route("/", siteFileRoutes(services, config));
 
@@ -108,6 +122,7 @@ export function createApp(deps: AppDeps) {
   api.route("/", emberAndBookRoutes(services, config));
   api.route("/", interactionRoutes(services));
   api.route("/", subscriptionRoutes(services, config));
+  api.route("/", imageRoutes(images));
   api.all("*", (c) => c.json({ message: "Not found" }, 404));
   app.route("/api", api);
   app.all("*", async (c) => {

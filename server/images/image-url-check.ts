@@ -67,7 +67,7 @@ export async function checkImageUrl(
   let url = parseHttpUrl(rawUrl);
   try {
     for (let redirects = 0; ; redirects++) {
-      const address = await resolveAllowedAddress(url, resolveHost, isAllowedAddress);
+      const address = await resolveAllowedAddress(url, resolveHost, isAllowedAddress, signal);
       const response = await requestPinned(url, address, signal);
       const status = response.statusCode ?? 0;
       const location = response.headers.location;
@@ -105,6 +105,7 @@ async function resolveAllowedAddress(
   url: URL,
   resolveHost: ResolveHost,
   isAllowedAddress: (address: string) => boolean,
+  signal: AbortSignal,
 ): Promise<string> {
   const hostname = url.hostname.replace(/^\[(.*)\]$/, "$1");
   let addresses: string[];
@@ -112,8 +113,9 @@ async function resolveAllowedAddress(
     addresses = [hostname];
   } else {
     try {
-      addresses = await resolveHost(hostname);
+      addresses = await untilAborted(resolveHost(hostname), signal);
     } catch (error) {
+      if (signal.aborted) throw error;
       throw new ImageUrlRefusedError(`${hostname} could not be resolved`, { cause: error });
     }
   }
@@ -124,6 +126,15 @@ async function resolveAllowedAddress(
     throw new ImageUrlRefusedError(`${hostname} is not a public internet address`);
   }
   return first;
+}
+
+/** The resolver takes no signal, so the deadline races it. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  signal.throwIfAborted();
+  const aborted = new Promise<never>((_, reject) =>
+    signal.addEventListener("abort", () => reject(signal.reason), { once: true }),
+  );
+  return Promise.race([promise, aborted]);
 }
 
 /**
