@@ -11,7 +11,7 @@ import { isPublicAddress } from "../../server/images/public-address.ts";
 import { signLocalUploadUrl } from "../../server/images/upload-url.ts";
 import { createLogger } from "../../server/logger.ts";
 import { resolveSessionSecret } from "../../server/secrets.ts";
-import { createLocalObjectStore } from "../../server/storage/local.ts";
+import { createLocalObjectStore, type ObjectStore } from "../../server/storage/local.ts";
 import { drivers } from "../helpers/database.ts";
 import { signIn } from "../helpers/session.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
@@ -496,5 +496,120 @@ describe.each(drivers)("image URL validation on %s", (driver) => {
     const response = await validate(loopbackApp, `http://images.test:${port}/endless.png`);
     expect(await response.json()).toEqual({ valid: true, contentType: "image/png" });
     await endlessResponseClosed;
+  });
+});
+
+/**
+ * A bucket held in memory, standing in for S3 (no S3 service runs here): the presigned URL's
+ * shape is tested in server/storage/s3.test.ts; this covers what the server does around it.
+ */
+function createMemoryBucket(): ObjectStore & { objects: Map<string, Uint8Array> } {
+  const objects = new Map<string, Uint8Array>();
+  return {
+    objects,
+    async put(key, body) {
+      objects.set(key, body);
+    },
+    async putIfAbsent(key, body) {
+      if (objects.has(key)) return false;
+      objects.set(key, body);
+      return true;
+    },
+    async get(key) {
+      return objects.get(key);
+    },
+    async exists(key) {
+      return objects.has(key);
+    },
+    async delete(key) {
+      objects.delete(key);
+    },
+    async presignUpload(key, { expiresInSeconds }) {
+      return `https://covers.s3.example/${key}?X-Amz-Expires=${expiresInSeconds}&X-Amz-Signature=f00d`;
+    },
+  };
+}
+
+describe.each(drivers)("image uploads to a bucket on %s", (driver) => {
+  let t: TestApp;
+  let admin: string;
+  let bucket: ReturnType<typeof createMemoryBucket>;
+  let app: ReturnType<typeof createApp>;
+
+  /** What the browser does: ask for a URL, then PUT the file straight into the bucket. */
+  const uploadToBucket = async (body: Uint8Array) => {
+    const response = await app.request("/api/admin/images/upload-url", {
+      method: "POST",
+      headers: { cookie: admin, "Content-Type": "application/json" },
+      body: JSON.stringify({ contentType: "image/jpeg" }),
+    });
+    expect(response.status).toBe(200);
+    const { uploadURL, objectPath } = (await response.json()) as {
+      uploadURL: string;
+      objectPath: string;
+    };
+    const url = new URL(uploadURL);
+    bucket.objects.set(url.pathname.slice(1), body);
+    return { url, objectPath };
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp(driver);
+    admin = await signIn(t, "poet@example.com", { admin: true });
+    bucket = createMemoryBucket();
+    app = createApp({
+      config: t.config,
+      logger: createLogger("silent"),
+      services: t.services,
+      objectStore: bucket,
+    });
+  });
+  afterAll(() => t.close());
+
+  it("hands out a short-lived bucket URL whose last segment is the image id", async () => {
+    const { url, objectPath } = await uploadToBucket(new Uint8Array());
+    expect(url.origin).toBe("https://covers.s3.example");
+    expect(url.searchParams.get("X-Amz-Expires")).toBe("300");
+    expect(objectPath).toBe(`/objects/images/${url.pathname.split("/").at(-1)}`);
+    expect(url.pathname).toMatch(/^\/uploads\/[0-9a-f-]{36}$/);
+  });
+
+  it("processes the upload when its cover is first read: metadata gone, variants made", async () => {
+    const { url, objectPath } = await uploadToBucket(await jpegWithExif());
+    const served = await app.request(objectPath);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("content-type")).toBe("image/jpeg");
+    const bytes = Buffer.from(await served.arrayBuffer());
+    expect(bytes.includes(EXIF_MARKER)).toBe(false);
+    expect((await sharp(bytes).metadata()).width).toBe(1000);
+    const variant = await app.request(`${objectPath}-480.webp`);
+    expect(variant.headers.get("content-type")).toBe("image/webp");
+    expect(bucket.objects.has(url.pathname.slice(1))).toBe(false);
+  });
+
+  it("drops a bucket upload that is not an accepted image or is too large", async () => {
+    const svg = await uploadToBucket(new TextEncoder().encode("<svg></svg>"));
+    expect((await app.request(svg.objectPath)).status).toBe(404);
+    expect(bucket.objects.has(svg.url.pathname.slice(1))).toBe(false);
+
+    const huge = new Uint8Array(UPLOAD_MAX_BYTES + 1);
+    huge.set(await photo(10, 10).jpeg().toBuffer());
+    const tooLarge = await uploadToBucket(huge);
+    expect((await app.request(tooLarge.objectPath)).status).toBe(404);
+    expect(bucket.objects.has(tooLarge.url.pathname.slice(1))).toBe(false);
+  });
+
+  it("does not take uploads on this server when a bucket does", async () => {
+    const url = signLocalUploadUrl(
+      t.config.publicUrl,
+      resolveSessionSecret(t.config),
+      "22222222-2222-4222-8222-222222222222",
+      Math.floor(Date.now() / 1000) + 60,
+    );
+    const response = await app.request(new URL(url).pathname + new URL(url).search, {
+      method: "PUT",
+      body: new Uint8Array(await photo(10, 10).jpeg().toBuffer()),
+    });
+    expect(response.status).toBe(404);
   });
 });
