@@ -77,7 +77,7 @@ export function createApp(deps: AppDeps) {
     secret: resolveSessionSecret(config),
     urlCheck: deps.imageUrlCheck,
   });
-  app.route("/objects", objectRoutes(deps.objectStore, images.processPendingUpload));
+  app.route("/objects", objectRoutes(deps.objectStore, images.createMissingImage));
   app.route(LOCAL_UPLOAD_PATH, localUploadRoutes(images));
   app.route("/og", ogRoutes(services, config));
   app.route("/", siteFileRoutes(services, config));

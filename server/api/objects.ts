@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { COVER_VARIANT_WIDTHS } from "../../common/cover-image.ts";
+import { COVER_VARIANT_WIDTHS, type CoverVariantWidth } from "../../common/cover-image.ts";
 import type { AppEnv } from "../http/env.ts";
 import { detectImageType } from "../storage/image-type.ts";
 import type { ObjectStore } from "../storage/local.ts";
@@ -11,18 +11,24 @@ const STORED_IMAGE_NAME = new RegExp(
 
 /**
  * Stored images at /objects/images/{id} and their variants: their true type, nosniff, cached for
- * a year. `processPendingUpload` turns a direct-to-bucket upload into a stored image on first read.
+ * a year. `createMissingImage` gets a chance to make what is not stored yet (a direct-to-bucket
+ * upload, a variant of an older image) before the answer is 404.
  */
 export function objectRoutes(
   store: ObjectStore,
-  processPendingUpload: (id: string) => Promise<boolean> = async () => false,
+  createMissingImage: (id: string, variantWidth?: CoverVariantWidth) => Promise<void>,
 ) {
   return new Hono<AppEnv>().get("/images/:name{[A-Za-z0-9_.-]+}", async (c) => {
     const name = c.req.param("name");
-    const id = STORED_IMAGE_NAME.exec(name)?.[1];
+    const match = STORED_IMAGE_NAME.exec(name);
+    const id = match?.[1];
     if (!id) return c.json({ message: "Not found" }, 404);
+    const variantWidth = match[2] ? (Number(match[2]) as CoverVariantWidth) : undefined;
     let bytes = await store.get(`images/${name}`);
-    if (!bytes && (await processPendingUpload(id))) bytes = await store.get(`images/${name}`);
+    if (!bytes) {
+      await createMissingImage(id, variantWidth);
+      bytes = await store.get(`images/${name}`);
+    }
     const type = bytes && detectImageType(bytes);
     if (!bytes || !type) return c.json({ message: "Not found" }, 404);
     return c.body(new Uint8Array(bytes), 200, {

@@ -41,6 +41,12 @@ export interface ProcessedImage {
 const decode = (bytes: Uint8Array) =>
   sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" });
 
+/** A WebP copy at most `width` wide: never upscaled, no metadata. */
+export async function createVariant(image: Uint8Array, width: CoverVariantWidth) {
+  const resized = decode(image).rotate().resize({ width, withoutEnlargement: true });
+  return new Uint8Array(await resized.webp({ quality: 78 }).toBuffer());
+}
+
 /**
  * Re-encodes an uploaded JPEG, PNG or WebP and makes its WebP variants. Re-encoding, not copying,
  * is what removes metadata and anything smuggled after the image data. Throws
@@ -68,12 +74,7 @@ export async function processImage(bytes: Uint8Array): Promise<ProcessedImage> {
   const variants = await Promise.all(
     COVER_VARIANT_WIDTHS.map(async (variantWidth) => ({
       width: variantWidth,
-      bytes: new Uint8Array(
-        await decode(encoded.data)
-          .resize({ width: variantWidth, withoutEnlargement: true })
-          .webp({ quality: 78 })
-          .toBuffer(),
-      ),
+      bytes: await createVariant(encoded.data, variantWidth),
     })),
   );
   return { type, original: new Uint8Array(encoded.data), width, height, variants };

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { UPLOAD_MAX_BYTES } from "../../common/constants.ts";
-import { coverVariantPath } from "../../common/cover-image.ts";
+import { type CoverVariantWidth, coverVariantPath } from "../../common/cover-image.ts";
 import { INVALID_IMAGE_URL_MESSAGE } from "../../common/schemas/images.ts";
 import type { Config } from "../config.ts";
 import {
@@ -9,6 +9,7 @@ import {
   ImageUrlRefusedError,
 } from "../images/image-url-check.ts";
 import {
+  createVariant,
   type ProcessedImage,
   processImage,
   UnsupportedImageError,
@@ -83,6 +84,23 @@ export function createImageService(deps: {
     };
   }
 
+  /**
+   * Processes a direct-to-bucket upload into a stored image, then deletes the upload. One that is
+   * too large or not an accepted image is deleted without being stored.
+   */
+  async function processPendingUpload(id: string): Promise<void> {
+    if (!objectStore.presignUpload || !UPLOAD_ID.test(id)) return;
+    const bytes = await objectStore.get(pendingUploadKey(id));
+    if (!bytes) return;
+    try {
+      if (bytes.byteLength <= UPLOAD_MAX_BYTES) await storeImage(id, bytes);
+    } catch (error) {
+      if (!isServiceError(error) || error.status !== 415) throw error;
+    } finally {
+      await objectStore.delete(pendingUploadKey(id));
+    }
+  }
+
   return {
     /** A URL the admin's browser PUTs one image to, and the path to store as the cover. */
     async createUploadUrl(
@@ -128,23 +146,17 @@ export function createImageService(deps: {
     },
 
     /**
-     * Processes a direct-to-bucket upload the first time its image is asked for; true when the
-     * image now exists. An upload that is too large or not an accepted image is deleted.
+     * Called when /objects/images/{id} or one of its variants is not stored: makes it if it can.
+     * A direct-to-bucket upload is processed the first time it is asked for; a variant missing
+     * beside an existing original (demo covers, images stored before variants) is made once.
      */
-    async processPendingUpload(id: string): Promise<boolean> {
-      if (!objectStore.presignUpload || !UPLOAD_ID.test(id)) return false;
-      const bytes = await objectStore.get(pendingUploadKey(id));
-      if (!bytes) return false;
-      try {
-        if (bytes.byteLength > UPLOAD_MAX_BYTES) return false;
-        await storeImage(id, bytes);
-        return true;
-      } catch (error) {
-        if (isServiceError(error) && error.status === 415) return false;
-        throw error;
-      } finally {
-        await objectStore.delete(pendingUploadKey(id));
-      }
+    async createMissingImage(id: string, variantWidth?: CoverVariantWidth): Promise<void> {
+      if (!(await objectStore.exists(imageKey(id)))) await processPendingUpload(id);
+      if (!variantWidth) return;
+      const variantKey = coverVariantPath(imageKey(id), variantWidth);
+      const original = await objectStore.get(imageKey(id));
+      if (!original || (await objectStore.exists(variantKey))) return;
+      await objectStore.put(variantKey, await createVariant(original, variantWidth));
     },
 
     /** Checks that an external cover URL is a reachable image on the public internet. */

@@ -261,6 +261,20 @@ describe.each(drivers)("image uploads on %s", (driver) => {
     expect((await t.app.request(objectPath)).status).toBe(404);
   });
 
+  it("makes a missing variant of an image stored without them (demo covers) once, on request", async () => {
+    const id = "33333333-3333-4333-8333-333333333333";
+    const store = createLocalObjectStore(t.dataDir);
+    await store.put(`images/${id}`, await photo(1200, 1500).webp().toBuffer());
+    const variant = await t.app.request(`/objects/images/${id}-960.webp`);
+    expect(variant.status).toBe(200);
+    expect(variant.headers.get("content-type")).toBe("image/webp");
+    expect((await sharp(Buffer.from(await variant.arrayBuffer())).metadata()).width).toBe(960);
+    expect(await store.exists(`images/${id}-960.webp`)).toBe(true);
+    expect((await t.app.request(`/objects/images/${id.replace("3", "4")}-960.webp`)).status).toBe(
+      404,
+    );
+  });
+
   it("refuses ids that are not upload ids, and never reads or writes outside the store", async () => {
     const image = await photo(10, 10).jpeg().toBuffer();
     fs.writeFileSync(path.join(t.dataDir, "outside"), image);
