@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createS3ObjectStore } from "./s3.ts";
+import { createS3ObjectStore, s3UploadOrigin } from "./s3.ts";
 
 // No S3 service runs here: these check the presigned URL's shape, which needs no network.
 const settings = {
@@ -31,6 +31,14 @@ describe("S3 presigned uploads", () => {
       expect.arrayContaining(["content-type", "host"]),
     );
     expect(url.searchParams.get("X-Amz-Signature")).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("names the origin browsers upload to, as the presigned URL does", async () => {
+    const store = createS3ObjectStore(settings);
+    const url = new URL((await store.presignUpload?.("uploads/a", { expiresInSeconds: 60 })) ?? "");
+    expect(s3UploadOrigin(settings)).toBe(url.origin);
+    const custom = { ...settings, endpoint: "http://minio.internal:9000/" };
+    expect(s3UploadOrigin(custom)).toBe("http://minio.internal:9000");
   });
 
   it("addresses a custom endpoint path-style", async () => {

@@ -16,6 +16,18 @@ const statusOf = (error: unknown) =>
   error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined;
 
 /**
+ * Where browsers send presigned uploads, for the Content-Security-Policy's connect-src: the
+ * custom endpoint, or AWS's virtual-hosted bucket name (path-style when the name has dots, which
+ * a TLS wildcard certificate cannot cover).
+ */
+export function s3UploadOrigin(settings: S3Settings): string {
+  if (settings.endpoint) return new URL(settings.endpoint).origin;
+  return settings.bucket.includes(".")
+    ? `https://s3.${settings.region}.amazonaws.com`
+    : `https://${settings.bucket}.s3.${settings.region}.amazonaws.com`;
+}
+
+/**
  * Stored images in an S3-compatible bucket (S3_* variables). A custom endpoint (MinIO, R2, …)
  * is addressed path-style, which every such service understands.
  */
