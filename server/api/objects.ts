@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { COVER_VARIANT_WIDTHS, type CoverVariantWidth } from "../../common/cover-image.ts";
 import type { AppEnv } from "../http/env.ts";
-import { detectImageType } from "../storage/image-type.ts";
+import { detectAcceptedImageType } from "../images/process-image.ts";
 import type { ObjectStore } from "../storage/local.ts";
 
 /** {id} or {id}-{width}.webp, a variant beside it (docs/decisions/007-image-variants.md). */
@@ -29,7 +29,7 @@ export function objectRoutes(
       await createMissingImage(id, variantWidth);
       bytes = await store.get(`images/${name}`);
     }
-    const type = bytes && detectImageType(bytes);
+    const type = bytes && (await detectAcceptedImageType(bytes));
     if (!bytes || !type) return c.json({ message: "Not found" }, 404);
     return c.body(new Uint8Array(bytes), 200, {
       "Content-Type": type,
