@@ -11,8 +11,8 @@ export function imageRoutes(images: ImageService) {
   return new Hono<AppEnv>()
     .post("/admin/images/upload-url", async (c) => {
       // SPEC.md §7 sends no body; a JSON body may name the file's type.
-      const isJson = /json/i.test(c.req.header("content-type") ?? "");
-      const { contentType } = isJson
+      const hasBody = (await c.req.text()).trim() !== "";
+      const { contentType } = hasBody
         ? await readJsonBody(c, uploadUrlInput)
         : parseInput(uploadUrlInput, {});
       return c.json(await images.createUploadUrl(c.get("actor"), contentType));

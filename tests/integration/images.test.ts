@@ -99,6 +99,16 @@ describe.each(drivers)("image uploads on %s", (driver) => {
     expect(expires - Date.now() / 1000).toBeLessThanOrEqual(15 * 60);
     // SPEC.md §7: the stored path is /objects/images/ + the URL's last segment.
     expect(objectPath).toBe(`/objects/images/${url.pathname.split("/").at(-1)}`);
+
+    const askFor = (body: string) =>
+      t.app.request("/api/admin/images/upload-url", {
+        method: "POST",
+        headers: { cookie: admin, "Content-Type": "application/json" },
+        body,
+      });
+    expect((await askFor("")).status).toBe(200);
+    expect((await askFor(JSON.stringify({ contentType: "image/png" }))).status).toBe(200);
+    expect((await askFor(JSON.stringify({ contentType: "image/svg+xml" }))).status).toBe(400);
   });
 
   it("stores a JPEG upright with its EXIF gone, served with its type, nosniff and long caching", async () => {
