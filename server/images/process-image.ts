@@ -71,11 +71,10 @@ export async function processImage(bytes: Uint8Array): Promise<ProcessedImage> {
     throw new UnsupportedImageError("The image could not be decoded", { cause: error });
   }
   const { width, height } = encoded.info;
-  const variants = await Promise.all(
-    COVER_VARIANT_WIDTHS.map(async (variantWidth) => ({
-      width: variantWidth,
-      bytes: await createVariant(encoded.data, variantWidth),
-    })),
-  );
+  // One at a time: each decodes the whole image, and a 50-megapixel one takes ~200 MB to hold.
+  const variants: ProcessedImage["variants"] = [];
+  for (const variantWidth of COVER_VARIANT_WIDTHS) {
+    variants.push({ width: variantWidth, bytes: await createVariant(encoded.data, variantWidth) });
+  }
   return { type, original: new Uint8Array(encoded.data), width, height, variants };
 }

@@ -242,6 +242,18 @@ describe.each(drivers)("image uploads on %s", (driver) => {
     }
   });
 
+  it("refuses an image whose pixel count would exhaust memory (a decompression bomb)", async () => {
+    const bomb = await sharp({
+      create: { width: 10_000, height: 6000, channels: 3, background: "#fff" },
+      limitInputPixels: false,
+    })
+      .png({ compressionLevel: 9 })
+      .toBuffer();
+    expect(bomb.byteLength).toBeLessThan(UPLOAD_MAX_BYTES);
+    const { response } = await upload(bomb, "image/png");
+    expect(response.status).toBe(415);
+  });
+
   it("refuses a body over 5,242,880 bytes with 413, declared or not", async () => {
     const tooBig = new Uint8Array(UPLOAD_MAX_BYTES + 1);
     tooBig.set(await photo(10, 10).jpeg().toBuffer());
