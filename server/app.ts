@@ -10,6 +10,7 @@ import { authRoutes } from "./api/auth.ts";
 import { digestRoutes } from "./api/digest.ts";
 import { emberAndBookRoutes } from "./api/embers-books.ts";
 import { healthRoutes } from "./api/health.ts";
+import { imageRoutes, localUploadRoutes } from "./api/images.ts";
 import { interactionRoutes } from "./api/interactions.ts";
 import { objectRoutes } from "./api/objects.ts";
 import { ogRoutes } from "./api/og.ts";
@@ -22,7 +23,11 @@ import { createErrorHandler } from "./http/errors.ts";
 import { requireAdminApi } from "./http/require-admin.ts";
 import { requireSameOrigin } from "./http/same-origin.ts";
 import { securityHeaders } from "./http/security-headers.ts";
+import type { ImageUrlCheckOptions } from "./images/image-url-check.ts";
+import { LOCAL_UPLOAD_PATH } from "./images/upload-url.ts";
 import type { Logger } from "./logger.ts";
+import { resolveSessionSecret } from "./secrets.ts";
+import { createImageService } from "./services/images.ts";
 import type { Services } from "./services/index.ts";
 import type { ObjectStore } from "./storage/local.ts";
 
@@ -38,6 +43,8 @@ export interface AppDeps {
   pageHandler?: PageHandler;
   /** The built client (build/client) in production; absent in dev (Vite serves it) and tests. */
   clientAssetsDir?: string;
+  /** Tests point host names at their own loopback server; servers check real DNS answers. */
+  imageUrlCheck?: ImageUrlCheckOptions;
 }
 
 /** JSON bodies on the API are small; larger ones are refused before they are read whole. */
@@ -65,7 +72,14 @@ export function createApp(deps: AppDeps) {
   });
   app.use(securityHeaders(config));
   app.use(compress());
-  app.route("/objects", objectRoutes(deps.objectStore));
+  const images = createImageService({
+    config,
+    objectStore: deps.objectStore,
+    secret: resolveSessionSecret(config),
+    urlCheck: deps.imageUrlCheck,
+  });
+  app.route("/objects", objectRoutes(deps.objectStore, images.createMissingImage));
+  app.route(LOCAL_UPLOAD_PATH, localUploadRoutes(images));
   app.route("/og", ogRoutes(services, config));
   app.route("/", siteFileRoutes(services, config));
 
@@ -103,10 +117,14 @@ export function createApp(deps: AppDeps) {
   );
   api.use(requireSameOrigin(config, (path) => path === ONE_CLICK_UNSUBSCRIBE_PATH));
   api.use("/admin/*", requireAdminApi);
-  // Any admin write may change what readers see: cached pages go, here and on other instances.
+  // An admin write to content may change what readers see: cached pages go, here and on other
+  // instances. Image checks and the digest change no page.
   api.use("/admin/*", async (c, next) => {
     await next();
-    if (c.req.method !== "GET" && c.res.status < 400) await services.contentChanges.announce();
+    const isContentWrite = !/^\/api\/admin\/(images|digest)\//.test(c.req.path);
+    if (c.req.method !== "GET" && c.res.status < 400 && isContentWrite) {
+      await services.contentChanges.announce();
+    }
   });
   api.route("/", healthRoutes(services));
   api.route("/", authRoutes(services, config));
@@ -115,6 +133,7 @@ export function createApp(deps: AppDeps) {
   api.route("/", interactionRoutes(services));
   api.route("/", subscriptionRoutes(services, config));
   api.route("/", digestRoutes(services));
+  api.route("/", imageRoutes(images));
   api.all("*", (c) => c.json({ message: "Not found" }, 404));
   app.route("/api", api);
   app.all("*", async (c) => {

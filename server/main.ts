@@ -14,7 +14,7 @@ import { createLogger } from "./logger.ts";
 import { createMailer } from "./mail/transport.ts";
 import { CONTENT_CHANGED_CHANNEL } from "./services/content-changes.ts";
 import { createServices } from "./services/index.ts";
-import { createLocalObjectStore } from "./storage/local.ts";
+import { createObjectStore } from "./storage/object-store.ts";
 
 /**
  * The process: validate configuration, open and migrate the database, seed demo content, serve
@@ -51,7 +51,7 @@ if (config.demoContent) await seedDemo(handle.db, config, logger);
 
 const mailer = createMailer(config, logger);
 const services = createServices({ db: handle.db, config, logger, handle, mailer });
-const objectStore = createLocalObjectStore(config.dataDir);
+const objectStore = createObjectStore(config);
 
 const server = http.createServer();
 let pageHandler: PageHandler;

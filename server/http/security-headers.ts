@@ -1,5 +1,6 @@
 import { NONCE, secureHeaders } from "hono/secure-headers";
 import type { Config } from "../config.ts";
+import { s3UploadOrigin } from "../storage/s3.ts";
 
 /**
  * Security headers on every response. Scripts run only with this request's nonce (React Router's
@@ -15,7 +16,8 @@ export function securityHeaders(config: Config) {
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", "data:", "blob:", "https:"],
       fontSrc: ["'self'"],
-      connectSrc: ["'self'"],
+      // Admin uploads go straight to the bucket when images are kept in S3.
+      connectSrc: ["'self'", ...(config.s3 ? [s3UploadOrigin(config.s3)] : [])],
       objectSrc: ["'none'"],
       baseUri: ["'self'"],
       formAction: ["'self'"],

@@ -4,7 +4,7 @@
  */
 export class ServiceError extends Error {
   override name = "ServiceError";
-  readonly status: 400 | 401 | 403 | 404 | 409 | 429 | 503;
+  readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 503;
   readonly errors?: Record<string, string[]>;
   constructor(status: ServiceError["status"], message: string, errors?: Record<string, string[]>) {
     super(message);
@@ -19,6 +19,8 @@ export const unauthorized = () => new ServiceError(401, "Unauthorized");
 export const forbidden = (message = "Forbidden") => new ServiceError(403, message);
 export const notFound = (message = "Not found") => new ServiceError(404, message);
 export const conflict = (message: string) => new ServiceError(409, message);
+export const tooLarge = (message: string) => new ServiceError(413, message);
+export const unsupportedMediaType = (message: string) => new ServiceError(415, message);
 export const unavailable = (message = "Service temporarily unavailable") =>
   new ServiceError(503, message);
 

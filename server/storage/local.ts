@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 
@@ -5,7 +6,22 @@ import path from "node:path";
 export interface ObjectStore {
   /** Writes atomically: a reader never sees a half-written object. */
   put(key: string, body: Uint8Array): Promise<void>;
+  /**
+   * Writes only if nothing is stored under the key yet, atomically: of two racing writers exactly
+   * one gets true. This is what makes an upload URL single-use.
+   */
+  putIfAbsent(key: string, body: Uint8Array): Promise<boolean>;
   get(key: string): Promise<Uint8Array | undefined>;
+  exists(key: string): Promise<boolean>;
+  delete(key: string): Promise<void>;
+  /**
+   * A URL a browser can PUT a new object to directly, for stores that accept uploads themselves
+   * (S3). Absent on local disk, where this server receives the upload (server/images/upload-url.ts).
+   */
+  presignUpload?(
+    key: string,
+    options: { contentType?: string; expiresInSeconds: number },
+  ): Promise<string>;
 }
 
 const SAFE_KEY = /^[a-z0-9][a-z0-9/_.-]*$/i;
@@ -23,6 +39,33 @@ export function createLocalObjectStore(dataDir: string): ObjectStore {
       const temporary = `${file}.${process.pid}.tmp`;
       await fs.writeFile(temporary, body);
       await fs.rename(temporary, file);
+    },
+    async putIfAbsent(key, body) {
+      const file = resolveKey(key);
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      const temporary = `${file}.${process.pid}.${randomUUID()}.tmp`;
+      await fs.writeFile(temporary, body);
+      try {
+        // link() refuses an existing target, unlike rename(): the check and the write are one step.
+        await fs.link(temporary, file);
+        return true;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+        throw error;
+      } finally {
+        await fs.rm(temporary, { force: true });
+      }
+    },
+    async exists(key) {
+      try {
+        await fs.access(resolveKey(key));
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async delete(key) {
+      await fs.rm(resolveKey(key), { force: true });
     },
     async get(key) {
       try {

@@ -1,0 +1,36 @@
+/**
+ * Stored cover images and their resized variants. An uploaded cover lives at
+ * /objects/images/{id}; beside it the server writes WebP copies named {id}-{width}.webp, one per
+ * width below, never wider than the original (docs/decisions/007-image-variants.md).
+ */
+export const COVER_VARIANT_WIDTHS = [480, 960, 1440] as const;
+export type CoverVariantWidth = (typeof COVER_VARIANT_WIDTHS)[number];
+
+const STORED_COVER_PATH = /^\/objects\/images\/([A-Za-z0-9_-]+)$/;
+
+/** The path of one resized WebP copy of a stored cover. */
+export function coverVariantPath(coverPath: string, width: CoverVariantWidth): string {
+  return `${coverPath}-${width}.webp`;
+}
+
+/**
+ * A `srcset` for a cover: its WebP variants by width, for stored covers only (an external URL
+ * has none, and gets undefined). Given the original's width, variants that would be as wide or
+ * wider are left out and the original itself stands for the widest choice.
+ */
+export function buildCoverSrcSet(
+  coverUrl: string | null | undefined,
+  originalWidth?: number | null,
+): string | undefined {
+  if (!coverUrl || !STORED_COVER_PATH.test(coverUrl)) return undefined;
+  if (!originalWidth) {
+    return COVER_VARIANT_WIDTHS.map(
+      (width) => `${coverVariantPath(coverUrl, width)} ${width}w`,
+    ).join(", ");
+  }
+  const smaller = COVER_VARIANT_WIDTHS.filter((width) => width < originalWidth);
+  return [
+    ...smaller.map((width) => `${coverVariantPath(coverUrl, width)} ${width}w`),
+    `${coverUrl} ${originalWidth}w`,
+  ].join(", ");
+}

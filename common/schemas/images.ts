@@ -1,0 +1,16 @@
+import { z } from "zod";
+
+/** The message the admin's cover preview shows when the server refuses a URL (SPEC.md §5). */
+export const INVALID_IMAGE_URL_MESSAGE = "Please enter a valid image URL";
+
+export const validateImageUrlInput = z.object({
+  url: z.string(INVALID_IMAGE_URL_MESSAGE).trim().min(1, INVALID_IMAGE_URL_MESSAGE).max(2048),
+});
+
+/**
+ * The upload URL request carries no body in SPEC.md §7; a client that names its file's type gets
+ * an S3 URL that accepts only that type.
+ */
+export const uploadUrlInput = z.object({
+  contentType: z.enum(["image/jpeg", "image/png", "image/webp"]).optional(),
+});
