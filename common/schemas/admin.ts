@@ -10,11 +10,7 @@ export const TAG_NAME_MAX_LENGTH = 50;
 const URL_MAX_LENGTH = 2_000;
 
 const requiredText = (message: string, max: number) =>
-  z
-    .string(message)
-    .trim()
-    .min(1, message)
-    .max(max, `Please keep this under ${max} characters`);
+  z.string(message).trim().min(1, message).max(max, `Please keep this under ${max} characters`);
 
 const slug = z
   .string("Slug is required")
@@ -33,7 +29,8 @@ function isHttpUrl(value: string): boolean {
 }
 
 /** An uploaded image's path on this site (SPEC.md §7: /objects/images/{id}). */
-const isObjectPath = (value: string) => /^\/objects\/[A-Za-z0-9/_.-]+$/.test(value) && !value.includes("..");
+const isObjectPath = (value: string) =>
+  /^\/objects\/[A-Za-z0-9/_.-]+$/.test(value) && !value.includes("..");
 
 const link = (message: string, accepts: (value: string) => boolean) =>
   z.string(message).trim().max(URL_MAX_LENGTH, message).refine(accepts, message);
