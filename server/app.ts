@@ -6,6 +6,7 @@ import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import { RouterContextProvider } from "react-router";
 import { type AppLoadContext, appContext } from "../app/lib/app-context.ts";
+import { adminContentRoutes } from "./api/admin-content.ts";
 import { authRoutes } from "./api/auth.ts";
 import { digestRoutes } from "./api/digest.ts";
 import { emberAndBookRoutes } from "./api/embers-books.ts";
@@ -132,6 +133,7 @@ export function createApp(deps: AppDeps) {
   api.route("/", emberAndBookRoutes(services, config));
   api.route("/", interactionRoutes(services));
   api.route("/", subscriptionRoutes(services, config));
+  api.route("/", adminContentRoutes(services));
   api.route("/", digestRoutes(services));
   api.route("/", imageRoutes(images));
   api.all("*", (c) => c.json({ message: "Not found" }, 404));

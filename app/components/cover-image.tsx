@@ -1,5 +1,6 @@
 import { BookOpen } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
+import { buildCoverSrcSet } from "../../common/cover-image.ts";
 
 interface CoverImageProps {
   src: string | null;
@@ -10,6 +11,8 @@ interface CoverImageProps {
   /** What a cover that fails to load becomes: a book icon (cards) or nothing (poem page). */
   fallback: "icon" | "hidden";
   loading?: "lazy" | "eager";
+  /** How wide the image is shown, so the browser picks the smallest variant that is sharp. */
+  sizes: string;
 }
 
 /**
@@ -24,6 +27,7 @@ export function CoverImage({
   className,
   fallback,
   loading = "lazy",
+  sizes,
 }: CoverImageProps) {
   const [isBroken, setBroken] = useState(!src);
   const image = useRef<HTMLImageElement>(null);
@@ -46,6 +50,8 @@ export function CoverImage({
     <img
       ref={image}
       src={src ?? undefined}
+      srcSet={buildCoverSrcSet(src, width)}
+      sizes={sizes}
       alt={alt}
       width={width ?? undefined}
       height={height ?? undefined}

@@ -30,6 +30,7 @@ export function PoemCard({ poem, isFirst }: { poem: PoemCardData; isFirst?: bool
           height={poem.coverHeight}
           fallback="icon"
           loading={isFirst ? "eager" : "lazy"}
+          sizes="(min-width: 1024px) 22rem, (min-width: 640px) 50vw, 100vw"
           className="aspect-[4/5] max-h-64 w-full object-cover"
         />
         <div className="flex flex-1 flex-col gap-2 p-4">

@@ -35,6 +35,7 @@ export default function Books({ loaderData }: Route.ComponentProps) {
                 src={book.coverUrl}
                 alt={`${book.title} cover`}
                 fallback="icon"
+                sizes="12rem"
                 className="aspect-[4/5] w-48 rounded object-cover shadow"
               />
             ) : (

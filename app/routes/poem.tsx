@@ -84,6 +84,7 @@ export default function PoemPage({ loaderData, matches }: Route.ComponentProps) 
         height={poem.coverHeight}
         fallback="hidden"
         loading="eager"
+        sizes="(min-width: 768px) 36rem, 90vw"
         className="mx-auto max-h-80 w-auto rounded-xl object-cover shadow"
       />
       <header className="flex flex-col gap-3 text-center">

@@ -38,7 +38,8 @@ const link = (message: string, accepts: (value: string) => boolean) =>
 /** Empty or absent is "none" (null); anything else must pass `schema`. */
 const optional = <Schema extends z.ZodType>(schema: Schema) =>
   z
-    .union([z.literal(""), z.null(), z.undefined(), schema])
+    .union([z.literal(""), z.null(), schema])
+    .optional()
     .transform((value) => (value === "" || value === undefined ? null : value));
 
 const tagIds = z.array(z.number().int().positive(), "Tags must be a list of tag ids").max(50);

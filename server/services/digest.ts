@@ -6,7 +6,7 @@ import type { Actor } from "./actor.ts";
 import type { ServiceDeps } from "./deps.ts";
 import type { DigestSender } from "./digest-sender.ts";
 import type { EmberService } from "./embers.ts";
-import { conflict, isServiceError, notFound } from "./errors.ts";
+import { conflict, isServiceError, isUniqueViolation, notFound } from "./errors.ts";
 
 const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
 const TOP_ECHOED_STANZAS = 2;
@@ -55,11 +55,6 @@ export interface DigestRunView {
   createdAt: Date;
   completedAt: Date | null;
 }
-
-/** Postgres' unique_violation, as both drivers report it. */
-const isUniqueViolation = (error: unknown) =>
-  (error as { code?: string }).code === "23505" ||
-  (error as { cause?: { code?: string } }).cause?.code === "23505";
 
 /**
  * The weekly digest: its content drawn from the site, the preview, and sending runs. The

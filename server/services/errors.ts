@@ -31,3 +31,11 @@ export const unavailable = (message = "Service temporarily unavailable") =>
 export function isServiceError(error: unknown): error is ServiceError {
   return error instanceof Error && error.name === "ServiceError" && "status" in error;
 }
+
+/** PostgreSQL's unique_violation (23505), as either driver reports it (directly or as the cause). */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+    if ((cause as { code?: unknown }).code === "23505") return true;
+  }
+  return false;
+}

@@ -3,6 +3,7 @@ import type { Mailer } from "../mail/transport.ts";
 import { resolveSessionSecret } from "../secrets.ts";
 import { createAccountService } from "./accounts.ts";
 import { createBookService } from "./books.ts";
+import { createContentAdminService } from "./content-admin.ts";
 import { createContentChanges } from "./content-changes.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { createDigestService } from "./digest.ts";
@@ -28,6 +29,7 @@ export function createServices(
   const rateLimiter = createRateLimiter(deps.db, deps.config.rateLimitScale);
   const secret = resolveSessionSecret(deps.config);
   const embers = createEmberService(deps);
+  const poems = createPoemService(deps);
   const subscriptions = createSubscriptionService({ ...deps, rateLimiter, secret });
   const digestSender = createDigestSender({
     ...deps,
@@ -37,7 +39,8 @@ export function createServices(
   return {
     health: createHealthService(deps.handle),
     contentChanges: createContentChanges(deps),
-    poems: createPoemService(deps),
+    poems,
+    contentAdmin: createContentAdminService({ ...deps, poems }),
     embers,
     books: createBookService(deps),
     guestSubmissions: createGuestSubmissionService({ ...deps, rateLimiter }),

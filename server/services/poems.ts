@@ -55,7 +55,7 @@ const poemColumns = {
 };
 
 /** Attaches tags to rows with one query for all of them, whatever their number (no N+1). */
-async function withTags<Row extends { id: number }>(
+export async function withTags<Row extends { id: number }>(
   db: Database,
   rows: Row[],
   link: typeof poemTags | typeof emberTags,

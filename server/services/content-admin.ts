@@ -1,0 +1,330 @@
+import { and, asc, desc, eq, gte, inArray, ne, sql } from "drizzle-orm";
+import { dayInZone, dayToDate } from "../../common/dates.ts";
+import type { BookInput, EmberInput, PoemInput, TagInput } from "../../common/schemas/admin.ts";
+import type { Database } from "../db/client.ts";
+import { books, embers, emberTags, poems, poemTags, tags, users, whispers } from "../db/schema.ts";
+import type { ServiceDeps } from "./deps.ts";
+import { conflict, invalid, isUniqueViolation, notFound } from "./errors.ts";
+import { type Poem, type PoemService, type TagRef, withTags } from "./poems.ts";
+
+/** The admin schedule reads at most this many embers (SPEC.md §9: 30). */
+export const EMBER_SCHEDULE_MAX = 30;
+const MODERATION_LIST_MAX = 500;
+
+export interface ScheduledEmber {
+  id: number;
+  text: string;
+  date: Date;
+  isFeatured: boolean;
+  featuredAt: Date | null;
+  tags: TagRef[];
+}
+
+export interface ModeratedWhisper {
+  id: number;
+  text: string;
+  isApproved: boolean;
+  createdAt: Date;
+  stanzaIndex: number;
+  poemSlug: string;
+  poemTitle: string;
+  user: { firstName: string | null; lastName: string | null; profileImageUrl: string | null };
+}
+
+type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+/** SPEC.md §3: an object-storage cover, a cover by URL, or none — whatever the client sent. */
+function coverProviderOf(coverUrl: string | null): "object-storage" | "url" | null {
+  if (!coverUrl) return null;
+  return coverUrl.includes("/objects/images/") ? "object-storage" : "url";
+}
+
+/** Runs a write, answering 409 with `message` when it would duplicate a unique value. */
+async function unique<T>(write: () => Promise<T>, message: string): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(message);
+    throw error;
+  }
+}
+
+/**
+ * The poet's writes (SPEC.md §2 Admin, §7): poems, embers, books and tags, and whisper
+ * moderation. Every write is one transaction; the API has already checked the admin and the input.
+ */
+export function createContentAdminService({
+  db,
+  config,
+  poems: poemReads,
+}: ServiceDeps & { poems: PoemService }) {
+  async function requireTags(tx: Transaction, tagIds: number[]) {
+    if (tagIds.length === 0) return;
+    const found = await tx.select({ id: tags.id }).from(tags).where(inArray(tags.id, tagIds));
+    if (found.length !== new Set(tagIds).size) {
+      throw invalid("Unknown tag", { tagIds: ["Choose tags from the list"] });
+    }
+  }
+
+  async function linkTags(
+    tx: Transaction,
+    link: typeof poemTags | typeof emberTags,
+    ownerId: number,
+    tagIds: number[],
+  ) {
+    await requireTags(tx, tagIds);
+    const owner = "poemId" in link ? link.poemId : link.emberId;
+    await tx.delete(link).where(eq(owner, ownerId));
+    const unique = [...new Set(tagIds)];
+    if (unique.length === 0) return;
+    await tx
+      .insert(link)
+      .values(
+        unique.map((tagId) =>
+          "poemId" in link ? { poemId: ownerId, tagId } : { emberId: ownerId, tagId },
+        ) as never,
+      );
+  }
+
+  const poemValues = (input: PoemInput) => ({
+    title: input.title,
+    slug: input.slug,
+    stanzas: input.stanzas,
+    audioUrl: input.audioUrl,
+    coverUrl: input.coverUrl,
+    coverAlt: input.coverAlt ?? input.title,
+    coverProvider: coverProviderOf(input.coverUrl),
+    coverWidth: input.coverUrl ? input.coverWidth : null,
+    coverHeight: input.coverUrl ? input.coverHeight : null,
+  });
+
+  /** Featuring an ember stamps featuredAt; the newest featured one is the Ember of the Week. */
+  const emberValues = (input: EmberInput, wasFeatured: boolean) => ({
+    text: input.text,
+    date: dayToDate(input.date),
+    isFeatured: input.isFeatured,
+    ...(input.isFeatured && !wasFeatured ? { featuredAt: new Date() } : {}),
+    ...(!input.isFeatured ? { featuredAt: null } : {}),
+  });
+
+  const SLUG_TAKEN = "A poem with this slug already exists";
+  const EMBER_DAY_TAKEN = "An ember is already scheduled for that date";
+  const BOOK_SLUG_TAKEN = "A book with this slug already exists";
+  const TAG_TAKEN = "A tag with this name already exists";
+
+  /** Tag names are unique ignoring case, since "Night" and "night" would share a theme page. */
+  async function requireFreeTagName(tx: Transaction, name: string, exceptId?: number) {
+    const [taken] = await tx
+      .select({ id: tags.id })
+      .from(tags)
+      .where(
+        and(
+          sql`lower(${tags.name}) = lower(${name})`,
+          exceptId === undefined ? undefined : ne(tags.id, exceptId),
+        ),
+      );
+    if (taken) throw conflict(TAG_TAKEN);
+  }
+
+  return {
+    async createPoem(input: PoemInput): Promise<Poem> {
+      const slug = await unique(
+        () =>
+          db.transaction(async (tx) => {
+            const [poem] = await tx
+              .insert(poems)
+              .values(poemValues(input))
+              .returning({ id: poems.id, slug: poems.slug });
+            if (!poem) throw new Error("poem insert returned nothing");
+            await linkTags(tx, poemTags, poem.id, input.tagIds);
+            return poem.slug;
+          }),
+        SLUG_TAKEN,
+      );
+      return poemReads.getPoem(slug);
+    },
+
+    async updatePoem(id: number, input: PoemInput): Promise<Poem> {
+      const slug = await unique(
+        () =>
+          db.transaction(async (tx) => {
+            const [poem] = await tx
+              .update(poems)
+              .set(poemValues(input))
+              .where(eq(poems.id, id))
+              .returning({ slug: poems.slug });
+            if (!poem) throw notFound("Poem not found");
+            await linkTags(tx, poemTags, id, input.tagIds);
+            return poem.slug;
+          }),
+        SLUG_TAKEN,
+      );
+      return poemReads.getPoem(slug);
+    },
+
+    /** Its tag links, echoes, whispers and journal entries go with it (foreign-key cascades). */
+    async deletePoem(id: number): Promise<void> {
+      const deleted = await db.delete(poems).where(eq(poems.id, id)).returning({ id: poems.id });
+      if (deleted.length === 0) throw notFound("Poem not found");
+    },
+
+    /** From today in SITE_TIMEZONE onward, soonest first: the schedule, future days included. */
+    async listEmberSchedule(limit = EMBER_SCHEDULE_MAX): Promise<ScheduledEmber[]> {
+      const today = dayToDate(dayInZone(config.siteTimezone));
+      const rows = await db
+        .select({
+          id: embers.id,
+          text: embers.text,
+          date: embers.date,
+          isFeatured: embers.isFeatured,
+          featuredAt: embers.featuredAt,
+        })
+        .from(embers)
+        .where(gte(embers.date, today))
+        .orderBy(asc(embers.date))
+        .limit(Math.min(limit, EMBER_SCHEDULE_MAX));
+      return withTags(db, rows, emberTags);
+    },
+
+    async createEmber(input: EmberInput): Promise<{ id: number }> {
+      return unique(
+        () =>
+          db.transaction(async (tx) => {
+            const [ember] = await tx
+              .insert(embers)
+              .values(emberValues(input, false))
+              .returning({ id: embers.id });
+            if (!ember) throw new Error("ember insert returned nothing");
+            await linkTags(tx, emberTags, ember.id, input.tagIds);
+            return ember;
+          }),
+        EMBER_DAY_TAKEN,
+      );
+    },
+
+    async updateEmber(id: number, input: EmberInput): Promise<{ id: number }> {
+      return unique(
+        () =>
+          db.transaction(async (tx) => {
+            const [existing] = await tx
+              .select({ isFeatured: embers.isFeatured })
+              .from(embers)
+              .where(eq(embers.id, id))
+              .for("update");
+            if (!existing) throw notFound("Ember not found");
+            await tx
+              .update(embers)
+              .set(emberValues(input, existing.isFeatured))
+              .where(eq(embers.id, id));
+            await linkTags(tx, emberTags, id, input.tagIds);
+            return { id };
+          }),
+        EMBER_DAY_TAKEN,
+      );
+    },
+
+    async deleteEmber(id: number): Promise<void> {
+      const deleted = await db.delete(embers).where(eq(embers.id, id)).returning({ id: embers.id });
+      if (deleted.length === 0) throw notFound("Ember not found");
+    },
+
+    async createBook(input: BookInput): Promise<{ id: number }> {
+      const [book] = await unique(
+        () => db.insert(books).values(input).returning({ id: books.id }),
+        BOOK_SLUG_TAKEN,
+      );
+      if (!book) throw new Error("book insert returned nothing");
+      return book;
+    },
+
+    async updateBook(id: number, input: BookInput): Promise<{ id: number }> {
+      const [book] = await unique(
+        () => db.update(books).set(input).where(eq(books.id, id)).returning({ id: books.id }),
+        BOOK_SLUG_TAKEN,
+      );
+      if (!book) throw notFound("Book not found");
+      return book;
+    },
+
+    async deleteBook(id: number): Promise<void> {
+      const deleted = await db.delete(books).where(eq(books.id, id)).returning({ id: books.id });
+      if (deleted.length === 0) throw notFound("Book not found");
+    },
+
+    async createTag(input: TagInput): Promise<TagRef> {
+      return unique(
+        () =>
+          db.transaction(async (tx) => {
+            await requireFreeTagName(tx, input.name);
+            const [tag] = await tx
+              .insert(tags)
+              .values({ name: input.name })
+              .returning({ id: tags.id, name: tags.name });
+            if (!tag) throw new Error("tag insert returned nothing");
+            return tag;
+          }),
+        TAG_TAKEN,
+      );
+    },
+
+    async updateTag(id: number, input: TagInput): Promise<TagRef> {
+      return unique(
+        () =>
+          db.transaction(async (tx) => {
+            await requireFreeTagName(tx, input.name, id);
+            const [tag] = await tx
+              .update(tags)
+              .set({ name: input.name })
+              .where(eq(tags.id, id))
+              .returning({ id: tags.id, name: tags.name });
+            if (!tag) throw notFound("Tag not found");
+            return tag;
+          }),
+        TAG_TAKEN,
+      );
+    },
+
+    /** Its links to poems and embers go with it; the poems and embers stay. */
+    async deleteTag(id: number): Promise<void> {
+      const deleted = await db.delete(tags).where(eq(tags.id, id)).returning({ id: tags.id });
+      if (deleted.length === 0) throw notFound("Tag not found");
+    },
+
+    /** Every whisper, newest first, approved or hidden, with its poem and author. */
+    async listWhispers(): Promise<ModeratedWhisper[]> {
+      const rows = await db
+        .select({
+          id: whispers.id,
+          text: whispers.text,
+          isApproved: whispers.isApproved,
+          createdAt: whispers.createdAt,
+          stanzaIndex: whispers.stanzaIndex,
+          poemSlug: poems.slug,
+          poemTitle: poems.title,
+          user: {
+            firstName: users.firstName,
+            lastName: users.lastName,
+            profileImageUrl: users.profileImageUrl,
+          },
+        })
+        .from(whispers)
+        .innerJoin(poems, eq(poems.id, whispers.poemId))
+        .innerJoin(users, eq(users.id, whispers.userId))
+        .orderBy(desc(whispers.createdAt), desc(whispers.id))
+        .limit(MODERATION_LIST_MAX);
+      return rows.map((row) => ({ ...row, stanzaIndex: Number(row.stanzaIndex) }));
+    },
+
+    /** Hidden whispers leave readers' lists at once; approved ones come back. */
+    async setWhisperApproval(id: number, isApproved: boolean): Promise<void> {
+      const updated = await db
+        .update(whispers)
+        .set({ isApproved })
+        .where(eq(whispers.id, id))
+        .returning({ id: whispers.id });
+      if (updated.length === 0) throw notFound("Whisper not found");
+    },
+  };
+}
+
+export type ContentAdminService = ReturnType<typeof createContentAdminService>;

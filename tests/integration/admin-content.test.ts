@@ -1,0 +1,282 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addDays, dayInZone } from "../../common/dates.ts";
+import { echos, journalEntries, poems, poemTags, users, whispers } from "../../server/db/schema.ts";
+import { drivers } from "../helpers/database.ts";
+import { createPoem, ensureTags } from "../helpers/factories.ts";
+import { signIn } from "../helpers/session.ts";
+import { createTestApp, type TestApp } from "../helpers/test-app.ts";
+
+const ORIGIN = "http://localhost:3000";
+
+describe.each(drivers)("admin content on %s", (driver) => {
+  let t: TestApp;
+  let admin: string;
+  let reader: string;
+  let tagIds: number[];
+
+  const call = (method: string, path: string, body?: unknown, cookie = admin) =>
+    t.app.request(path, {
+      method,
+      headers: { Cookie: cookie, Origin: ORIGIN, "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const messageOf = async (response: Response) =>
+    ((await response.json()) as { message: string }).message;
+  const poemBody = (fields: Record<string, unknown> = {}) => ({
+    title: "Salt Letters",
+    slug: "salt-letters",
+    stanzas: ["  first / line  ", "", "second"],
+    audioUrl: "",
+    coverUrl: "/objects/images/abc-123",
+    coverAlt: "",
+    tagIds,
+    ...fields,
+  });
+
+  beforeAll(async () => {
+    t = await createTestApp(driver);
+    admin = await signIn(t, "poet@example.com", { admin: true });
+    reader = await signIn(t, "reader@example.com");
+    tagIds = (await ensureTags(t.db, ["Sea", "Night"])).map((tag) => tag.id);
+  });
+  afterAll(() => t.close());
+
+  it("creates, updates and deletes a poem with the spec's rules applied", async () => {
+    const created = await call("POST", "/api/admin/poems", poemBody());
+    expect(created.status).toBe(201);
+    const poem = await created.json();
+    expect(poem).toMatchObject({
+      title: "Salt Letters",
+      slug: "salt-letters",
+      stanzas: ["first / line", "second"],
+      coverAlt: "Salt Letters",
+      audioUrl: null,
+    });
+    expect(poem.tags.map((tag: { name: string }) => tag.name).sort()).toEqual(["Night", "Sea"]);
+    const [stored] = await t.db.select().from(poems).where(eq(poems.id, poem.id));
+    expect(stored?.coverProvider).toBe("object-storage");
+
+    const updated = await call(
+      "PUT",
+      `/api/admin/poems/${poem.id}`,
+      poemBody({
+        title: "Salt Letters, Again",
+        coverUrl: "https://example.com/c.jpg",
+        tagIds: [tagIds[0]],
+      }),
+    );
+    expect(updated.status).toBe(200);
+    expect((await updated.json()).tags).toHaveLength(1);
+    const [again] = await t.db.select().from(poems).where(eq(poems.id, poem.id));
+    expect(again?.coverProvider).toBe("url");
+    // Readers see the change at once.
+    expect((await (await t.app.request("/api/poems/salt-letters")).json()).title).toBe(
+      "Salt Letters, Again",
+    );
+
+    expect((await call("DELETE", `/api/admin/poems/${poem.id}`)).status).toBe(204);
+    expect((await t.app.request("/api/poems/salt-letters")).status).toBe(404);
+    expect((await call("DELETE", `/api/admin/poems/${poem.id}`)).status).toBe(404);
+  });
+
+  it("answers every invalid poem field with the spec's message and stores nothing", async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ title: "  " }, "Title is required"],
+      [{ slug: "" }, "Slug is required"],
+      [{ slug: "Not A Slug" }, "Slug must be lowercase letters, numbers, and hyphens only"],
+      [{ stanzas: [" ", ""] }, "At least one stanza is required"],
+      [{ audioUrl: "not a url" }, "Must be a valid URL"],
+      [{ coverUrl: "javascript:alert(1)" }, "Must be a valid URL or object storage path"],
+      [{ tagIds: [] }, "At least one tag is required"],
+    ];
+    for (const [fields, message] of cases) {
+      const response = await call("POST", "/api/admin/poems", poemBody({ slug: "bad", ...fields }));
+      expect(response.status, JSON.stringify(fields)).toBe(400);
+      expect(await messageOf(response)).toBe(message);
+    }
+    expect(await t.db.select().from(poems).where(eq(poems.slug, "bad"))).toEqual([]);
+  });
+
+  it("refuses a taken slug with 409 and an unknown poem with 404", async () => {
+    await createPoem(t.db, { slug: "taken", tagNames: ["Sea"] });
+    const duplicate = await call("POST", "/api/admin/poems", poemBody({ slug: "taken" }));
+    expect(duplicate.status).toBe(409);
+    expect(await messageOf(duplicate)).toBe("A poem with this slug already exists");
+    expect((await call("PUT", "/api/admin/poems/999999", poemBody())).status).toBe(404);
+    expect((await call("PUT", "/api/admin/poems/abc", poemBody())).status).toBe(400);
+  });
+
+  it("deletes a poem's tag links, echoes, whispers and journal entries with it, and nothing else", async () => {
+    const doomed = await createPoem(t.db, { slug: "doomed", tagNames: ["Sea"] });
+    const kept = await createPoem(t.db, { slug: "kept", tagNames: ["Sea"] });
+    const [user] = await t.db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.email, "reader@example.com"));
+    const userId = user?.id ?? "";
+    for (const poem of [doomed, kept]) {
+      await t.db.insert(echos).values({ poemId: poem.id, stanzaIndex: "0", userId });
+      await t.db.insert(whispers).values({ poemId: poem.id, stanzaIndex: "0", userId, text: "hi" });
+      await t.db.insert(journalEntries).values({ poemId: poem.id, stanzaIndex: "0", userId });
+    }
+    expect((await call("DELETE", `/api/admin/poems/${doomed.id}`)).status).toBe(204);
+    for (const table of [echos, whispers, journalEntries, poemTags]) {
+      expect(await t.db.select().from(table).where(eq(table.poemId, doomed.id))).toEqual([]);
+      expect(await t.db.select().from(table).where(eq(table.poemId, kept.id))).toHaveLength(1);
+    }
+  });
+
+  it("schedules embers: one per day, featured on request, listed from today with future days", async () => {
+    const today = dayInZone(t.config.siteTimezone);
+    const tomorrow = addDays(today, 1);
+    const created = await call("POST", "/api/admin/embers", {
+      text: "Tomorrow's ember",
+      date: tomorrow,
+      tagIds: [tagIds[1]],
+      isFeatured: true,
+    });
+    expect(created.status).toBe(201);
+    const { id } = await created.json();
+    const clash = await call("POST", "/api/admin/embers", { text: "Again", date: tomorrow });
+    expect(clash.status).toBe(409);
+    expect(await messageOf(clash)).toBe("An ember is already scheduled for that date");
+    expect(
+      await messageOf(await call("POST", "/api/admin/embers", { text: "", date: tomorrow })),
+    ).toBe("Text is required");
+    expect(await messageOf(await call("POST", "/api/admin/embers", { text: "x", date: "" }))).toBe(
+      "Date is required",
+    );
+    expect(
+      await messageOf(await call("POST", "/api/admin/embers", { text: "x", date: "someday" })),
+    ).toBe("Invalid date format");
+
+    const schedule = await (await call("GET", "/api/admin/embers?limit=30")).json();
+    expect(schedule).toEqual([
+      expect.objectContaining({ id, text: "Tomorrow's ember", isFeatured: true }),
+    ]);
+    expect(schedule[0].tags).toEqual([{ id: tagIds[1], name: "Night" }]);
+    // Readers do not see tomorrow's ember yet.
+    const published = await (await t.app.request("/api/embers")).json();
+    expect(published.map((ember: { id: number }) => ember.id)).not.toContain(id);
+
+    const edited = await call("PUT", `/api/admin/embers/${id}`, { text: "Edited", date: tomorrow });
+    expect(edited.status).toBe(200);
+    const [row] = await (await call("GET", "/api/admin/embers")).json();
+    expect(row).toMatchObject({ text: "Edited", isFeatured: false, featuredAt: null });
+    expect((await call("DELETE", `/api/admin/embers/${id}`)).status).toBe(204);
+  });
+
+  it("creates, updates and deletes books with pages, and refuses bad fields", async () => {
+    const book = {
+      title: "Harbour Hours",
+      slug: "harbour-hours",
+      blurb: "Poems of waiting.",
+      coverUrl: "https://example.com/cover.jpg",
+      buyUrl: "https://example.com/buy",
+      pages: [{ title: "Opening", content: "The tide..." }],
+    };
+    const created = await call("POST", "/api/admin/books", book);
+    expect(created.status).toBe(201);
+    const { id } = await created.json();
+    expect((await call("POST", "/api/admin/books", book)).status).toBe(409);
+    expect(
+      await messageOf(await call("POST", "/api/admin/books", { ...book, slug: "x", blurb: "" })),
+    ).toBe("Blurb is required");
+    expect(
+      await messageOf(
+        await call("POST", "/api/admin/books", { ...book, slug: "y", buyUrl: "nope" }),
+      ),
+    ).toBe("Must be a valid URL");
+    expect(
+      await messageOf(
+        await call("POST", "/api/admin/books", {
+          ...book,
+          slug: "z",
+          pages: [{ title: "", content: "c" }],
+        }),
+      ),
+    ).toBe("Page title is required");
+    const updated = await call("PUT", `/api/admin/books/${id}`, {
+      ...book,
+      title: "Harbour Hours II",
+    });
+    expect(updated.status).toBe(200);
+    expect((await (await t.app.request("/api/books/harbour-hours")).json()).title).toBe(
+      "Harbour Hours II",
+    );
+    expect((await call("DELETE", `/api/admin/books/${id}`)).status).toBe(204);
+    expect((await t.app.request("/api/books/harbour-hours")).status).toBe(404);
+  });
+
+  it("creates and renames tags, refusing names taken in any case", async () => {
+    const created = await call("POST", "/api/admin/tags", { name: "  Dawn  " });
+    expect(created.status).toBe(201);
+    const tag = await created.json();
+    expect(tag.name).toBe("Dawn");
+    const duplicate = await call("POST", "/api/admin/tags", { name: "dawn" });
+    expect(duplicate.status).toBe(409);
+    expect(await messageOf(duplicate)).toBe("A tag with this name already exists");
+    expect(await messageOf(await call("POST", "/api/admin/tags", { name: "" }))).toBe(
+      "Tag name is required",
+    );
+    expect(await messageOf(await call("POST", "/api/admin/tags", { name: "x".repeat(51) }))).toBe(
+      "Tag name must be 50 characters or less",
+    );
+    const renamed = await call("PUT", `/api/admin/tags/${tag.id}`, { name: "Daybreak" });
+    expect(await renamed.json()).toEqual({ id: tag.id, name: "Daybreak" });
+    expect((await call("DELETE", `/api/admin/tags/${tag.id}`)).status).toBe(204);
+  });
+
+  it("hides a whisper from readers at once and brings it back on approval", async () => {
+    const poem = await createPoem(t.db, { slug: "moderated", tagNames: ["Sea"] });
+    const posted = await call(
+      "POST",
+      "/api/poems/moderated/whispers",
+      { stanzaIndex: 0, body: "A thought" },
+      reader,
+    );
+    expect(posted.status).toBe(201);
+    const { id } = await posted.json();
+    const readerList = async () =>
+      (await (await t.app.request("/api/poems/moderated/whispers/0")).json()) as { id: number }[];
+    expect((await readerList()).map((whisper) => whisper.id)).toContain(id);
+
+    const listed = await (await call("GET", "/api/admin/whispers")).json();
+    expect(listed).toContainEqual(
+      expect.objectContaining({
+        id,
+        text: "A thought",
+        isApproved: true,
+        poemSlug: poem.slug,
+        stanzaIndex: 0,
+      }),
+    );
+    expect((await call("POST", `/api/admin/whispers/${id}/hide`, {})).status).toBe(200);
+    expect((await readerList()).map((whisper) => whisper.id)).not.toContain(id);
+    expect((await call("POST", `/api/admin/whispers/${id}/approve`, {})).status).toBe(200);
+    expect((await readerList()).map((whisper) => whisper.id)).toContain(id);
+    expect((await call("POST", "/api/admin/whispers/999999/hide", {})).status).toBe(404);
+  });
+
+  it("refuses every admin call without a session (401) and for a reader (403)", async () => {
+    const calls: [string, string][] = [
+      ["POST", "/api/admin/poems"],
+      ["PUT", "/api/admin/poems/1"],
+      ["DELETE", "/api/admin/poems/1"],
+      ["GET", "/api/admin/embers"],
+      ["POST", "/api/admin/embers"],
+      ["POST", "/api/admin/books"],
+      ["DELETE", "/api/admin/books/1"],
+      ["POST", "/api/admin/tags"],
+      ["PUT", "/api/admin/tags/1"],
+      ["GET", "/api/admin/whispers"],
+      ["POST", "/api/admin/whispers/1/hide"],
+    ];
+    for (const [method, path] of calls) {
+      const body = method === "GET" ? undefined : {};
+      expect((await call(method, path, body, "")).status, `${method} ${path}`).toBe(401);
+      expect((await call(method, path, body, reader)).status, `${method} ${path}`).toBe(403);
+    }
+  });
+});
