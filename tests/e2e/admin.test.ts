@@ -1,0 +1,181 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser } from "../helpers/browser.ts";
+import { type RunningServer, startServer } from "../helpers/server.ts";
+
+let server: RunningServer;
+let browser: Browser;
+let admin: BrowserContext;
+let page: Page;
+let coverFile: string;
+
+async function hydrated(target: Page) {
+  await target.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+}
+
+/** What an anonymous reader gets for a page: the cached copy once it has been served before. */
+async function anonymousHtml(pathname: string) {
+  return (await fetch(`${server.url}${pathname}`)).text();
+}
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  admin = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const link = await server.cli("login-link", "poet@example.com", "--admin");
+  page = await admin.newPage();
+  await page.goto(link.stdout.trim());
+  await page.goto(`${server.url}/admin`);
+  await hydrated(page);
+  coverFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ev-cover-")), "cover.jpg");
+  await sharp({ create: { width: 800, height: 1000, channels: 3, background: "#9f4314" } })
+    .jpeg()
+    .toFile(coverFile);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe("content management as the poet", () => {
+  it("adds a poem with an uploaded cover; readers see it at once, cached pages included", async () => {
+    // Warm the page cache first, as readers would have.
+    await anonymousHtml("/poetry");
+    await anonymousHtml("/poetry");
+    expect(await anonymousHtml("/poetry")).not.toContain("Lanterns on the Quay");
+
+    await page.getByRole("heading", { name: "Content Management" }).waitFor();
+    await page.getByRole("button", { name: "Add New Poem" }).click();
+    const form = page.getByRole("form", { name: "New Poem" });
+    await form.getByLabel("Title").fill("Lanterns on the Quay");
+    expect(await form.getByLabel("Slug").inputValue()).toBe("lanterns-on-the-quay");
+    await form
+      .getByLabel("Stanzas")
+      .fill("We hung our lanterns\nalong the quay\n\n\nand waited for the boats");
+    const chooser = page.waitForEvent("filechooser");
+    await form.getByRole("button", { name: "Upload image" }).click();
+    await (await chooser).setFiles(coverFile);
+    await page.getByText("Image uploaded successfully").waitFor();
+    expect(await form.getByLabel("Cover image").inputValue()).toMatch(
+      /^\/objects\/images\/[\w-]+$/,
+    );
+    await form.getByRole("img", { name: "Cover preview" }).waitFor();
+    await form.getByRole("checkbox").first().check();
+    await form.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Poem created successfully").waitFor();
+    await form.waitFor({ state: "detached" });
+    await page.getByText("2 stanzas").first().waitFor();
+    await page.screenshot({ path: "test-results/admin-1280.png", fullPage: true });
+
+    const listing = await anonymousHtml("/poetry");
+    expect(listing).toContain("Lanterns on the Quay");
+    const poemPage = await anonymousHtml("/poetry/lanterns-on-the-quay");
+    expect(poemPage).toContain("We hung our lanterns");
+    expect(poemPage).toMatch(/srcSet="\/objects\/images\/[\w-]+-480\.webp 480w/);
+  });
+
+  it("shows the spec's messages for a poem that is not ready, and keeps the form open", async () => {
+    await page.getByRole("button", { name: "Add New Poem" }).click();
+    const form = page.getByRole("form", { name: "New Poem" });
+    await form.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Failed to create poem").waitFor();
+    await form.getByText("Title is required").waitFor();
+    await form.getByRole("button", { name: "Cancel" }).click();
+    await form.waitFor({ state: "detached" });
+  });
+
+  it("edits tomorrow's ember from the week view, with the quick date buttons", async () => {
+    await page.getByRole("tab", { name: "Embers" }).click();
+    const tomorrow = page.getByRole("listitem").filter({ hasText: "Tomorrow" });
+    await tomorrow.getByRole("button", { name: /^Edit ember for/ }).click();
+    const form = page.getByRole("form", { name: "Edit Ember" });
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.screenshot({ path: "test-results/admin-ember-375.png", fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const date = form.getByLabel("Date");
+    const scheduled = await date.inputValue();
+    await form.getByRole("button", { name: "Next Week" }).click();
+    expect(await date.inputValue()).not.toBe(scheduled);
+    await form.getByRole("button", { name: "Tomorrow" }).click();
+    expect(await date.inputValue()).toBe(scheduled);
+    await form.getByLabel("Text").fill("The lamp is lit before the dark arrives.");
+    await form.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Ember updated successfully").waitFor();
+    await tomorrow.getByText("The lamp is lit before the dark arrives.").waitFor();
+  });
+
+  it("renames a tag and adds and deletes a book", async () => {
+    await anonymousHtml("/api/books");
+    await page.getByRole("tab", { name: "Tags" }).click();
+    await page.getByRole("button", { name: "Add New Tag" }).click();
+    await page.getByRole("form", { name: "New Tag" }).getByLabel("Name").fill("Harbours");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Tag created successfully").waitFor();
+    await page.getByRole("button", { name: "Edit Harbours" }).click();
+    await page.getByRole("form", { name: "Edit Tag" }).getByLabel("Name").fill("Harbour Towns");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Harbour Towns").waitFor();
+
+    await page.getByRole("tab", { name: "Books" }).click();
+    await page.getByRole("button", { name: "Add New Book" }).click();
+    const form = page.getByRole("form", { name: "New Book" });
+    await form.getByLabel("Title").fill("Quay Songs");
+    await form.getByLabel("Blurb").fill("Short songs for long tides.");
+    await form.getByLabel("Cover URL").fill("https://example.com/quay.jpg");
+    await form.getByLabel("Buy URL").fill("https://example.com/buy/quay");
+    await form.getByRole("button", { name: "Add Page" }).click();
+    await form.getByLabel("Page 1 title").fill("First");
+    await form.getByLabel("Page 1 content").fill("The first page.");
+    await form.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Book created successfully").waitFor();
+    // Readers' book list (the /books page shows its five fixed slots; the API lists every book).
+    expect(await anonymousHtml("/api/books")).toContain("Quay Songs");
+    await page.getByRole("button", { name: "Delete Quay Songs" }).click();
+    await page.getByText("Book deleted successfully").waitFor();
+    expect(await anonymousHtml("/api/books")).not.toContain("Quay Songs");
+  });
+
+  it("hides a whisper from readers and approves it again", async () => {
+    const reader = await browser.newContext();
+    const link = await server.cli("login-link", "reader@example.com");
+    const readerPage = await reader.newPage();
+    await readerPage.goto(link.stdout.trim());
+    const posted = await readerPage.evaluate(async (origin) => {
+      const response = await fetch(`${origin}/api/poems/lanterns-on-the-quay/whispers`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ stanzaIndex: 0, body: "The boats always come back." }),
+      });
+      return response.status;
+    }, server.url);
+    expect(posted).toBe(201);
+    const readerWhispers = async () =>
+      (await (await fetch(`${server.url}/api/poems/lanterns-on-the-quay/whispers/0`)).json()) as {
+        text: string;
+      }[];
+
+    await page.getByRole("tab", { name: "Whispers" }).click();
+    const whisper = page.getByRole("listitem").filter({ hasText: "The boats always come back." });
+    await whisper.getByRole("button", { name: "Hide" }).click();
+    await page.getByText("The reflection is no longer visible to users.").waitFor();
+    expect(await readerWhispers()).toEqual([]);
+    await page.getByRole("radio", { name: "Hidden (1)" }).check({ force: true });
+    await whisper.getByRole("button", { name: "Approve" }).click();
+    await page.getByText("The reflection is now visible to all users.").waitFor();
+    expect((await readerWhispers()).map((item) => item.text)).toEqual([
+      "The boats always come back.",
+    ]);
+    await reader.close();
+  });
+
+  it("deletes the poem; its page is gone for readers at once", async () => {
+    await page.getByRole("tab", { name: "Poems" }).click();
+    await page.getByRole("button", { name: "Delete Lanterns on the Quay" }).click();
+    await page.getByText("Poem deleted successfully").waitFor();
+    expect((await fetch(`${server.url}/poetry/lanterns-on-the-quay`)).status).toBe(404);
+    expect(await anonymousHtml("/poetry")).not.toContain("Lanterns on the Quay");
+  });
+});
