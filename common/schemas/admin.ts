@@ -85,9 +85,10 @@ const emberDate = z
 export const emberInput = z.object({
   text: requiredText("Text is required", 2_000),
   date: emberDate,
-  tagIds: tagIds.default([]),
-  /** Beyond the spec: the Ember of the Week (embers.isFeatured, featuredAt). */
-  isFeatured: z.boolean("isFeatured must be true or false").default(false),
+  /** Beyond the spec's {text, date}: left out, an update keeps the ember's tags and feature. */
+  tagIds: tagIds.optional(),
+  /** The Ember of the Week (embers.isFeatured, featuredAt). */
+  isFeatured: z.boolean("isFeatured must be true or false").optional(),
 });
 export type EmberInput = z.infer<typeof emberInput>;
 

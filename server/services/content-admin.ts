@@ -99,13 +99,16 @@ export function createContentAdminService({
   });
 
   /** Featuring an ember stamps featuredAt; the newest featured one is the Ember of the Week. */
-  const emberValues = (input: EmberInput, wasFeatured: boolean) => ({
-    text: input.text,
-    date: dayToDate(input.date),
-    isFeatured: input.isFeatured,
-    ...(input.isFeatured && !wasFeatured ? { featuredAt: new Date() } : {}),
-    ...(!input.isFeatured ? { featuredAt: null } : {}),
-  });
+  const emberValues = (input: EmberInput, wasFeatured: boolean) => {
+    const isFeatured = input.isFeatured ?? wasFeatured;
+    return {
+      text: input.text,
+      date: dayToDate(input.date),
+      isFeatured,
+      ...(isFeatured && !wasFeatured ? { featuredAt: new Date() } : {}),
+      ...(!isFeatured ? { featuredAt: null } : {}),
+    };
+  };
 
   const SLUG_TAKEN = "A poem with this slug already exists";
   const EMBER_DAY_TAKEN = "An ember is already scheduled for that date";
@@ -195,7 +198,7 @@ export function createContentAdminService({
               .values(emberValues(input, false))
               .returning({ id: embers.id });
             if (!ember) throw new Error("ember insert returned nothing");
-            await linkTags(tx, emberTags, ember.id, input.tagIds);
+            await linkTags(tx, emberTags, ember.id, input.tagIds ?? []);
             return ember;
           }),
         EMBER_DAY_TAKEN,
@@ -216,7 +219,7 @@ export function createContentAdminService({
               .update(embers)
               .set(emberValues(input, existing.isFeatured))
               .where(eq(embers.id, id));
-            await linkTags(tx, emberTags, id, input.tagIds);
+            if (input.tagIds) await linkTags(tx, emberTags, id, input.tagIds);
             return { id };
           }),
         EMBER_DAY_TAKEN,

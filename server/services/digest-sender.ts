@@ -3,6 +3,7 @@ import { and, eq, inArray, lte, or, sql } from "drizzle-orm";
 import { digestDeliveries, mailRuns, subscriptions } from "../db/schema.ts";
 import { digestEmail } from "../mail/digest.ts";
 import type { MailChannel, Mailer } from "../mail/transport.ts";
+import { createBackgroundLoop } from "./background-loop.ts";
 import type { ServiceDeps } from "./deps.ts";
 
 export interface DigestSenderOptions {
@@ -349,9 +350,12 @@ export function createDigestSender(
     return claimed.length;
   }
 
-  let loop: Promise<void> | undefined;
-  let isStopping = false;
-  let wakeUp: (() => void) | undefined;
+  const loop = createBackgroundLoop({
+    name: "digest sending",
+    step: sendBatch,
+    pollMs: options.pollMs,
+    logger,
+  });
 
   return {
     sendBatch,
@@ -373,42 +377,10 @@ export function createDigestSender(
     },
 
     /** Looks for work now instead of at the next poll (after a send or resume on this instance). */
-    wake() {
-      wakeUp?.();
-    },
-
-    start() {
-      if (loop) return;
-      isStopping = false;
-      loop = (async () => {
-        while (!isStopping) {
-          let claimed = 0;
-          try {
-            claimed = await sendBatch();
-          } catch (error) {
-            logger.error({ err: error }, "digest sending failed; retrying at the next poll");
-          }
-          if (claimed === 0 && !isStopping) {
-            await new Promise<void>((resolve) => {
-              const timer = setTimeout(resolve, options.pollMs);
-              wakeUp = () => {
-                clearTimeout(timer);
-                resolve();
-              };
-            });
-            wakeUp = undefined;
-          }
-        }
-      })();
-    },
-
+    wake: loop.wake,
+    start: loop.start,
     /** Finishes the batch in hand (its claims would otherwise wait out their lease) and stops. */
-    async stop(): Promise<void> {
-      isStopping = true;
-      wakeUp?.();
-      await loop;
-      loop = undefined;
-    },
+    stop: loop.stop,
   };
 }
 

@@ -160,10 +160,20 @@ describe.each(drivers)("admin content on %s", (driver) => {
     const published = await (await t.app.request("/api/embers")).json();
     expect(published.map((ember: { id: number }) => ember.id)).not.toContain(id);
 
+    // The spec's payload is {text, date}: the tags and the feature stay as they were.
     const edited = await call("PUT", `/api/admin/embers/${id}`, { text: "Edited", date: tomorrow });
     expect(edited.status).toBe(200);
     const [row] = await (await call("GET", "/api/admin/embers")).json();
-    expect(row).toMatchObject({ text: "Edited", isFeatured: false, featuredAt: null });
+    expect(row).toMatchObject({ text: "Edited", isFeatured: true });
+    expect(row.tags).toHaveLength(1);
+    await call("PUT", `/api/admin/embers/${id}`, {
+      text: "Edited",
+      date: tomorrow,
+      isFeatured: false,
+      tagIds: [],
+    });
+    const [unfeatured] = await (await call("GET", "/api/admin/embers")).json();
+    expect(unfeatured).toMatchObject({ isFeatured: false, featuredAt: null, tags: [] });
     expect((await call("DELETE", `/api/admin/embers/${id}`)).status).toBe(204);
   });
 

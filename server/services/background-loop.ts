@@ -1,0 +1,58 @@
+import type { Logger } from "../logger.ts";
+
+/**
+ * Runs `step` again and again while it finds work, and every `pollMs` otherwise (other instances
+ * may have queued some). `wake` looks at once; `stop` lets the step in hand finish.
+ */
+export function createBackgroundLoop(options: {
+  name: string;
+  /** Does one round of work; answers how many items it handled (0: nothing to do now). */
+  step: () => Promise<number>;
+  pollMs: number;
+  logger: Logger;
+}) {
+  let loop: Promise<void> | undefined;
+  let isStopping = false;
+  let wakeUp: (() => void) | undefined;
+
+  return {
+    wake() {
+      wakeUp?.();
+    },
+
+    start() {
+      if (loop) return;
+      isStopping = false;
+      loop = (async () => {
+        while (!isStopping) {
+          let handled = 0;
+          try {
+            handled = await options.step();
+          } catch (error) {
+            options.logger.error(
+              { err: error },
+              `${options.name} failed; retrying at the next poll`,
+            );
+          }
+          if (handled === 0 && !isStopping) {
+            await new Promise<void>((resolve) => {
+              const timer = setTimeout(resolve, options.pollMs);
+              wakeUp = () => {
+                clearTimeout(timer);
+                resolve();
+              };
+            });
+            wakeUp = undefined;
+          }
+        }
+      })();
+    },
+
+    async stop(): Promise<void> {
+      isStopping = true;
+      wakeUp?.();
+      await loop;
+      loop = undefined;
+    },
+  };
+}
