@@ -118,6 +118,7 @@ const control =
 // On the embedded database this process is the only sender, so claims from before a crash are void.
 if (handle.driver === "pglite") await services.digestSender.releaseOwnClaims();
 services.digestSender.start();
+services.subscriptions.verificationRetries.start();
 
 server.listen(config.port, config.host, () => {
   const address = server.address();
@@ -150,6 +151,7 @@ async function shutdown(signal: string) {
   await control?.close();
   await closeVite();
   await services.digestSender.stop();
+  await services.subscriptions.verificationRetries.stop();
   await stopListening();
   mailer.close();
   await handle.close();

@@ -271,16 +271,31 @@ export const journalEntries = pgTable(
   ],
 );
 
-export const subscriptions = pgTable("subscriptions", {
-  id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
-  email: text("email").notNull().unique(),
-  token: text("token").unique(),
-  verified: boolean("verified").notNull().default(false),
-  verifiedAt: timestamp("verified_at", { withTimezone: true }),
-  unsubscribed: boolean("unsubscribed").notNull().default(false),
-  unsubscribedAt: timestamp("unsubscribed_at", { withTimezone: true }),
-  createdAt: createdAt(),
-});
+export const subscriptions = pgTable(
+  "subscriptions",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    email: text("email").notNull().unique(),
+    token: text("token").unique(),
+    verified: boolean("verified").notNull().default(false),
+    verifiedAt: timestamp("verified_at", { withTimezone: true }),
+    unsubscribed: boolean("unsubscribed").notNull().default(false),
+    unsubscribedAt: timestamp("unsubscribed_at", { withTimezone: true }),
+    /**
+     * Set while the confirmation email still has to go out (the mail server was down): when to
+     * try next, or until when one instance is trying. Null once it was handed over.
+     */
+    verificationDueAt: timestamp("verification_due_at", { withTimezone: true }),
+    verificationAttempts: integer("verification_attempts").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    // The retry loop only ever looks at confirmations still owed.
+    index("subscriptions_verification_due_idx")
+      .on(table.verificationDueAt)
+      .where(sql`${table.verificationDueAt} is not null`),
+  ],
+);
 
 export const MAIL_RUN_STATUSES = ["sending", "paused", "sent"] as const;
 

@@ -1,16 +1,28 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
 import { subscriptions } from "../db/schema.ts";
 import type { Mailer } from "../mail/transport.ts";
 import { verificationMessage } from "../mail/verification.ts";
 import type { Actor } from "./actor.ts";
+import { createBackgroundLoop } from "./background-loop.ts";
 import type { ServiceDeps } from "./deps.ts";
-import { forbidden, unauthorized, unavailable } from "./errors.ts";
+import { forbidden, unauthorized } from "./errors.ts";
 import { RATE_LIMITS, type RateLimiter } from "./rate-limit.ts";
 
 export const SUBSCRIBE_MESSAGE = "Please check your email to confirm your subscription.";
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+/** A confirmation the mail server refused is tried again after 30 s, 1, 2, 4 ... minutes. */
+const VERIFICATION_RETRY_BASE_MS = 30_000;
+const VERIFICATION_RETRY_MAX_MS = 60 * 60 * 1000;
+/** After this many tries the address is left unconfirmed; subscribing again starts afresh. */
+const VERIFICATION_MAX_ATTEMPTS = 10;
+/** While one instance is sending a confirmation, others leave it alone this long. */
+const VERIFICATION_LEASE_SECONDS = 120;
+const VERIFICATION_BATCH = 20;
+const retryDelayMs = (attempts: number) =>
+  Math.min(VERIFICATION_RETRY_BASE_MS * 2 ** (attempts - 1), VERIFICATION_RETRY_MAX_MS);
 
 /** Spreadsheets run cells that start with these: prefix them so they stay text. */
 function csvCell(value: string): string {
@@ -36,8 +48,95 @@ export function createSubscriptionService(
   };
   const isDevelopmentMail = config.nodeEnv !== "production" && !config.smtpUrl;
 
+  /** A fresh confirmation link for the subscription (only the token's hash is kept). */
+  const newVerification = () => {
+    const token = randomBytes(32).toString("base64url");
+    const url = new URL("/api/subscribe/verify", config.publicUrl);
+    url.searchParams.set("token", token);
+    return { tokenHash: hashToken(token), url };
+  };
+  const sendVerification = (email: string, subscriptionId: number, verifyUrl: URL) =>
+    mailer.send(
+      verificationMessage(config.siteName, email, verifyUrl, unsubscribeUrl(subscriptionId)),
+    );
+
+  /**
+   * Sends the confirmations that are due: claimed with a lease (FOR UPDATE SKIP LOCKED), each
+   * with a fresh link, then cleared, or put off with backoff when the mail server still refuses.
+   */
+  async function sendDueVerifications(): Promise<number> {
+    const due = db
+      .select({ id: subscriptions.id })
+      .from(subscriptions)
+      .where(
+        and(
+          lte(subscriptions.verificationDueAt, sql`now()`),
+          eq(subscriptions.verified, false),
+          eq(subscriptions.unsubscribed, false),
+        ),
+      )
+      .orderBy(asc(subscriptions.verificationDueAt))
+      .limit(VERIFICATION_BATCH)
+      .for("update", { skipLocked: true });
+    const claimed = await db
+      .update(subscriptions)
+      .set({
+        // Whole milliseconds, so the claim can be matched again from a JavaScript Date.
+        verificationDueAt: sql`date_trunc('milliseconds', now() + make_interval(secs => ${VERIFICATION_LEASE_SECONDS}))`,
+        verificationAttempts: sql`${subscriptions.verificationAttempts} + 1`,
+      })
+      .where(inArray(subscriptions.id, due))
+      .returning({
+        id: subscriptions.id,
+        email: subscriptions.email,
+        attempts: subscriptions.verificationAttempts,
+        leaseUntil: subscriptions.verificationDueAt,
+      });
+    for (const row of claimed) {
+      // Only while this claim stands: subscribing again meanwhile has sent its own link.
+      const stillOurs = and(
+        eq(subscriptions.id, row.id),
+        eq(subscriptions.verificationDueAt, row.leaseUntil ?? new Date(0)),
+      );
+      const verification = newVerification();
+      const [current] = await db
+        .update(subscriptions)
+        .set({ token: verification.tokenHash })
+        .where(stillOurs)
+        .returning({ id: subscriptions.id });
+      if (!current) continue;
+      try {
+        await sendVerification(row.email, row.id, verification.url);
+        await db.update(subscriptions).set({ verificationDueAt: null }).where(stillOurs);
+      } catch (error) {
+        const isLastTry = row.attempts >= VERIFICATION_MAX_ATTEMPTS;
+        deps.logger.warn(
+          { err: error, subscriptionId: row.id, attempts: row.attempts },
+          isLastTry ? "confirmation email given up" : "confirmation email will be retried",
+        );
+        await db
+          .update(subscriptions)
+          .set({
+            verificationDueAt: isLastTry ? null : new Date(Date.now() + retryDelayMs(row.attempts)),
+          })
+          .where(stillOurs);
+      }
+    }
+    return claimed.length;
+  }
+
+  const verificationRetries = createBackgroundLoop({
+    name: "confirmation emails",
+    step: sendDueVerifications,
+    pollMs: 10_000,
+    logger: deps.logger,
+  });
+
   return {
     unsubscribeUrl,
+    sendDueVerifications,
+    /** Started by the server process; tests call sendDueVerifications themselves. */
+    verificationRetries,
 
     /**
      * Creates or refreshes an unverified subscription and mails its confirmation link. Answers
@@ -55,13 +154,15 @@ export function createSubscriptionService(
         .where(eq(subscriptions.email, email));
       if (existing?.verified && !existing.unsubscribed) return { message: SUBSCRIBE_MESSAGE };
 
-      const token = randomBytes(32).toString("base64url");
+      const verification = newVerification();
       const fresh = {
-        token: hashToken(token),
+        token: verification.tokenHash,
         verified: false,
         verifiedAt: null,
         unsubscribed: false,
         unsubscribedAt: null,
+        verificationDueAt: null,
+        verificationAttempts: 0,
       };
       const [row] = await db
         .insert(subscriptions)
@@ -69,19 +170,21 @@ export function createSubscriptionService(
         .onConflictDoUpdate({ target: subscriptions.email, set: fresh })
         .returning({ id: subscriptions.id });
       if (!row) throw new Error("subscription upsert returned nothing");
-      const verifyUrl = new URL("/api/subscribe/verify", config.publicUrl);
-      verifyUrl.searchParams.set("token", token);
       try {
-        await mailer.send(
-          verificationMessage(config.siteName, email, verifyUrl, unsubscribeUrl(row.id)),
-        );
+        await sendVerification(email, row.id, verification.url);
       } catch (error) {
-        deps.logger.error({ err: error }, "verification mail could not be sent");
-        // The row stays unverified; asking again sends a fresh link.
-        throw unavailable("Failed to subscribe");
+        // Nothing is lost: the confirmation goes out when the mail server is back.
+        deps.logger.warn({ err: error, subscriptionId: row.id }, "confirmation email queued");
+        await db
+          .update(subscriptions)
+          .set({
+            verificationDueAt: new Date(Date.now() + retryDelayMs(1)),
+            verificationAttempts: 1,
+          })
+          .where(eq(subscriptions.id, row.id));
       }
       return isDevelopmentMail
-        ? { message: SUBSCRIBE_MESSAGE, verificationUrl: verifyUrl.toString() }
+        ? { message: SUBSCRIBE_MESSAGE, verificationUrl: verification.url.toString() }
         : { message: SUBSCRIBE_MESSAGE };
     },
 
