@@ -17,6 +17,9 @@ export const THEME_CARD_LINES = 2;
 export const THEME_CARD_TAGS = 3;
 export const HOME_GUEST_VOICES = 3;
 export const EMBERS_PAGE_SIZE = 10;
+/** /poetry renders this many cards and loads the rest on request, a page at a time. */
+export const POETRY_PAGE_SIZE = 24;
+export const POEMS_MAX_LIMIT = 100;
 export const EMBERS_MAX_LIMIT = 50;
 export const ADMIN_SCHEDULE_DAYS = 7;
 export const ADMIN_EMBERS_READ = 30;

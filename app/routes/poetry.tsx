@@ -1,6 +1,8 @@
+import { useEffect, useState } from "react";
 import { Link } from "react-router";
-import { POETRY_PILLARS } from "../../common/constants.ts";
-import { PoemCard } from "../components/poem-card.tsx";
+import { POETRY_PAGE_SIZE, POETRY_PILLARS } from "../../common/constants.ts";
+import { PoemCard, type PoemCardData } from "../components/poem-card.tsx";
+import { apiRequest } from "../lib/api.ts";
 import { appContext } from "../lib/app-context.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
 import type { Route } from "./+types/poetry";
@@ -8,11 +10,17 @@ import type { Route } from "./+types/poetry";
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { services } = context.get(appContext);
   const tag = new URL(request.url).searchParams.get("tag")?.trim() || null;
-  const [poems, tags] = await Promise.all([
-    services.poems.listPoems({ tag: tag ?? undefined }),
+  // One card more than a page says whether there are more to load.
+  const [firstPage, tags] = await Promise.all([
+    services.poems.listPoems({ tag: tag ?? undefined, limit: POETRY_PAGE_SIZE + 1 }),
     services.poems.listTags(),
   ]);
-  return { poems, tags, tag };
+  return {
+    poems: firstPage.slice(0, POETRY_PAGE_SIZE),
+    hasMore: firstPage.length > POETRY_PAGE_SIZE,
+    tags,
+    tag,
+  };
 }
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
@@ -40,8 +48,50 @@ const chipClass = (isActive: boolean) =>
       : "border-stone-300 bg-white text-stone-800 hover:border-ember-700"
   }`;
 
+type PoemCardItem = PoemCardData & { id: number };
+
+/**
+ * The first page of cards is server-rendered; 'Show more poems' loads the next page, so a
+ * collection of thousands stays a page a phone can open.
+ */
+function usePoemPages(firstPage: PoemCardItem[], hasMoreAtFirst: boolean, tag: string | null) {
+  const [poems, setPoems] = useState(firstPage);
+  const [hasMore, setHasMore] = useState(hasMoreAtFirst);
+  const [isLoading, setLoading] = useState(false);
+  const [isFailed, setFailed] = useState(false);
+  useEffect(() => {
+    setPoems(firstPage);
+    setHasMore(hasMoreAtFirst);
+  }, [firstPage, hasMoreAtFirst]);
+
+  async function loadMore() {
+    setLoading(true);
+    setFailed(false);
+    const query = new URLSearchParams({
+      offset: String(poems.length),
+      limit: String(POETRY_PAGE_SIZE + 1),
+      ...(tag ? { tag } : {}),
+    });
+    try {
+      const page = await apiRequest<PoemCardItem[]>("GET", `/api/poems?${query}`);
+      setPoems((current) => [...current, ...page.slice(0, POETRY_PAGE_SIZE)]);
+      setHasMore(page.length > POETRY_PAGE_SIZE);
+    } catch {
+      setFailed(true);
+    } finally {
+      setLoading(false);
+    }
+  }
+  return { poems, hasMore, isLoading, isFailed, loadMore };
+}
+
 export default function Poetry({ loaderData }: Route.ComponentProps) {
-  const { poems, tags, tag } = loaderData;
+  const { tags, tag } = loaderData;
+  const { poems, hasMore, isLoading, isFailed, loadMore } = usePoemPages(
+    loaderData.poems,
+    loaderData.hasMore,
+    tag,
+  );
   const isActive = (name: string) => tag?.toLowerCase() === name.toLowerCase();
   return (
     <section className="flex flex-col gap-6">
@@ -91,11 +141,31 @@ export default function Poetry({ loaderData }: Route.ComponentProps) {
           <p className="mt-2 text-stone-700">Come back tomorrow for new poetry.</p>
         </div>
       ) : (
-        <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-          {poems.map((poem, position) => (
-            <PoemCard key={poem.id} poem={poem} isFirst={position === 0} />
-          ))}
-        </ul>
+        <>
+          <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+            {poems.map((poem, position) => (
+              <PoemCard key={poem.id} poem={poem} isFirst={position === 0} />
+            ))}
+          </ul>
+          <p className="sr-only" aria-live="polite">
+            {poems.length > POETRY_PAGE_SIZE ? `${poems.length} poems shown` : ""}
+          </p>
+          {isFailed && (
+            <p role="alert" className="text-center text-stone-700">
+              More poems could not be loaded. Please try again.
+            </p>
+          )}
+          {hasMore && (
+            <button
+              type="button"
+              onClick={loadMore}
+              disabled={isLoading}
+              className="mx-auto rounded-full border border-ember-700 px-6 py-2.5 font-medium text-ember-800 hover:bg-ember-50 disabled:opacity-60"
+            >
+              {isLoading ? "Loading..." : "Show more poems"}
+            </button>
+          )}
+        </>
       )}
     </section>
   );

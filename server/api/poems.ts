@@ -1,10 +1,25 @@
 import { Hono } from "hono";
 import { z } from "zod";
+import { POEMS_MAX_LIMIT } from "../../common/constants.ts";
 import type { AppEnv } from "../http/env.ts";
 import { parseInput } from "../http/json-body.ts";
 import type { Services } from "../services/index.ts";
 
-const poemListQuery = z.object({ tag: z.string().max(200).optional() });
+const count = (name: string, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,6}$/, `${name} must be a whole number`)
+    .transform(Number)
+    .refine((value) => value <= max, `${name} must be at most ${max}`);
+
+/** The spec's optional tag; beyond it, `limit` and `offset` page through a large collection. */
+const poemListQuery = z.object({
+  tag: z.string().max(200).optional(),
+  limit: count("limit", POEMS_MAX_LIMIT)
+    .refine((value) => value >= 1, "limit must be at least 1")
+    .optional(),
+  offset: count("offset", 1_000_000).optional(),
+});
 const slugParam = z.string().min(1).max(200);
 
 /** Public reads: GET /api/poems, /api/poems/{slug}, /api/tags, /api/themes/{slug}. */
@@ -13,7 +28,7 @@ export function poemRoutes(services: Services) {
   return new Hono<AppEnv>()
     .get("/poems", async (c) => {
       const query = parseInput(poemListQuery, c.req.query());
-      return c.json(await poems.listPoems({ tag: query.tag }));
+      return c.json(await poems.listPoems(query));
     })
     .get("/poems/:slug", async (c) =>
       c.json(await poems.getPoem(parseInput(slugParam, c.req.param("slug")))),

@@ -4,6 +4,7 @@ import type { Config } from "../config.ts";
 import { type Backup, createBackup, describeBackup, restoreBackup } from "../db/backup.ts";
 import type { DatabaseHandle } from "../db/client.ts";
 import { seedDemo } from "../db/seed-demo.ts";
+import { seedLoad } from "../db/seed-load.ts";
 import type { Logger } from "../logger.ts";
 import type { Services } from "../services/index.ts";
 
@@ -90,6 +91,28 @@ export const commands: Record<string, Command> = {
       await restoreBackup(context.handle.db, backup);
       await context.services.contentChanges.announce();
       return `restored from ${file}: ${describeBackup(backup)}`;
+    },
+  },
+  "seed-load": {
+    usage: "seed-load [--poems N] [--whispers N] [--echoes N]",
+    description:
+      "add generated poems, whispers and echoes for scale tests (defaults 10000, 100000, 1000000)",
+    async run(context, args) {
+      const size = { poems: 10_000, whispers: 100_000, echoes: 1_000_000 };
+      for (let at = 0; at < args.length; at += 2) {
+        const name = args[at]?.replace(/^--/, "");
+        const value = Number(args[at + 1]);
+        if (!(name === "poems" || name === "whispers" || name === "echoes")) {
+          throw new UsageError(`usage: ${this.usage}`);
+        }
+        if (!Number.isInteger(value) || value < 0 || value > 10_000_000) {
+          throw new UsageError(`--${name} needs a whole number from 0 to 10000000`);
+        }
+        size[name] = value;
+      }
+      const report = await seedLoad(context.handle.db, size);
+      await context.services.contentChanges.announce();
+      return report;
     },
   },
   "login-link": {

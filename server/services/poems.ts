@@ -93,8 +93,13 @@ export function createPoemService({ db, config }: ServiceDeps) {
   }
 
   return {
-    /** Newest first, optionally only those with a tag (by name, case-insensitive). */
-    async listPoems(options: { tag?: string } = {}): Promise<Poem[]> {
+    /**
+     * Newest first, optionally only those with a tag (by name, case-insensitive), optionally one
+     * page at a time (`limit`, `offset`).
+     */
+    async listPoems(
+      options: { tag?: string; limit?: number; offset?: number } = {},
+    ): Promise<Poem[]> {
       const tagFilter = options.tag?.trim();
       const rows = await db
         .select(poemColumns)
@@ -115,7 +120,9 @@ export function createPoemService({ db, config }: ServiceDeps) {
               )
             : undefined,
         )
-        .orderBy(desc(poems.createdAt), desc(poems.id));
+        .orderBy(desc(poems.createdAt), desc(poems.id))
+        .limit(options.limit ?? Number.MAX_SAFE_INTEGER)
+        .offset(options.offset ?? 0);
       return withTags(db, rows, poemTags);
     },
 
