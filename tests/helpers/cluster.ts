@@ -15,11 +15,13 @@ export interface Cluster {
 /**
  * `count` production instances on one fresh PostgreSQL database (TEST_DATABASE_URL's server),
  * sharing SESSION_SECRET as an operator's would, started at once (so their migrations race under
- * the advisory lock) and given the demo content with the CLI's `seed-demo`.
+ * the advisory lock) and, unless `seedDemo` is false, given the demo content with the CLI's
+ * `seed-demo`.
  */
 export async function startCluster(
   count: number,
   extraEnv: Record<string, string> = {},
+  options: { seedDemo?: boolean } = {},
 ): Promise<Cluster> {
   const database = await createFreshPostgres("ev_reliability");
   const postgres = { databaseUrl: database.url, sessionSecret: randomBytes(32).toString("hex") };
@@ -38,8 +40,10 @@ export async function startCluster(
     servers.push(...(await Promise.all(Array.from({ length: count }, () => startServer(env)))));
     const [first] = servers;
     if (!first) throw new Error("a cluster needs an instance");
-    const operator = await openOperator(first, postgres);
-    await operator.run("seed-demo").finally(() => operator.close());
+    if (options.seedDemo !== false) {
+      const operator = await openOperator(first, postgres);
+      await operator.run("seed-demo").finally(() => operator.close());
+    }
   } catch (error) {
     await stop();
     throw error;
