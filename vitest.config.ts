@@ -1,8 +1,9 @@
 import { defineConfig } from "vitest/config";
 
 /**
- * Three projects: unit tests beside the code, integration tests through app.request() on a fresh
- * database per file (both drivers), and browser tests against the production build.
+ * Four projects: unit tests beside the code, integration tests through app.request() on a fresh
+ * database per file (both drivers), browser tests against the production build, and reliability
+ * tests that load, kill, cut off and stop real server processes.
  */
 export default defineConfig({
   test: {
@@ -33,6 +34,19 @@ export default defineConfig({
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          maxWorkers: 1,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: "reliability",
+          include: ["tests/reliability/**/*.test.ts"],
+          environment: "node",
+          // The load test runs RELIABILITY_SECONDS (60 by default) and then checks the database.
+          testTimeout: 240_000,
+          hookTimeout: 120_000,
+          // Each file drives several server processes flat out: one at a time, alone.
           maxWorkers: 1,
           fileParallelism: false,
         },

@@ -26,7 +26,8 @@ import { useCurrentUser } from "./lib/use-current-user.ts";
 import { useJournalAutoSync } from "./lib/use-journal-sync.ts";
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { site, actor } = context.get(appContext);
+  const { site, actor, isDatabaseUnavailable } = context.get(appContext);
+  if (isDatabaseUnavailable) throw data("Service temporarily unavailable", { status: 503 });
   const user: CurrentUser | null = actor
     ? { id: actor.id, firstName: actor.firstName, role: actor.role }
     : null;

@@ -20,7 +20,7 @@ import { siteFileRoutes } from "./api/site-files.ts";
 import { ONE_CLICK_UNSUBSCRIBE_PATH, subscriptionRoutes } from "./api/subscriptions.ts";
 import type { Config } from "./config.ts";
 import type { AppEnv } from "./http/env.ts";
-import { createErrorHandler } from "./http/errors.ts";
+import { createErrorHandler, isConnectionError, withPageOutageErrors } from "./http/errors.ts";
 import { requireAdminApi } from "./http/require-admin.ts";
 import { requireSameOrigin } from "./http/same-origin.ts";
 import { securityHeaders } from "./http/security-headers.ts";
@@ -103,7 +103,15 @@ export function createApp(deps: AppDeps) {
 
   // Static files and images above need no session; everything below knows who is asking.
   app.use(async (c, next) => {
-    c.set("actor", await services.accounts.resolveActor(c.req.raw));
+    try {
+      c.set("actor", await services.accounts.resolveActor(c.req.raw));
+    } catch (error) {
+      // A page still gets the friendly 503 page (from its root loader) when the session cannot
+      // be looked up because the database is away; the API answers 503 from its error handler.
+      if (c.req.path.startsWith("/api/") || !isConnectionError(error)) throw error;
+      c.set("actor", null);
+      c.set("isDatabaseUnavailable", true);
+    }
     await next();
   });
 
@@ -138,12 +146,14 @@ export function createApp(deps: AppDeps) {
   api.route("/", imageRoutes(images));
   api.all("*", (c) => c.json({ message: "Not found" }, 404));
   app.route("/api", api);
+  const pageServices = withPageOutageErrors(services);
   app.all("*", async (c) => {
     if (!deps.pageHandler) return c.text("404 Page Not Found", 404);
     const context = new RouterContextProvider();
     const loadContext: AppLoadContext = {
-      services,
+      services: pageServices,
       actor: c.get("actor"),
+      isDatabaseUnavailable: c.get("isDatabaseUnavailable") ?? false,
       nonce: c.get("secureHeadersNonce") ?? "",
       site: {
         name: config.siteName,

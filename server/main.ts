@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
+import net from "node:net";
 import path from "node:path";
 import { getRequestListener } from "@hono/node-server";
 import { createRequestHandler, type ServerBuild } from "react-router";
@@ -137,6 +138,11 @@ server.on("error", (error: NodeJS.ErrnoException) =>
 );
 
 let shuttingDown = false;
+// While shutting down, each response tells its client to close the connection afterwards, so a
+// keep-alive client's next request opens a new connection, which is refused, never reset.
+server.prependListener("request", (_request, response) => {
+  if (shuttingDown) response.setHeader("Connection", "close");
+});
 async function shutdown(signal: string) {
   if (shuttingDown) return;
   shuttingDown = true;
@@ -146,8 +152,10 @@ async function shutdown(signal: string) {
     server.closeAllConnections();
   }, SHUTDOWN_GRACE_MS);
   forced.unref();
-  server.closeIdleConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  // Stop accepting, but not http.Server#close, which also drops idle keep-alive connections at
+  // once: a request already on its way over one of them would be reset. Those connections end
+  // after their next response (Connection: close above) or when their keep-alive timeout ends.
+  await new Promise<void>((resolve) => net.Server.prototype.close.call(server, () => resolve()));
   await control?.close();
   await closeVite();
   await services.digestSender.stop();

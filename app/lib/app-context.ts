@@ -13,6 +13,8 @@ export interface SiteInfo {
 export interface AppLoadContext {
   services: Services;
   actor: Actor;
+  /** The reader's session could not be looked up (database unreachable): the page is a 503. */
+  isDatabaseUnavailable: boolean;
   site: SiteInfo;
   nonce: string;
 }

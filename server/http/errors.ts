@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { data } from "react-router";
 import type { Logger } from "../logger.ts";
 import { ServiceError } from "../services/errors.ts";
 import { RateLimitedError } from "../services/rate-limit.ts";
@@ -45,4 +46,46 @@ export function isConnectionError(error: unknown): boolean {
       return true;
   }
   return false;
+}
+
+/**
+ * What a page loader throws when the database cannot be reached: the root ErrorBoundary then
+ * shows its "We'll be right back" page with status 503, as the API answers 503.
+ */
+export function databaseUnavailablePage() {
+  return data("Service temporarily unavailable", { status: 503 });
+}
+
+/**
+ * The services as page loaders call them: a database that cannot be reached becomes
+ * `databaseUnavailablePage()` instead of an error React Router would show as a 500.
+ */
+export function withPageOutageErrors<T extends object>(services: T): T {
+  const translate = (error: unknown) =>
+    isConnectionError(error) ? databaseUnavailablePage() : error;
+  const guard = (service: object) =>
+    new Proxy(service, {
+      get(target, name, receiver) {
+        const member: unknown = Reflect.get(target, name, receiver);
+        if (typeof member !== "function") return member;
+        return (...args: unknown[]) => {
+          try {
+            const result: unknown = member.apply(target, args);
+            return result instanceof Promise
+              ? result.catch((error: unknown) => {
+                  throw translate(error);
+                })
+              : result;
+          } catch (error) {
+            throw translate(error);
+          }
+        };
+      },
+    });
+  return Object.fromEntries(
+    Object.entries(services).map(([name, service]) => [
+      name,
+      typeof service === "object" && service !== null ? guard(service) : service,
+    ]),
+  ) as T;
 }

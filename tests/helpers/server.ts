@@ -59,10 +59,13 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     logs,
     cli: (...args) => runCli(args, serverEnv),
     async stop(signal = "SIGTERM") {
-      if (child.exitCode !== null) return child.exitCode;
-      const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-      child.kill(signal);
-      const code = await exited;
+      let code = child.exitCode;
+      // A process killed by a signal has no exit code, only a signalCode: it exited all the same.
+      if (code === null && child.signalCode === null) {
+        const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+        child.kill(signal);
+        code = await exited;
+      }
       if (!env.DATA_DIR) fs.rmSync(dataDir, { recursive: true, force: true });
       return code;
     },
