@@ -127,7 +127,13 @@ export const poems = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (table) => [index("poems_created_at_idx").on(table.createdAt.desc())],
+  // The poem list's order (newest first, then id): its pages are read straight off this index.
+  (table) => [
+    index("poems_newest_first_idx").on(
+      table.createdAt.desc().nullsFirst(),
+      table.id.desc().nullsFirst(),
+    ),
+  ],
 );
 
 export const poemTags = pgTable(

@@ -1,0 +1,71 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedLoad } from "../../server/db/seed-load.ts";
+import { drivers } from "../helpers/database.ts";
+import { createTestApp, type TestApp } from "../helpers/test-app.ts";
+
+/**
+ * The reads a viral stanza hits, on a database of generated content: each is answered through an
+ * index, never by reading a whole table. Sequential scans are switched off for the EXPLAIN, so a
+ * plan that still scans a table means no index can serve the query. The statements are the
+ * services' own shapes (poems.getPoem, interactions.listWhispers and listEchoCounts,
+ * poems.listPoems' first page).
+ */
+const HOT_READS: Record<string, (poemId: number) => ReturnType<typeof sql>> = {
+  "a poem by its slug": () => sql`select * from poems where slug = 'load-poem-7'`,
+  "a stanza's approved whispers, newest first": (poemId) =>
+    sql`select w.id, w.text from whispers w join users u on u.id = w.user_id
+        where w.poem_id = ${poemId} and w.stanza_index = '1' and w.is_approved
+        order by w.created_at desc`,
+  "a poem's echo counts per stanza": (poemId) =>
+    sql`select stanza_index, count(*) from echos where poem_id = ${poemId} group by stanza_index`,
+  "the first page of poems": () =>
+    sql`select * from poems order by created_at desc, id desc limit 25`,
+};
+
+const rowsOf = (result: unknown) =>
+  (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<
+    string,
+    string
+  >[];
+
+describe.each(drivers)("reads at scale on %s", (driver) => {
+  let t: TestApp;
+  let poemId: number;
+
+  beforeAll(async () => {
+    t = await createTestApp(driver);
+    await seedLoad(t.db, { poems: 2_000, whispers: 20_000, echoes: 50_000 });
+    await t.db.execute(sql`analyze`);
+    const [row] = rowsOf(await t.db.execute(sql`select id from poems where slug = 'load-poem-7'`));
+    poemId = Number(row?.id);
+  });
+  afterAll(() => t.close());
+
+  it("generated the content it was asked for", async () => {
+    const [counts] = rowsOf(
+      await t.db.execute(sql`select (select count(*) from poems) as poems,
+        (select count(*) from whispers) as whispers, (select count(*) from echos) as echoes`),
+    );
+    expect(Object.values(counts ?? {}).map(Number)).toEqual([2_000, 20_000, 50_000]);
+  });
+
+  it.each(Object.keys(HOT_READS))("reads %s through an index", async (name) => {
+    const query = HOT_READS[name];
+    if (!query) throw new Error(name);
+    const plan = await t.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      return rowsOf(await tx.execute(sql`explain ${query(poemId)}`))
+        .map((row) => Object.values(row)[0])
+        .join("\n");
+    });
+    expect(plan, plan).not.toMatch(/Seq Scan on (poems|whispers|echos)/);
+  });
+
+  it("pages the poem list instead of answering all of them", async () => {
+    const page = await (await t.app.request("/api/poems?limit=24&offset=24")).json();
+    expect(page).toHaveLength(24);
+    const bad = await t.app.request("/api/poems?limit=1000");
+    expect(bad.status).toBe(400);
+  });
+});
