@@ -37,35 +37,43 @@ export async function seedLoad(db: Database, size: LoadSize): Promise<string> {
       select p.id, t.id from poems p, tags t
       where p.slug like 'load-poem-%' and t.name = 'Load'
       on conflict do nothing`);
+    // Positions are numbered first, so each generated row finds its poem and reader by an
+    // equality join (hashed), never by a comparison against every poem.
+    const numbered = sql`
+      load_poems as (
+        select id, row_number() over (order by id) - 1 as position
+        from poems where slug like 'load-poem-%'
+      ),
+      poem_total as (select greatest(count(*), 1) as total from load_poems),
+      load_readers as (
+        select id, row_number() over (order by id) - 1 as position
+        from users where email like 'load-reader-%'
+      )`;
     // Each generated echo is a distinct (poem, stanza, reader): the unique key holds.
     await tx.execute(sql`
-      with load_poems as (
-        select id, row_number() over (order by id) - 1 as position, count(*) over () as total
-        from poems where slug like 'load-poem-%'
-      ), load_readers as (
-        select id, row_number() over (order by id) - 1 as position
-        from users where email like 'load-reader-%'
+      with ${numbered}, series as (
+        select n % total as poem_position, (n / total) % ${STANZAS_PER_POEM} as stanza,
+               (n / (total * ${STANZAS_PER_POEM})) % ${LOAD_READERS} as reader_position
+        from generate_series(0, ${size.echoes} - 1) as n, poem_total
       )
       insert into echos (poem_id, stanza_index, user_id)
-      select p.id, ((n / p.total) % ${STANZAS_PER_POEM})::text, r.id
-      from generate_series(0, ${size.echoes} - 1) as n
-      join load_poems p on p.position = n % p.total
-      join load_readers r on r.position = (n / (p.total * ${STANZAS_PER_POEM})) % ${LOAD_READERS}
+      select p.id, s.stanza::text, r.id
+      from series s
+      join load_poems p on p.position = s.poem_position
+      join load_readers r on r.position = s.reader_position
       on conflict do nothing`);
     await tx.execute(sql`
-      with load_poems as (
-        select id, row_number() over (order by id) - 1 as position, count(*) over () as total
-        from poems where slug like 'load-poem-%'
-      ), load_readers as (
-        select id, row_number() over (order by id) - 1 as position
-        from users where email like 'load-reader-%'
+      with ${numbered}, series as (
+        select n, (n / ${STANZAS_PER_POEM}) % total as poem_position,
+               n % ${LOAD_READERS} as reader_position
+        from generate_series(0, ${size.whispers} - 1) as n, poem_total
       )
       insert into whispers (poem_id, stanza_index, user_id, text, created_at)
-      select p.id, (n % ${STANZAS_PER_POEM})::text, r.id, 'Generated whisper ' || n,
-             now() - make_interval(secs => n)
-      from generate_series(0, ${size.whispers} - 1) as n
-      join load_poems p on p.position = (n / ${STANZAS_PER_POEM}) % p.total
-      join load_readers r on r.position = n % ${LOAD_READERS}`);
+      select p.id, (s.n % ${STANZAS_PER_POEM})::text, r.id, 'Generated whisper ' || s.n,
+             now() - make_interval(secs => s.n::int)
+      from series s
+      join load_poems p on p.position = s.poem_position
+      join load_readers r on r.position = s.reader_position`);
   });
   return `seeded up to ${size.poems} poems, ${size.whispers} whispers and ${size.echoes} echoes`;
 }
