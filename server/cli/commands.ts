@@ -28,6 +28,22 @@ export interface Command {
   run(context: CommandContext, args: string[]): Promise<string>;
 }
 
+/** Writes a file that must not exist yet: an export or backup never overwrites another. */
+async function writeNewFile(file: string, data: string | Buffer) {
+  await fs.writeFile(file, data, { flag: "wx" }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "EEXIST") throw new UsageError(`${file} exists; choose a new file name`);
+    throw error;
+  });
+}
+
+async function readBackupFile(file: string, decode: (bytes: Buffer) => Buffer): Promise<Backup> {
+  try {
+    return JSON.parse(decode(await fs.readFile(file)).toString("utf8")) as Backup;
+  } catch (error) {
+    throw new UsageError(`${file} is not a readable backup: ${(error as Error).message}`);
+  }
+}
+
 function expectArgs(args: string[], count: number, usage: string) {
   if (args.length !== count) throw new UsageError(`usage: ${usage}`);
 }
@@ -66,11 +82,7 @@ export const commands: Record<string, Command> = {
       expectArgs(args, 1, this.usage);
       const [file = ""] = args;
       const backup = await createBackup(context.handle.db);
-      await fs.writeFile(file, gzipSync(JSON.stringify(backup)), { flag: "wx" }).catch((error) => {
-        if ((error as NodeJS.ErrnoException).code === "EEXIST")
-          throw new UsageError(`${file} exists; choose a new file name`);
-        throw error;
-      });
+      await writeNewFile(file, gzipSync(JSON.stringify(backup)));
       return `backup written to ${file}: ${describeBackup(backup)}`;
     },
   },
@@ -81,16 +93,38 @@ export const commands: Record<string, Command> = {
     async run(context, args) {
       expectArgs(args, 1, this.usage);
       const [file = ""] = args;
-      let backup: Backup;
-      try {
-        backup = JSON.parse(gunzipSync(await fs.readFile(file)).toString("utf8")) as Backup;
-      } catch (error) {
-        throw new UsageError(`${file} is not a readable backup: ${(error as Error).message}`);
-      }
+      const backup = await readBackupFile(file, gunzipSync);
       await context.handle.migrate();
       await restoreBackup(context.handle.db, backup);
       await context.services.contentChanges.announce();
       return `restored from ${file}: ${describeBackup(backup)}`;
+    },
+  },
+  export: {
+    usage: "export FILE",
+    description: "write the content (poems, tags, embers, books, subscribers) to FILE as JSON",
+    takesFile: true,
+    async run(context, args) {
+      expectArgs(args, 1, this.usage);
+      const [file = ""] = args;
+      const content = await createBackup(context.handle.db, "content");
+      await writeNewFile(file, `${JSON.stringify(content, null, 2)}\n`);
+      return `content exported to ${file}: ${describeBackup(content)}`;
+    },
+  },
+  import: {
+    usage: "import FILE",
+    description: "load an exported FILE into a database with no content yet",
+    takesFile: true,
+    async run(context, args) {
+      expectArgs(args, 1, this.usage);
+      const [file = ""] = args;
+      const content = await readBackupFile(file, (bytes) => bytes);
+      if (content.scope !== "content") throw new UsageError(`${file} is not a content export`);
+      await context.handle.migrate();
+      await restoreBackup(context.handle.db, content);
+      await context.services.contentChanges.announce();
+      return `imported from ${file}: ${describeBackup(content)}`;
     },
   },
   "seed-load": {

@@ -28,9 +28,29 @@ const TABLES_IN_ORDER: PgTable[] = [
   schema.guestSubmissions,
 ];
 
+/**
+ * "everything" is a backup of the site; "content" is what the poet wrote and who subscribed
+ * (poems, tags, embers, books, subscribers), to move to another site (`export` / `import`).
+ */
+export type BackupScope = "everything" | "content";
+const CONTENT_TABLES = new Set<PgTable>([
+  schema.tags,
+  schema.poems,
+  schema.poemTags,
+  schema.embers,
+  schema.emberTags,
+  schema.books,
+  schema.subscriptions,
+]);
+const tablesIn = (scope: BackupScope) =>
+  scope === "everything"
+    ? TABLES_IN_ORDER
+    : TABLES_IN_ORDER.filter((table) => CONTENT_TABLES.has(table));
+
 export interface Backup {
   format: typeof BACKUP_FORMAT;
   version: number;
+  scope: BackupScope;
   createdAt: string;
   tables: Record<string, unknown[]>;
 }
@@ -43,11 +63,14 @@ const rowsOf = (result: unknown): Record<string, unknown>[] =>
  * while readers echo and whisper. The same on both drivers, so a backup of the embedded database
  * restores into PostgreSQL and back.
  */
-export async function createBackup(db: Database): Promise<Backup> {
+export async function createBackup(
+  db: Database,
+  scope: BackupScope = "everything",
+): Promise<Backup> {
   return db.transaction(
     async (tx) => {
       const tables: Record<string, unknown[]> = {};
-      for (const table of TABLES_IN_ORDER) {
+      for (const table of tablesIn(scope)) {
         const name = getTableName(table);
         const [row] = rowsOf(
           await tx.execute(
@@ -59,6 +82,7 @@ export async function createBackup(db: Database): Promise<Backup> {
       return {
         format: BACKUP_FORMAT,
         version: BACKUP_VERSION,
+        scope,
         createdAt: new Date().toISOString(),
         tables,
       };
@@ -80,14 +104,16 @@ export class RestoreRefused extends Error {
 
 /**
  * Loads a backup into an empty, migrated database in one transaction, keeping every id, then sets
- * each identity sequence past the highest id so new rows do not collide.
+ * each identity sequence past the highest id so new rows do not collide. A content export needs
+ * only its own tables empty (an admin may already have signed in).
  */
 export async function restoreBackup(db: Database, backup: Backup): Promise<void> {
   if (backup.format !== BACKUP_FORMAT || backup.version !== BACKUP_VERSION) {
     throw new RestoreRefused("not an Ember Verse backup (or one from a newer version)");
   }
+  const tables = tablesIn(backup.scope === "content" ? "content" : "everything");
   await db.transaction(async (tx) => {
-    for (const table of TABLES_IN_ORDER) {
+    for (const table of tables) {
       const [row] = rowsOf(await tx.execute(sql`select exists (select 1 from ${table}) as found`));
       if (row?.found) {
         throw new RestoreRefused(
@@ -95,7 +121,7 @@ export async function restoreBackup(db: Database, backup: Backup): Promise<void>
         );
       }
     }
-    for (const table of TABLES_IN_ORDER) {
+    for (const table of tables) {
       const name = getTableName(table);
       const rows = backup.tables[name] ?? [];
       if (rows.length === 0) continue;

@@ -163,6 +163,17 @@ describe("operator CLI beside a running server", () => {
       const twice = await runCli(["restore", file], env);
       expect(twice.code).toBe(1);
       expect(twice.stderr).toContain("the database is not empty");
+
+      // The content alone, as readable JSON, into another site.
+      const exportFile = path.join(scratch, "content.json");
+      const exported = await server.cli("export", exportFile);
+      expect(exported.stdout).toMatch(/^content exported to .*: tags \d+, poems \d+/);
+      expect(JSON.parse(fs.readFileSync(exportFile, "utf8")).scope).toBe("content");
+      const elsewhere = { ...process.env, DATA_DIR: path.join(scratch, "elsewhere") };
+      const imported = await runCli(["import", exportFile], elsewhere);
+      expect(imported.code).toBe(0);
+      expect(imported.stdout.split(": ")[1]).toBe(exported.stdout.split(": ")[1]);
+      expect((await runCli(["import", file], elsewhere)).code).toBe(2);
     } finally {
       fs.rmSync(scratch, { recursive: true, force: true });
     }

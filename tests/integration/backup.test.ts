@@ -67,4 +67,28 @@ describe.each(drivers)("backup and restore from %s", (driver) => {
       restoreBackup(t.db, { ...backup, format: "something-else" } as never),
     ).rejects.toThrow(/not an Ember Verse backup/);
   });
+
+  it("exports the content alone and imports it where an admin has already signed in", async () => {
+    const content = await createBackup(t.db, "content");
+    expect(Object.keys(content.tables)).toEqual([
+      "tags",
+      "poems",
+      "poem_tags",
+      "embers",
+      "ember_tags",
+      "books",
+      "subscriptions",
+    ]);
+    const target = await createTestApp(driver);
+    try {
+      await signIn(target, "new-poet@example.com", { admin: true });
+      await restoreBackup(target.db, JSON.parse(JSON.stringify(content)));
+      expect((await createBackup(target.db, "content")).tables).toEqual(content.tables);
+      const poem = await (await target.app.request("/api/poems")).json();
+      expect(poem[0].title).toBe(`It's "quoted" — and <marked>`);
+      await expect(restoreBackup(target.db, content)).rejects.toThrow(/not empty/);
+    } finally {
+      await target.close();
+    }
+  });
 });
