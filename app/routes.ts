@@ -16,6 +16,7 @@ export default [
   route("contribute", "routes/contribute.tsx"),
   route("admin", "routes/admin.tsx"),
   route("admin/digest", "routes/admin-digest.tsx"),
+  route("admin/submissions", "routes/admin-submissions.tsx"),
   route("unsubscribe", "routes/unsubscribe.tsx"),
   route("subscribe/invalid", "routes/subscribe-invalid.tsx"),
   route("login", "routes/login.tsx"),

@@ -127,10 +127,10 @@ export function createApp(deps: AppDeps) {
   api.use(requireSameOrigin(config, (path) => path === ONE_CLICK_UNSUBSCRIBE_PATH));
   api.use("/admin/*", requireAdminApi);
   // An admin write to content may change what readers see: cached pages go, here and on other
-  // instances. Image checks and the digest change no page.
+  // instances. Image checks, the digest and the submissions' review change no page.
   api.use("/admin/*", async (c, next) => {
     await next();
-    const isContentWrite = !/^\/api\/admin\/(images|digest)\//.test(c.req.path);
+    const isContentWrite = !/^\/api\/admin\/(images|digest|submissions)\//.test(c.req.path);
     if (c.req.method !== "GET" && c.res.status < 400 && isContentWrite) {
       await services.contentChanges.announce();
     }

@@ -150,6 +150,7 @@ function DigestSending({ initialRuns, siteName }: { initialRuns: RunRow[]; siteN
   const [runs, setRuns] = useState(initialRuns);
   const [subject, setSubject] = useState(`This week's embers from ${siteName}`);
   const [isConfirming, setConfirming] = useState(false);
+  const [recipients, setRecipients] = useState<number>();
   const [isSending, setSending] = useState(false);
   const activeRun = runs.find((run) => run.status !== "sent");
   const isRunning = activeRun?.status === "sending";
@@ -192,10 +193,26 @@ function DigestSending({ initialRuns, siteName }: { initialRuns: RunRow[]; siteN
     }
   }
 
-  function confirm(event: FormEvent) {
+  async function confirm(event: FormEvent) {
     event.preventDefault();
-    if (subject.trim()) setConfirming(true);
+    if (!subject.trim()) return;
+    setRecipients(undefined);
+    setConfirming(true);
+    try {
+      const audience = await apiRequest<{ recipients: number }>(
+        "GET",
+        "/api/admin/digest/recipients",
+      );
+      setRecipients(audience.recipients);
+    } catch {
+      // The dialog still says who it goes to, without the number.
+    }
   }
+
+  const audience =
+    recipients === undefined
+      ? "every verified subscriber"
+      : `${recipients} verified ${recipients === 1 ? "subscriber" : "subscribers"}`;
 
   return (
     <div className="mt-6 rounded-lg border border-stone-300 bg-white p-5">
@@ -228,7 +245,7 @@ function DigestSending({ initialRuns, siteName }: { initialRuns: RunRow[]; siteN
           <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[min(92vw,28rem)] -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-6 shadow-xl">
             <Dialog.Title className="font-serif text-xl">Send the digest now?</Dialog.Title>
             <Dialog.Description className="mt-2 text-stone-700">
-              “{subject.trim()}” goes to every verified subscriber. It cannot be recalled.
+              “{subject.trim()}” goes to {audience}. It cannot be recalled.
             </Dialog.Description>
             <div className="mt-6 flex justify-end gap-3">
               <Dialog.Close className={secondaryButton}>Cancel</Dialog.Close>

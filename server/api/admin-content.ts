@@ -17,6 +17,7 @@ const emberId = idParam("Ember");
 const bookId = idParam("Book");
 const tagId = idParam("Tag");
 const whisperId = idParam("Whisper");
+const submissionId = idParam("Submission");
 const scheduleQuery = z.object({
   limit: z
     .string()
@@ -26,7 +27,7 @@ const scheduleQuery = z.object({
 });
 
 /**
- * The admin's content calls (SPEC.md §7), behind requireAdminApi: 201 on create, 200 on update,
+ * The admin's content calls (SPEC.md §7) and the guest submissions' review, behind requireAdminApi: 201 on create, 200 on update,
  * 204 on delete; the schemas' messages on 400, 404 for unknown ids, 409 for taken slugs and names.
  */
 export function adminContentRoutes(services: Services) {
@@ -88,5 +89,16 @@ export function adminContentRoutes(services: Services) {
     .post("/admin/whispers/:id/hide", async (c) => {
       await contentAdmin.setWhisperApproval(parseInput(whisperId, c.req.param()).id, false);
       return c.json({ message: "Whisper hidden" });
+    })
+    .get("/admin/submissions", async (c) =>
+      c.json(await services.guestSubmissions.listSubmissions()),
+    )
+    .post("/admin/submissions/:id/review", async (c) => {
+      await services.guestSubmissions.markReviewed(parseInput(submissionId, c.req.param()).id);
+      return c.json({ message: "Submission marked reviewed" });
+    })
+    .delete("/admin/submissions/:id", async (c) => {
+      await services.guestSubmissions.deleteSubmission(parseInput(submissionId, c.req.param()).id);
+      return c.body(null, 204);
     });
 }

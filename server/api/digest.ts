@@ -28,6 +28,9 @@ export function digestRoutes(services: Services) {
       return c.json(await digest.send(actor, subject), 201);
     })
     .get("/admin/digest/runs", async (c) => c.json(await digest.listRuns()))
+    .get("/admin/digest/recipients", async (c) =>
+      c.json({ recipients: await digest.countRecipients() }),
+    )
     .post("/admin/digest/runs/:id/resume", async (c) => {
       const { id } = parseInput(runParams, c.req.param());
       return c.json(await digest.resume(id));

@@ -236,6 +236,15 @@ export function createDigestService(
 
     listRuns: () => listRuns(),
 
+    /** How many addresses a digest sent now would go to: verified and still subscribed. */
+    async countRecipients(): Promise<number> {
+      const [row] = await db
+        .select({ total: count() })
+        .from(subscriptions)
+        .where(and(eq(subscriptions.verified, true), eq(subscriptions.unsubscribed, false)));
+      return row?.total ?? 0;
+    },
+
     /** Sends a paused run's remaining deliveries again, each with a fresh set of attempts. */
     async resume(runId: number): Promise<DigestRunView> {
       const resumed = await db

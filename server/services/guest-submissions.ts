@@ -1,9 +1,14 @@
+import { desc, eq } from "drizzle-orm";
 import { DECOY_FIELD, type GuestSubmissionInput } from "../../common/schemas/guest-submission.ts";
 import { guestSubmissions } from "../db/schema.ts";
 import type { ServiceDeps } from "./deps.ts";
+import { notFound } from "./errors.ts";
 import { RATE_LIMITS, type RateLimiter } from "./rate-limit.ts";
 
-/** Poems sent through /contribute, stored for the monthly review. */
+/** The review list shows at most this many, newest first. */
+const REVIEW_LIST_MAX = 500;
+
+/** Poems sent through /contribute, stored for the monthly review at /admin/submissions. */
 export function createGuestSubmissionService({
   db,
   rateLimiter,
@@ -26,5 +31,37 @@ export function createGuestSubmissionService({
         poemText: input.poemText,
       });
     },
+
+    async listSubmissions() {
+      return db
+        .select()
+        .from(guestSubmissions)
+        .orderBy(desc(guestSubmissions.createdAt), desc(guestSubmissions.id))
+        .limit(REVIEW_LIST_MAX);
+    },
+
+    /** Marks a submission read; doing it again keeps the first date. */
+    async markReviewed(id: number): Promise<void> {
+      const [row] = await db
+        .select({ reviewedAt: guestSubmissions.reviewedAt })
+        .from(guestSubmissions)
+        .where(eq(guestSubmissions.id, id));
+      if (!row) throw notFound("Submission not found");
+      if (row.reviewedAt) return;
+      await db
+        .update(guestSubmissions)
+        .set({ reviewedAt: new Date() })
+        .where(eq(guestSubmissions.id, id));
+    },
+
+    async deleteSubmission(id: number): Promise<void> {
+      const deleted = await db
+        .delete(guestSubmissions)
+        .where(eq(guestSubmissions.id, id))
+        .returning({ id: guestSubmissions.id });
+      if (deleted.length === 0) throw notFound("Submission not found");
+    },
   };
 }
+
+export type GuestSubmissionService = ReturnType<typeof createGuestSubmissionService>;

@@ -100,6 +100,7 @@ describe("the digest admin page", () => {
     await page.getByLabel("Subject").fill("Embers of the week");
     await page.getByRole("button", { name: "Send Digest" }).click();
     const dialog = page.getByRole("dialog", { name: "Send the digest now?" });
+    await dialog.getByText("goes to 2 verified subscribers").waitFor();
     await dialog.getByRole("button", { name: "Send to subscribers" }).click();
     await page.getByText("Sending to 2 subscribers.").waitFor();
     await page.getByText("2 of 2 sent").waitFor({ timeout: 20_000 });

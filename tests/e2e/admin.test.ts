@@ -171,6 +171,36 @@ describe("content management as the poet", () => {
     await reader.close();
   });
 
+  it("reviews guest submissions, showing what was sent as plain text", async () => {
+    const sent = await fetch(`${server.url}/api/guest-submission`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: server.url },
+      body: JSON.stringify({
+        name: "Ada",
+        email: "ada@example.com",
+        poemTitle: "Night <script>alert(1)</script>",
+        poemText: "first line\nsecond line",
+      }),
+    });
+    expect(sent.status).toBe(201);
+    let alerted = false;
+    page.on("dialog", (dialog) => {
+      if (dialog.type() === "alert") alerted = true;
+      void dialog.accept();
+    });
+    await page.getByRole("link", { name: "Guest Submissions" }).click();
+    const submission = page.getByRole("article", { name: "Night <script>alert(1)</script>" });
+    await submission.getByText("first line second line").waitFor();
+    await submission.getByRole("button", { name: "Mark reviewed" }).click();
+    await submission.getByText("Reviewed").waitFor();
+    await submission.getByRole("button", { name: "Delete" }).click();
+    await page.getByText("Submission deleted successfully").waitFor();
+    await page.getByText("No submissions yet.").waitFor();
+    expect(alerted).toBe(false);
+    await page.goto(`${server.url}/admin`);
+    await hydrated(page);
+  });
+
   it("deletes the poem; its page is gone for readers at once", async () => {
     await page.getByRole("tab", { name: "Poems" }).click();
     await page.getByRole("button", { name: "Delete Lanterns on the Quay" }).click();

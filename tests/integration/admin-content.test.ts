@@ -269,6 +269,36 @@ describe.each(drivers)("admin content on %s", (driver) => {
     expect((await call("POST", "/api/admin/whispers/999999/hide", {})).status).toBe(404);
   });
 
+  it("lists guest submissions newest first, marks them reviewed and deletes them", async () => {
+    for (const poemTitle of ["First Light", "Second <b>Light</b>"]) {
+      const sent = await t.app.request("/api/guest-submission", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Origin: ORIGIN },
+        body: JSON.stringify({
+          name: "Ada",
+          email: "ada@example.com",
+          poemTitle,
+          poemText: "line one\nline two",
+        }),
+      });
+      expect(sent.status).toBe(201);
+    }
+    const listed = await (await call("GET", "/api/admin/submissions")).json();
+    expect(listed.map((item: { poemTitle: string }) => item.poemTitle)).toEqual([
+      "Second <b>Light</b>",
+      "First Light",
+    ]);
+    const [newest] = listed;
+    expect(newest).toMatchObject({ name: "Ada", email: "ada@example.com", reviewedAt: null });
+    expect((await call("POST", `/api/admin/submissions/${newest.id}/review`, {})).status).toBe(200);
+    const [reviewed] = await (await call("GET", "/api/admin/submissions")).json();
+    expect(reviewed.reviewedAt).not.toBeNull();
+    expect((await call("DELETE", `/api/admin/submissions/${newest.id}`)).status).toBe(204);
+    expect(await (await call("GET", "/api/admin/submissions")).json()).toHaveLength(1);
+    expect((await call("DELETE", `/api/admin/submissions/${newest.id}`)).status).toBe(404);
+    expect((await call("GET", "/api/admin/submissions", undefined, reader)).status).toBe(403);
+  });
+
   it("refuses every admin call without a session (401) and for a reader (403)", async () => {
     const calls: [string, string][] = [
       ["POST", "/api/admin/poems"],

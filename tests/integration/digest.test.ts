@@ -137,6 +137,9 @@ describe.each(drivers)("the weekly digest on %s", (driver) => {
     });
     const since = smtp.messages.length;
 
+    expect(await (await adminRequest("/api/admin/digest/recipients")).json()).toEqual({
+      recipients: 3,
+    });
     const response = await adminRequest("/api/admin/digest/send", {
       subject: "  This week's embers ",
     });

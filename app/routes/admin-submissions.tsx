@@ -1,0 +1,151 @@
+import { Link } from "react-router";
+import { adminRequest } from "../components/admin/admin-request.ts";
+import { secondaryButton } from "../components/admin/ui.tsx";
+import { useAdminList } from "../components/admin/use-admin-list.ts";
+import { adminMeta, useAdminDoor } from "../lib/admin-access.ts";
+import { appContext } from "../lib/app-context.ts";
+import { notify } from "../lib/toast.ts";
+import type { Route } from "./+types/admin-submissions";
+
+interface Submission {
+  id: number;
+  name: string;
+  email: string;
+  handle: string | null;
+  socialUrl: string | null;
+  bio: string | null;
+  poemTitle: string;
+  poemText: string;
+  reviewedAt: string | null;
+  createdAt: string;
+}
+
+export function loader({ context }: Route.LoaderArgs) {
+  return { isAdmin: context.get(appContext).actor?.role === "ADMIN" };
+}
+
+export const meta = () => adminMeta("Guest Submissions");
+
+const receivedOn = (date: string) =>
+  new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" }).format(
+    new Date(date),
+  );
+
+/**
+ * Poems sent through /contribute, newest first, for the monthly review (beyond the spec, which
+ * shows them nowhere). Everything the submitter typed is shown as plain text.
+ */
+export default function AdminSubmissions({ loaderData }: Route.ComponentProps) {
+  useAdminDoor(loaderData.isAdmin, "content");
+  const {
+    items: submissions,
+    isFailed,
+    reload,
+  } = useAdminList<Submission>("/api/admin/submissions");
+  if (!loaderData.isAdmin) return null;
+
+  async function markReviewed(submission: Submission) {
+    const result = await adminRequest(
+      "POST",
+      `/api/admin/submissions/${submission.id}/review`,
+      {},
+      { failure: "Failed to update submission" },
+    );
+    if (!result.ok) return;
+    notify("Marked reviewed", `“${submission.poemTitle}” is marked reviewed.`);
+    await reload();
+  }
+
+  async function remove(submission: Submission) {
+    if (!window.confirm(`Delete “${submission.poemTitle}” by ${submission.name}?`)) return;
+    const result = await adminRequest(
+      "DELETE",
+      `/api/admin/submissions/${submission.id}`,
+      undefined,
+      { success: "Submission deleted successfully", failure: "Failed to delete submission" },
+    );
+    if (result.ok) await reload();
+  }
+
+  return (
+    <section className="mx-auto max-w-3xl px-4 py-10">
+      <p>
+        <Link to="/admin" className="text-sm text-ember-700 underline underline-offset-4">
+          Content Management
+        </Link>
+      </p>
+      <h1 className="mt-2 font-serif text-3xl">Guest Submissions</h1>
+      {isFailed && <p role="alert">The submissions could not be loaded.</p>}
+      {submissions?.length === 0 && <p className="mt-6 text-stone-700">No submissions yet.</p>}
+      <ul className="mt-6 space-y-4">
+        {submissions?.map((submission) => (
+          <li key={submission.id} className="rounded-lg border border-stone-300 bg-white p-5">
+            <article aria-labelledby={`submission-${submission.id}`}>
+              <div className="flex flex-wrap items-baseline justify-between gap-2">
+                <h2 id={`submission-${submission.id}`} className="font-serif text-xl">
+                  {submission.poemTitle}
+                </h2>
+                <span
+                  className={`rounded px-2 py-0.5 text-xs ${
+                    submission.reviewedAt
+                      ? "bg-stone-100 text-stone-800"
+                      : "bg-amber-100 text-amber-900"
+                  }`}
+                >
+                  {submission.reviewedAt ? "Reviewed" : "New"}
+                </span>
+              </div>
+              <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+                <dt className="text-stone-600">From</dt>
+                <dd className="break-words">
+                  {submission.name} &lt;{submission.email}&gt;
+                </dd>
+                {submission.handle && (
+                  <>
+                    <dt className="text-stone-600">Handle</dt>
+                    <dd className="break-words">{submission.handle}</dd>
+                  </>
+                )}
+                {submission.socialUrl && (
+                  <>
+                    <dt className="text-stone-600">Link</dt>
+                    <dd className="break-all">{submission.socialUrl}</dd>
+                  </>
+                )}
+                {submission.bio && (
+                  <>
+                    <dt className="text-stone-600">Bio</dt>
+                    <dd className="break-words">{submission.bio}</dd>
+                  </>
+                )}
+                <dt className="text-stone-600">Received</dt>
+                <dd>{receivedOn(submission.createdAt)}</dd>
+              </dl>
+              <p className="mt-4 font-serif break-words whitespace-pre-wrap">
+                {submission.poemText}
+              </p>
+              <div className="mt-4 flex gap-2">
+                {!submission.reviewedAt && (
+                  <button
+                    type="button"
+                    className={secondaryButton}
+                    onClick={() => markReviewed(submission)}
+                  >
+                    Mark reviewed
+                  </button>
+                )}
+                <button
+                  type="button"
+                  className={secondaryButton}
+                  onClick={() => remove(submission)}
+                >
+                  Delete
+                </button>
+              </div>
+            </article>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
