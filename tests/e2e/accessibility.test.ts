@@ -106,7 +106,7 @@ describe.each(WIDTHS)("axe at %i px", (width) => {
 
   it("finds nothing in the admin area, with each admin form open", async () => {
     const context = await contextFor(width, `poet-${width}@example.com`, { admin: true });
-    const found = await auditPages(context, ["/admin", "/admin/digest"]);
+    const found = await auditPages(context, ["/admin", "/admin/digest", "/admin/submissions"]);
     const page = await context.newPage();
     await page.goto(`${server.url}/admin`);
     await hydrated(page);
