@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tagSlug } from "../../common/slug.ts";
 import { DEMO_BOOK, DEMO_POEMS, DEMO_TAGS } from "../../server/db/demo/content.ts";
-import { launchBrowser } from "../helpers/browser.ts";
+import { hydrated, launchBrowser } from "../helpers/browser.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
 
 /**
@@ -41,10 +41,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-async function hydrated(page: Page) {
-  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
-}
 
 /** The violations axe finds on the page as it is now, as readable lines. */
 async function violations(page: Page): Promise<string[]> {

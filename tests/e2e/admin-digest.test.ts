@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "../helpers/browser.ts";
+import { hydrated, launchBrowser } from "../helpers/browser.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
 import { type SmtpCapture, startSmtpCapture } from "../helpers/smtp.ts";
 
@@ -8,10 +8,6 @@ let server: RunningServer;
 let browser: Browser;
 let smtp: SmtpCapture;
 const SUBSCRIBERS = ["first@example.com", "second@example.com"];
-
-async function hydrated(page: Page) {
-  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
-}
 
 async function signedIn(email: string, options: { admin?: boolean } = {}) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "../helpers/browser.ts";
+import { hydrated, launchBrowser } from "../helpers/browser.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
 
 let server: RunningServer;
@@ -12,10 +12,6 @@ let browser: Browser;
 let admin: BrowserContext;
 let page: Page;
 let coverFile: string;
-
-async function hydrated(target: Page) {
-  await target.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
-}
 
 /** What an anonymous reader gets for a page: the cached copy once it has been served before. */
 async function anonymousHtml(pathname: string) {

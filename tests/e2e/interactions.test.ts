@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOCAL_JOURNAL_STORAGE_KEY } from "../../common/constants.ts";
 import { DEMO_POEMS } from "../../server/db/demo/content.ts";
-import { launchBrowser } from "../helpers/browser.ts";
+import { hydrated, launchBrowser } from "../helpers/browser.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
 
 let server: RunningServer;
@@ -18,10 +18,6 @@ afterAll(async () => {
 
 const poem = DEMO_POEMS.find((candidate) => candidate.slug === "the-kitchen-table");
 if (!poem) throw new Error("demo poem missing");
-
-async function hydrated(page: Page) {
-  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
-}
 
 async function signedIn(email: string): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

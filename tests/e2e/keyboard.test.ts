@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_POEMS } from "../../server/db/demo/content.ts";
-import { launchBrowser } from "../helpers/browser.ts";
+import { hydrated, launchBrowser } from "../helpers/browser.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
 
 const poem = DEMO_POEMS.find((candidate) => candidate.slug === "the-kitchen-table");
@@ -17,10 +17,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-async function hydrated(page: Page) {
-  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
-}
 
 /** What the focused element is called: its label, or its text. */
 const focusedName = (page: Page) =>

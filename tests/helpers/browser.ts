@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { type Browser, chromium } from "playwright-core";
+import { type Browser, chromium, type Page } from "playwright-core";
 
 /** Chromium from CHROMIUM_PATH, else Debian's, else the one inside @sparticuz/chromium. */
 export async function chromiumPath(): Promise<string> {
@@ -27,4 +27,9 @@ export const CHROMIUM_FLAGS = [
 
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: await chromiumPath(), args: CHROMIUM_FLAGS });
+}
+
+/** Resolves once React has hydrated the page (the root sets data-hydrated), so clicks do work. */
+export async function hydrated(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
 }

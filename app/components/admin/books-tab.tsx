@@ -1,9 +1,9 @@
 import { useState } from "react";
 import { slugFromTitle } from "../../../common/slug.ts";
 import { truncate } from "../../../common/stanza.ts";
-import { adminRequest } from "./admin-request.ts";
-import { Field, FormPanel, inputClass, primaryButton, secondaryButton } from "./ui.tsx";
-import { useAdminList } from "./use-admin-list.ts";
+import { ContentTab } from "./content-tab.tsx";
+import { Field, FormPanel, inputClass, secondaryButton } from "./ui.tsx";
+import { saveMessages, useAdminForm } from "./use-admin-form.ts";
 
 interface BookPage {
   title: string;
@@ -24,62 +24,14 @@ const BLURB_PREVIEW = 100;
 
 /** Books: title and the start of the blurb, with Edit and Delete (no confirmation, SPEC.md §2). */
 export function BooksTab() {
-  const { items: books, isFailed, reload } = useAdminList<Book>("/api/books");
-  const [editing, setEditing] = useState<Book | "new">();
-
-  async function remove(book: Book) {
-    const result = await adminRequest("DELETE", `/api/admin/books/${book.id}`, undefined, {
-      success: "Book deleted successfully",
-      failure: "Failed to delete book",
-    });
-    if (result.ok) await reload();
-  }
-
   return (
-    <section aria-label="Books">
-      {editing ? (
-        <BookForm
-          book={editing === "new" ? undefined : editing}
-          onDone={async (isSaved) => {
-            setEditing(undefined);
-            if (isSaved) await reload();
-          }}
-        />
-      ) : (
-        <button type="button" className={`${primaryButton} mb-6`} onClick={() => setEditing("new")}>
-          Add New Book
-        </button>
-      )}
-      {isFailed && <p role="alert">The books could not be loaded.</p>}
-      <ul className="divide-y divide-stone-200 rounded-lg border border-stone-300 bg-white">
-        {books?.map((book) => (
-          <li key={book.id} className="flex flex-wrap items-start gap-3 px-4 py-3">
-            <div className="min-w-0 flex-1">
-              <p className="font-medium">{book.title}</p>
-              <p className="text-sm text-stone-700">{truncate(book.blurb, BLURB_PREVIEW)}</p>
-            </div>
-            <div className="flex gap-2">
-              <button
-                type="button"
-                className={secondaryButton}
-                onClick={() => setEditing(book)}
-                aria-label={`Edit ${book.title}`}
-              >
-                Edit
-              </button>
-              <button
-                type="button"
-                className={secondaryButton}
-                onClick={() => remove(book)}
-                aria-label={`Delete ${book.title}`}
-              >
-                Delete
-              </button>
-            </div>
-          </li>
-        ))}
-      </ul>
-    </section>
+    <ContentTab<Book>
+      entity="Book"
+      listUrl="/api/books"
+      canDelete
+      describe={(book) => ({ title: book.title, detail: truncate(book.blurb, BLURB_PREVIEW) })}
+      renderForm={(book, onDone) => <BookForm book={book} onDone={onDone} />}
+    />
   );
 }
 
@@ -93,9 +45,8 @@ function BookForm({ book, onDone }: { book?: Book; onDone: (isSaved: boolean) =>
   });
   const [pages, setPages] = useState<BookPage[]>(book?.pages ?? []);
   const [isSlugEdited, setSlugEdited] = useState(Boolean(book));
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
-  const [formError, setFormError] = useState<string>();
-  const [isSaving, setSaving] = useState(false);
+  const form = useAdminForm();
+  const errors = form.errors;
   const set = (name: keyof typeof values, value: string) =>
     setValues((current) => ({
       ...current,
@@ -108,19 +59,11 @@ function BookForm({ book, onDone }: { book?: Book; onDone: (isSaved: boolean) =>
     );
 
   async function save() {
-    setSaving(true);
-    const result = await adminRequest(
-      book ? "PUT" : "POST",
-      book ? `/api/admin/books/${book.id}` : "/api/admin/books",
-      { ...values, pages },
-      book
-        ? { success: "Book updated successfully", failure: "Failed to update book" }
-        : { success: "Book created successfully", failure: "Failed to create book" },
-    );
-    setSaving(false);
-    if (result.ok) return onDone(true);
-    setErrors(result.fieldErrors);
-    setFormError(Object.keys(result.fieldErrors).length === 0 ? result.message : undefined);
+    const url = book ? `/api/admin/books/${book.id}` : "/api/admin/books";
+    const body = { ...values, pages };
+    if (await form.submit(book ? "PUT" : "POST", url, body, saveMessages("Book", !book))) {
+      onDone(true);
+    }
   }
 
   const text = (name: keyof typeof values, label: string, type = "text") => (
@@ -145,8 +88,8 @@ function BookForm({ book, onDone }: { book?: Book; onDone: (isSaved: boolean) =>
       title={book ? "Edit Book" : "New Book"}
       onCancel={() => onDone(false)}
       onSubmit={save}
-      isSaving={isSaving}
-      formError={formError}
+      isSaving={form.isSaving}
+      formError={form.formError}
     >
       {text("title", "Title")}
       {text("slug", "Slug")}

@@ -1,8 +1,8 @@
 import { useState } from "react";
 import { addDays, dateToDay, nextMonday, weekdayOf } from "../../../common/dates.ts";
-import { adminRequest } from "./admin-request.ts";
 import { type Tag, TagChoices } from "./tag-choices.tsx";
 import { Field, FormPanel, inputClass, primaryButton, secondaryButton } from "./ui.tsx";
+import { saveMessages, useAdminForm } from "./use-admin-form.ts";
 import { useAdminList } from "./use-admin-list.ts";
 
 interface ScheduledEmber {
@@ -110,9 +110,8 @@ function EmberForm({
   const [date, setDate] = useState(ember ? dateToDay(new Date(ember.date)) : day);
   const [tagIds, setTagIds] = useState<number[]>(ember?.tags?.map((tag) => tag.id) ?? []);
   const [isFeatured, setFeatured] = useState(ember?.isFeatured ?? false);
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
-  const [formError, setFormError] = useState<string>();
-  const [isSaving, setSaving] = useState(false);
+  const form = useAdminForm();
+  const errors = form.errors;
   const quickDates = [
     { label: "Today", day: today },
     { label: "Tomorrow", day: addDays(today, 1) },
@@ -121,19 +120,11 @@ function EmberForm({
   ];
 
   async function save() {
-    setSaving(true);
-    const result = await adminRequest(
-      ember ? "PUT" : "POST",
-      ember ? `/api/admin/embers/${ember.id}` : "/api/admin/embers",
-      { text, date, tagIds, isFeatured },
-      ember
-        ? { success: "Ember updated successfully", failure: "Failed to update ember" }
-        : { success: "Ember created successfully", failure: "Failed to create ember" },
-    );
-    setSaving(false);
-    if (result.ok) return onDone(true);
-    setErrors(result.fieldErrors);
-    setFormError(Object.keys(result.fieldErrors).length === 0 ? result.message : undefined);
+    const url = ember ? `/api/admin/embers/${ember.id}` : "/api/admin/embers";
+    const body = { text, date, tagIds, isFeatured };
+    if (await form.submit(ember ? "PUT" : "POST", url, body, saveMessages("Ember", !ember))) {
+      onDone(true);
+    }
   }
 
   return (
@@ -141,8 +132,8 @@ function EmberForm({
       title={ember ? "Edit Ember" : "New Ember"}
       onCancel={() => onDone(false)}
       onSubmit={save}
-      isSaving={isSaving}
-      formError={formError}
+      isSaving={form.isSaving}
+      formError={form.formError}
     >
       <Field label="Text" name="ember-text" errors={errors.text}>
         {(props) => (

@@ -3,10 +3,11 @@ import { slugFromTitle } from "../../../common/slug.ts";
 import { stanzasFromText, stanzasToText } from "../../../common/stanza.ts";
 import { apiRequest } from "../../lib/api.ts";
 import { notifyError } from "../../lib/toast.ts";
-import { adminRequest } from "./admin-request.ts";
+import { ContentTab } from "./content-tab.tsx";
 import { ImageUpload } from "./image-upload.tsx";
 import { type Tag, TagChoices } from "./tag-choices.tsx";
-import { Field, FormPanel, inputClass, primaryButton, secondaryButton } from "./ui.tsx";
+import { Field, FormPanel, inputClass, secondaryButton } from "./ui.tsx";
+import { saveMessages, useAdminForm } from "./use-admin-form.ts";
 import { useAdminList } from "./use-admin-list.ts";
 
 interface AdminPoem {
@@ -28,67 +29,24 @@ function coverProviderOf(coverUrl: string): "object-storage" | "url" | null {
   return coverUrl.includes("/objects/images/") ? "object-storage" : "url";
 }
 
+const stanzaCount = (poem: AdminPoem) =>
+  `${poem.stanzas.length} ${poem.stanzas.length === 1 ? "stanza" : "stanzas"}`;
+
 /** Poems: title, stanza count and tag names, with Edit and Delete (no confirmation). */
 export function PoemsTab() {
-  const { items: poems, isFailed, reload } = useAdminList<AdminPoem>("/api/poems");
-  const [editing, setEditing] = useState<AdminPoem | "new">();
-
-  async function remove(poem: AdminPoem) {
-    const result = await adminRequest("DELETE", `/api/admin/poems/${poem.id}`, undefined, {
-      success: "Poem deleted successfully",
-      failure: "Failed to delete poem",
-    });
-    if (result.ok) await reload();
-  }
-
   return (
-    <section aria-label="Poems">
-      {editing ? (
-        <PoemForm
-          poem={editing === "new" ? undefined : editing}
-          onDone={async (isSaved) => {
-            setEditing(undefined);
-            if (isSaved) await reload();
-          }}
-        />
-      ) : (
-        <button type="button" className={`${primaryButton} mb-6`} onClick={() => setEditing("new")}>
-          Add New Poem
-        </button>
-      )}
-      {isFailed && <p role="alert">The poems could not be loaded.</p>}
-      <ul className="divide-y divide-stone-200 rounded-lg border border-stone-300 bg-white">
-        {poems?.map((poem) => (
-          <li key={poem.id} className="flex flex-wrap items-start gap-3 px-4 py-3">
-            <div className="min-w-0 flex-1">
-              <p className="font-medium">{poem.title}</p>
-              <p className="text-sm text-stone-700">
-                {poem.stanzas.length} {poem.stanzas.length === 1 ? "stanza" : "stanzas"}
-                {poem.tags.length > 0 && ` · ${poem.tags.map((tag) => tag.name).join(", ")}`}
-              </p>
-            </div>
-            <div className="flex gap-2">
-              <button
-                type="button"
-                className={secondaryButton}
-                onClick={() => setEditing(poem)}
-                aria-label={`Edit ${poem.title}`}
-              >
-                Edit
-              </button>
-              <button
-                type="button"
-                className={secondaryButton}
-                onClick={() => remove(poem)}
-                aria-label={`Delete ${poem.title}`}
-              >
-                Delete
-              </button>
-            </div>
-          </li>
-        ))}
-      </ul>
-    </section>
+    <ContentTab<AdminPoem>
+      entity="Poem"
+      listUrl="/api/poems"
+      canDelete
+      describe={(poem) => ({
+        title: poem.title,
+        detail: [stanzaCount(poem), poem.tags.map((tag) => tag.name).join(", ")]
+          .filter(Boolean)
+          .join(" · "),
+      })}
+      renderForm={(poem, onDone) => <PoemForm poem={poem} onDone={onDone} />}
+    />
   );
 }
 
@@ -109,9 +67,8 @@ function PoemForm({ poem, onDone }: { poem?: AdminPoem; onDone: (isSaved: boolea
   const [tagIds, setTagIds] = useState<number[]>(poem?.tags.map((tag) => tag.id) ?? []);
   const [isSlugEdited, setSlugEdited] = useState(Boolean(poem));
   const [preview, setPreview] = useState<string>();
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
-  const [formError, setFormError] = useState<string>();
-  const [isSaving, setSaving] = useState(false);
+  const form = useAdminForm();
+  const errors = form.errors;
 
   const set = (name: keyof typeof values, value: string) =>
     setValues((current) => ({
@@ -136,31 +93,23 @@ function PoemForm({ poem, onDone }: { poem?: AdminPoem; onDone: (isSaved: boolea
   }
 
   async function save() {
-    setSaving(true);
     const coverUrl = values.coverUrl.trim();
-    const result = await adminRequest(
-      poem ? "PUT" : "POST",
-      poem ? `/api/admin/poems/${poem.id}` : "/api/admin/poems",
-      {
-        title: values.title,
-        slug: values.slug,
-        stanzas: stanzasFromText(values.stanzas),
-        audioUrl: values.audioUrl.trim(),
-        coverUrl,
-        coverAlt: values.coverAlt.trim() || values.title.trim(),
-        coverProvider: coverProviderOf(coverUrl),
-        coverWidth: coverUrl ? (coverSize.width ?? null) : null,
-        coverHeight: coverUrl ? (coverSize.height ?? null) : null,
-        tagIds,
-      },
-      poem
-        ? { success: "Poem updated successfully", failure: "Failed to update poem" }
-        : { success: "Poem created successfully", failure: "Failed to create poem" },
-    );
-    setSaving(false);
-    if (result.ok) return onDone(true);
-    setErrors(result.fieldErrors);
-    setFormError(Object.keys(result.fieldErrors).length === 0 ? result.message : undefined);
+    const body = {
+      title: values.title,
+      slug: values.slug,
+      stanzas: stanzasFromText(values.stanzas),
+      audioUrl: values.audioUrl.trim(),
+      coverUrl,
+      coverAlt: values.coverAlt.trim() || values.title.trim(),
+      coverProvider: coverProviderOf(coverUrl),
+      coverWidth: coverUrl ? (coverSize.width ?? null) : null,
+      coverHeight: coverUrl ? (coverSize.height ?? null) : null,
+      tagIds,
+    };
+    const url = poem ? `/api/admin/poems/${poem.id}` : "/api/admin/poems";
+    if (await form.submit(poem ? "PUT" : "POST", url, body, saveMessages("Poem", !poem))) {
+      onDone(true);
+    }
   }
 
   const text = (name: keyof typeof values, label: string, hint?: string) => (
@@ -185,8 +134,8 @@ function PoemForm({ poem, onDone }: { poem?: AdminPoem; onDone: (isSaved: boolea
       title={poem ? "Edit Poem" : "New Poem"}
       onCancel={() => onDone(false)}
       onSubmit={save}
-      isSaving={isSaving}
-      formError={formError}
+      isSaving={form.isSaving}
+      formError={form.formError}
     >
       {text("title", "Title")}
       {text("slug", "Slug", "Lowercase letters, numbers and hyphens")}

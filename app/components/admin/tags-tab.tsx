@@ -1,68 +1,31 @@
 import { useState } from "react";
-import { adminRequest } from "./admin-request.ts";
+import { ContentTab } from "./content-tab.tsx";
 import type { Tag } from "./tag-choices.tsx";
-import { Field, FormPanel, inputClass, primaryButton, secondaryButton } from "./ui.tsx";
-import { useAdminList } from "./use-admin-list.ts";
+import { Field, FormPanel, inputClass } from "./ui.tsx";
+import { saveMessages, useAdminForm } from "./use-admin-form.ts";
 
 /** Tags: names with Edit (no delete button, SPEC.md §2), and the tag form. */
 export function TagsTab() {
-  const { items: tags, isFailed, reload } = useAdminList<Tag>("/api/tags");
-  const [editing, setEditing] = useState<Tag | "new">();
   return (
-    <section aria-label="Tags">
-      {editing ? (
-        <TagForm
-          tag={editing === "new" ? undefined : editing}
-          onDone={async (isSaved) => {
-            setEditing(undefined);
-            if (isSaved) await reload();
-          }}
-        />
-      ) : (
-        <button type="button" className={`${primaryButton} mb-6`} onClick={() => setEditing("new")}>
-          Add New Tag
-        </button>
-      )}
-      {isFailed && <p role="alert">The tags could not be loaded.</p>}
-      <ul className="divide-y divide-stone-200 rounded-lg border border-stone-300 bg-white">
-        {tags?.map((tag) => (
-          <li key={tag.id} className="flex items-center justify-between px-4 py-3">
-            <span>{tag.name}</span>
-            <button
-              type="button"
-              className={secondaryButton}
-              onClick={() => setEditing(tag)}
-              aria-label={`Edit ${tag.name}`}
-            >
-              Edit
-            </button>
-          </li>
-        ))}
-      </ul>
-    </section>
+    <ContentTab<Tag>
+      entity="Tag"
+      listUrl="/api/tags"
+      canDelete={false}
+      describe={(tag) => ({ title: tag.name })}
+      renderForm={(tag, onDone) => <TagForm tag={tag} onDone={onDone} />}
+    />
   );
 }
 
 function TagForm({ tag, onDone }: { tag?: Tag; onDone: (isSaved: boolean) => void }) {
   const [name, setName] = useState(tag?.name ?? "");
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
-  const [formError, setFormError] = useState<string>();
-  const [isSaving, setSaving] = useState(false);
+  const form = useAdminForm();
 
   async function save() {
-    setSaving(true);
-    const result = await adminRequest(
-      tag ? "PUT" : "POST",
-      tag ? `/api/admin/tags/${tag.id}` : "/api/admin/tags",
-      { name },
-      tag
-        ? { success: "Tag updated successfully", failure: "Failed to update tag" }
-        : { success: "Tag created successfully", failure: "Failed to create tag" },
-    );
-    setSaving(false);
-    if (result.ok) return onDone(true);
-    setErrors(result.fieldErrors);
-    setFormError(Object.keys(result.fieldErrors).length === 0 ? result.message : undefined);
+    const url = tag ? `/api/admin/tags/${tag.id}` : "/api/admin/tags";
+    if (await form.submit(tag ? "PUT" : "POST", url, { name }, saveMessages("Tag", !tag))) {
+      onDone(true);
+    }
   }
 
   return (
@@ -70,10 +33,10 @@ function TagForm({ tag, onDone }: { tag?: Tag; onDone: (isSaved: boolean) => voi
       title={tag ? "Edit Tag" : "New Tag"}
       onCancel={() => onDone(false)}
       onSubmit={save}
-      isSaving={isSaving}
-      formError={formError}
+      isSaving={form.isSaving}
+      formError={form.formError}
     >
-      <Field label="Name" name="tag-name" errors={errors.name}>
+      <Field label="Name" name="tag-name" errors={form.errors.name}>
         {(props) => (
           <input
             {...props}
