@@ -73,19 +73,31 @@ function copiesByAddress(smtp: SmtpCapture) {
   return copies;
 }
 
+/** Messages one instance has in flight at once (its three sending workers). */
+const IN_FLIGHT_PER_INSTANCE = 3;
+
 /**
- * The promise, address by address: one copy for every verified subscriber still subscribed
- * whose mail server took it; none for the unsubscribed, the refused, or those who left mid-run.
+ * The promise, address by address: never a second copy, for anyone; none for the unsubscribed,
+ * the refused, or those who left mid-run; and one copy for every other verified subscriber —
+ * except a message the killed process had marked sent in the instant before it would have
+ * written the final "." (decision 006): such a copy is lost, never doubled, so at most one per
+ * message the killed instance had in flight.
  */
-function expectExactlyOnce(smtp: SmtpCapture, leftMidRun: Set<string>) {
+function expectOneCopyEach(smtp: SmtpCapture, leftMidRun: Set<string>) {
   const copies = copiesByAddress(smtp);
-  const wrong: string[] = [];
+  const extra: string[] = [];
+  const missing: string[] = [];
   for (let n = 0; n < SUBSCRIBERS; n++) {
     const email = address(n);
     const expected = isUnsubscribed(n) || isRefused(email) || leftMidRun.has(email) ? 0 : 1;
-    if ((copies.get(email) ?? 0) !== expected) wrong.push(`${email}: ${copies.get(email) ?? 0}`);
+    const received = copies.get(email) ?? 0;
+    if (received > expected) extra.push(`${email}: ${received}`);
+    if (received < expected) missing.push(email);
   }
-  expect(wrong).toEqual([]);
+  expect(extra).toEqual([]);
+  expect(missing.length, `lost at the kill: ${missing.join(", ")}`).toBeLessThanOrEqual(
+    IN_FLIGHT_PER_INSTANCE,
+  );
   return copies;
 }
 
@@ -163,7 +175,7 @@ describe("sending the digest through a crash", () => {
     const second = await startServer(env);
     cleanups.push(() => second.stop());
     const run = await waitForRunToFinish(adminApi(second, cookie));
-    expectExactlyOnce(smtp, leftMidRun);
+    expectOneCopyEach(smtp, leftMidRun);
     expectBalancedRun(run, leftMidRun.size);
     expect(smtp.messages.length).toBeGreaterThan(atKill);
   });
@@ -229,7 +241,7 @@ describe("sending the digest through a crash", () => {
           .innerJoin(subscriptions, eq(subscriptions.id, digestDeliveries.subscriptionId))
           .where(inArray(subscriptions.email, [...leftMidRun])),
       );
-      expectExactlyOnce(smtp, leftMidRun);
+      expectOneCopyEach(smtp, leftMidRun);
       expectBalancedRun(run, leftMidRun.size);
       const survivorLines = two.logs.filter((line) => line.includes("digest batch sent"));
       expect(survivorLines.length).toBeGreaterThan(0);
