@@ -78,6 +78,7 @@ export function createApp(deps: AppDeps) {
     objectStore: deps.objectStore,
     secret: resolveSessionSecret(config),
     urlCheck: deps.imageUrlCheck,
+    rateLimiter: services.rateLimiter,
   });
   app.route("/objects", objectRoutes(deps.objectStore, images.createMissingImage));
   app.route(LOCAL_UPLOAD_PATH, localUploadRoutes(images));

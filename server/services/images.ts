@@ -25,6 +25,7 @@ import {
   unauthorized,
   unsupportedMediaType,
 } from "./errors.ts";
+import { RATE_LIMITS, type RateLimiter } from "./rate-limit.ts";
 
 /** Long enough to pick a file on a slow connection; short enough that a leaked URL soon dies. */
 const LOCAL_UPLOAD_URL_TTL_SECONDS = 15 * 60;
@@ -43,9 +44,10 @@ export interface StoredImage {
   height: number;
 }
 
-function requireAdmin(actor: Actor) {
+function requireAdmin(actor: Actor): NonNullable<Actor> {
   if (!actor) throw unauthorized();
   if (!isAdmin(actor)) throw forbidden("Admin access required");
+  return actor;
 }
 
 /**
@@ -57,6 +59,7 @@ export function createImageService(deps: {
   objectStore: ObjectStore;
   secret: string;
   urlCheck?: ImageUrlCheckOptions;
+  rateLimiter: RateLimiter;
 }) {
   const { config, objectStore, secret } = deps;
 
@@ -164,7 +167,8 @@ export function createImageService(deps: {
       actor: Actor,
       url: string,
     ): Promise<{ valid: true; contentType: string }> {
-      requireAdmin(actor);
+      const admin = requireAdmin(actor);
+      await deps.rateLimiter.consume(RATE_LIMITS.imageUrlCheckPerUser, admin.id);
       try {
         const { contentType } = await checkImageUrl(url, deps.urlCheck);
         return { valid: true, contentType };

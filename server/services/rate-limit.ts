@@ -22,6 +22,8 @@ export const RATE_LIMITS = {
   subscribePerIp: { name: "subscribe:ip", limit: 10, windowSeconds: 60 * 60 },
   subscribePerEmail: { name: "subscribe:email", limit: 3, windowSeconds: 60 * 60 },
   guestSubmissionPerIp: { name: "guest-submission:ip", limit: 5, windowSeconds: 60 * 60 },
+  /** Each check fetches a URL from the server: an admin session must not become a scanner. */
+  imageUrlCheckPerUser: { name: "image-url-check:user", limit: 30, windowSeconds: 60 },
 } satisfies Record<string, RateLimitRule>;
 
 export class RateLimitedError extends ServiceError {

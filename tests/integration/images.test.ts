@@ -533,6 +533,17 @@ describe.each(drivers)("image URL validation on %s", (driver) => {
     expect(await response.json()).toEqual({ valid: true, contentType: "image/png" });
     await endlessResponseClosed;
   });
+  it("answers 429 with Retry-After past 30 checks a minute, so a session cannot scan", async () => {
+    const busyAdmin = await signIn(t, "busy-poet@example.com", { admin: true });
+    const statuses: number[] = [];
+    for (let check = 0; check < 31; check++) {
+      statuses.push((await validate(strictApp, "http://evil.test/x.png", busyAdmin)).status);
+    }
+    expect(statuses.slice(0, 30).every((status) => status === 400)).toBe(true);
+    const limited = await validate(strictApp, "http://evil.test/x.png", busyAdmin);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
 });
 
 /**
