@@ -15,6 +15,8 @@ export interface TestAppOptions {
   digestSenderOptions?: Partial<DigestSenderOptions>;
   /** Renders pages (React Router's handler for the build); without it pages answer a plain 404. */
   pageHandler?: PageHandler;
+  /** Where the app logs (every level); without it the app logs nothing. */
+  logDestination?: { write(line: string): void };
 }
 
 /**
@@ -29,7 +31,9 @@ export async function createTestApp(driver: Driver, options: TestAppOptions = {}
     PUBLIC_URL: "http://localhost:3000",
     ...options.env,
   });
-  const logger = createLogger("silent");
+  const logger = options.logDestination
+    ? createLogger("trace", options.logDestination)
+    : createLogger("silent");
   const handle = await openTestDatabase(driver);
   const mailer = createMailer(config, logger);
   const services = createServices({
