@@ -46,6 +46,13 @@ describe.each(drivers)("access matrix on %s", (driver) => {
     ).toEqual([]);
   });
 
+  it("expects an unlisted admin route to be admin-only", () => {
+    const added = { method: "POST", path: "/api/admin/poems", key: "POST /api/admin/poems" };
+    expect(ruleFor(added)?.expect).toEqual({ anonymous: 401, user: 403, admin: "not-refused" });
+    const unlisted = { method: "GET", path: "/api/new-thing", key: "GET /api/new-thing" };
+    expect(ruleFor(unlisted)).toBeUndefined();
+  });
+
   it("lists no route the app no longer registers", () => {
     const registered = new Set(listEndpoints(t.app).map((endpoint) => endpoint.key));
     const stale = Object.keys(ACCESS_MATRIX).filter((key) => !registered.has(key));

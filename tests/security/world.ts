@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { dayInZone } from "../../common/dates.ts";
-import { books, guestSubmissions, users, whispers } from "../../server/db/schema.ts";
+import { GUEST_VOICES } from "../../common/guest-voices.ts";
+import { books, users, whispers } from "../../server/db/schema.ts";
 import { createEmber, createPoem } from "../helpers/factories.ts";
 import { signIn } from "../helpers/session.ts";
 import type { TestApp } from "../helpers/test-app.ts";
@@ -20,14 +21,13 @@ export const WORLD = {
   tagName: "Belonging",
   themeSlug: "belonging",
   bookSlug: "first-light",
-  guestVoiceSlug: "guest-voice",
   userEmail: "ada@example.com",
   otherUserEmail: "ben@example.com",
   adminEmail: "poet@example.com",
 } as const;
 
 /**
- * A small site with one of everything (poem, tag, ember, book, guest submission, whisper) and
+ * A small site with one of everything (poem, tag, ember, book, whisper) and
  * three signed-in people, so every route has something real to act on.
  */
 export async function seedWorld(t: TestApp) {
@@ -50,12 +50,6 @@ export async function seedWorld(t: TestApp) {
     buyUrl: "https://example.com/buy",
     pages: [{ title: "One", content: "A page" }],
     order: 1,
-  });
-  await t.db.insert(guestSubmissions).values({
-    name: "Guest Voice",
-    email: "guest@example.com",
-    poemTitle: "Guest Voice",
-    poemText: "a guest poem",
   });
   const sessions: Sessions = {
     user: await signIn(t, WORLD.userEmail),
@@ -88,7 +82,7 @@ export function sampleParameter(path: string, name: string, world: World): strin
   if (name === "slug") {
     if (path.includes("/books/") || path.includes("/book/")) return WORLD.bookSlug;
     if (path.includes("/themes/")) return WORLD.themeSlug;
-    if (path.includes("/guest-voices/")) return WORLD.guestVoiceSlug;
+    if (path.includes("/guest-voices/")) return GUEST_VOICES[0]?.slug ?? "none";
     return WORLD.poemSlug;
   }
   if (name === "stanzaIndex") return "0";
