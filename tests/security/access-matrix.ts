@@ -106,8 +106,7 @@ export const ACCESS_MATRIX: Record<string, AccessRule> = {
   "POST /api/admin/digest/preview": { body: validDigest, expect: adminOnly(200) },
   "POST /api/admin/digest/send": { body: { subject: "This week" }, expect: adminOnly() },
   "GET /api/admin/digest/runs": { expect: adminOnly(200) },
-  // Run 1 is the one the send above started; resuming a run that is not paused is a conflict.
-  "POST /api/admin/digest/runs/:id/resume": { expect: adminOnly(409) },
+  "POST /api/admin/digest/runs/:id/resume": { expect: adminOnly(404) },
 };
 
 /**
