@@ -2,8 +2,9 @@ import { defineConfig } from "vitest/config";
 
 /**
  * Four projects: unit tests beside the code, integration tests through app.request() on a fresh
- * database per file (both drivers), browser tests against the production build, and reliability
- * tests that load, kill, cut off and stop real server processes.
+ * database per file (both drivers), the security suites (the same way, SECURITY.md), browser
+ * tests against the production build, and reliability tests that load, kill, cut off and stop
+ * real server processes.
  */
 export default defineConfig({
   test: {
@@ -24,6 +25,16 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           // Two cores: PGlite instances are memory- and CPU-heavy; two files at a time is enough.
+          maxWorkers: 2,
+        },
+      },
+      {
+        test: {
+          name: "security",
+          include: ["tests/security/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
           maxWorkers: 2,
         },
       },

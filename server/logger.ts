@@ -3,13 +3,38 @@ import pino from "pino";
 export type Logger = pino.Logger;
 
 /**
- * Structured JSON logs. Anything that could carry a secret (cookies, tokens, authorization) is
- * redacted by path, so a careless log call cannot leak a session.
+ * A failed query's error (Drizzle's DrizzleQueryError) carries its parameters, which can be
+ * emails, token hashes or session tokens, in `params`, its message and its stack. The logged
+ * error keeps the query and drops the values.
  */
-export function createLogger(level = process.env.LOG_LEVEL ?? "info"): Logger {
-  return pino({
+function serializeError(error: Error) {
+  const serialized = pino.stdSerializers.err(error);
+  const parameterLists: string[] = [];
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+    const params = (cause as { params?: unknown }).params;
+    if (Array.isArray(params) && params.length > 0) parameterLists.push(`params: ${params}`);
+  }
+  delete serialized.params;
+  for (const list of parameterLists) {
+    serialized.message = serialized.message.replaceAll(list, "params: [redacted]");
+    serialized.stack = serialized.stack.replaceAll(list, "params: [redacted]");
+  }
+  return serialized;
+}
+
+/**
+ * Structured JSON logs. Anything that could carry a secret (cookies, tokens, authorization) is
+ * redacted by path, so a careless log call cannot leak a session; `destination` is for tests
+ * that read the log back.
+ */
+export function createLogger(
+  level = process.env.LOG_LEVEL ?? "info",
+  destination?: pino.DestinationStream,
+): Logger {
+  const options: pino.LoggerOptions = {
     level,
     base: undefined,
+    serializers: { err: serializeError },
     redact: {
       paths: [
         "req.headers.cookie",
@@ -21,5 +46,6 @@ export function createLogger(level = process.env.LOG_LEVEL ?? "info"): Logger {
       ],
       censor: "[redacted]",
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -4,7 +4,7 @@ import { emailAddress } from "../../common/schemas/subscription.ts";
 import type { Config } from "../config.ts";
 import { clientAddress } from "../http/client-address.ts";
 import type { AppEnv } from "../http/env.ts";
-import { parseInput, readJsonBody } from "../http/json-body.ts";
+import { parseInput, readFormBody, readJsonBody } from "../http/json-body.ts";
 import { safeReturnPath } from "../services/accounts.ts";
 import type { Services } from "../services/index.ts";
 
@@ -87,7 +87,7 @@ export function authRoutes(services: Services, config: Config) {
       .post("/auth/email-link", async (c) => {
         const isForm = isFormPost(c);
         const input = isForm
-          ? parseInput(signInLinkRequest, await c.req.parseBody())
+          ? parseInput(signInLinkRequest, await readFormBody(c))
           : await readJsonBody(c, signInLinkRequest);
         await accounts.requestSignInLink(
           input.email,
@@ -100,7 +100,7 @@ export function authRoutes(services: Services, config: Config) {
       // The Continue button on /login/verify: the only way an emailed link signs in.
       .post("/auth/email-link/verify", async (c) => {
         const input = isFormPost(c)
-          ? parseInput(continueRequest, await c.req.parseBody())
+          ? parseInput(continueRequest, await readFormBody(c))
           : await readJsonBody(c, continueRequest);
         const response = await accounts.verifySignInLink(input.token, input.returnTo ?? "/");
         return relayRedirect(response, "/login?error=invalid-link");
@@ -116,7 +116,7 @@ export function authRoutes(services: Services, config: Config) {
       })
       .post("/auth/oidc/start", async (c) => {
         if (!accounts.oidcProvider) return c.json({ message: "Not found" }, 404);
-        const body = isFormPost(c) ? await c.req.parseBody() : {};
+        const body = isFormPost(c) ? await readFormBody(c) : {};
         const returnTo = safeReturnPath(typeof body.returnTo === "string" ? body.returnTo : "/");
         // The provider's discovery document is fetched here: a provider that is down is an error page.
         const response = await accounts.auth

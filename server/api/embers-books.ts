@@ -8,10 +8,11 @@ import type { AppEnv } from "../http/env.ts";
 import { parseInput, readJsonBody } from "../http/json-body.ts";
 import type { Services } from "../services/index.ts";
 
+/** Nine digits at most: a larger page would overflow the database's row offset. */
 const positiveInteger = (name: string) =>
   z
     .string()
-    .regex(/^\d+$/, `${name} must be a positive integer`)
+    .regex(/^\d{1,9}$/, `${name} must be a positive integer`)
     .transform(Number)
     .refine((value) => value >= 1, `${name} must be a positive integer`);
 

@@ -10,7 +10,11 @@ import type { AppEnv } from "../http/env.ts";
 import { parseInput, readJsonBody } from "../http/json-body.ts";
 import type { Services } from "../services/index.ts";
 
-const whisperId = z.string().regex(/^\d+$/, "Whisper not found").transform(Number);
+/** Ids are PostgreSQL integers: nine digits at most, so no id overflows the column type. */
+const whisperId = z
+  .string()
+  .regex(/^\d{1,9}$/, "Whisper not found")
+  .transform(Number);
 
 /** Echoes, whispers and the journal (SPEC.md §7). Every rule is in the interaction service. */
 export function interactionRoutes(services: Services) {

@@ -4,11 +4,14 @@ import { subscribeInput } from "../../common/schemas/subscription.ts";
 import type { Config } from "../config.ts";
 import { clientAddress } from "../http/client-address.ts";
 import type { AppEnv } from "../http/env.ts";
-import { parseInput, readJsonBody } from "../http/json-body.ts";
+import { parseInput, readFormBody, readJsonBody } from "../http/json-body.ts";
 import type { Services } from "../services/index.ts";
 
 const unsubscribeQuery = z.object({
-  s: z.string().regex(/^\d+$/, "Invalid unsubscribe link").transform(Number),
+  s: z
+    .string()
+    .regex(/^\d{1,9}$/, "Invalid unsubscribe link")
+    .transform(Number),
   sig: z.string().min(1, "Invalid unsubscribe link").max(200),
 });
 
@@ -33,7 +36,7 @@ export function subscriptionRoutes(services: Services, config: Config) {
       // signed link is the authority, so it needs no session and no same-origin check.
       .post("/unsubscribe", async (c) => {
         const body = /form-urlencoded|multipart/i.test(c.req.header("content-type") ?? "")
-          ? await c.req.parseBody()
+          ? await readFormBody(c)
           : {};
         const { s, sig } = parseInput(unsubscribeQuery, {
           s: c.req.query("s") ?? body.s,

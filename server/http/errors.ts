@@ -22,6 +22,9 @@ export function createErrorHandler(logger: Logger) {
       const message = status === 413 ? "Request body too large" : error.message || "Bad request";
       return c.json({ message }, status);
     }
+    if (hasErrorCode(error, TEXT_THE_DATABASE_REFUSES)) {
+      return c.json({ message: "Invalid characters in input" }, 400);
+    }
     const requestId = c.get("requestId");
     if (isConnectionError(error)) {
       logger.error({ requestId, err: error }, "database unavailable");
@@ -30,6 +33,20 @@ export function createErrorHandler(logger: Logger) {
     logger.error({ requestId, err: error }, "unhandled error");
     return c.json({ message: "Internal Server Error", requestId }, 500);
   };
+}
+
+/**
+ * PostgreSQL refuses text holding a NUL character (in any input: a slug, a query, a JSON field):
+ * 22021 for text columns and parameters, 22P05 for \u0000 inside jsonb. The input is at fault.
+ */
+const TEXT_THE_DATABASE_REFUSES = ["22021", "22P05"];
+
+function hasErrorCode(error: unknown, codes: string[]): boolean {
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    if (code && codes.includes(code)) return true;
+  }
+  return false;
 }
 
 /** Errors that mean the database cannot be reached right now (a restart, a network cut). */

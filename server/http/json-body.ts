@@ -23,6 +23,18 @@ export async function readJsonBody<Schema extends z.ZodType>(
   return parseInput(schema, body);
 }
 
+/**
+ * Reads a form body (urlencoded or multipart). A malformed one, such as multipart without its
+ * boundary, is 400 `{message}` rather than the parser's exception as a 500.
+ */
+export async function readFormBody(c: Context): Promise<Record<string, string | File>> {
+  try {
+    return (await c.req.parseBody()) as Record<string, string | File>;
+  } catch {
+    throw invalid("Malformed form body");
+  }
+}
+
 /** Validates any input (query, params, body) with its schema; the first issue is the message. */
 export function parseInput<Schema extends z.ZodType>(
   schema: Schema,

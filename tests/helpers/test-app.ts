@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createApp } from "../../server/app.ts";
+import { createApp, type PageHandler } from "../../server/app.ts";
 import { loadConfig } from "../../server/config.ts";
 import { createLogger } from "../../server/logger.ts";
 import { createMailer } from "../../server/mail/transport.ts";
@@ -13,6 +13,10 @@ import { type Driver, openTestDatabase } from "./database.ts";
 export interface TestAppOptions {
   env?: Record<string, string>;
   digestSenderOptions?: Partial<DigestSenderOptions>;
+  /** Renders pages (React Router's handler for the build); without it pages answer a plain 404. */
+  pageHandler?: PageHandler;
+  /** Where the app logs (every level); without it the app logs nothing. */
+  logDestination?: { write(line: string): void };
 }
 
 /**
@@ -27,7 +31,9 @@ export async function createTestApp(driver: Driver, options: TestAppOptions = {}
     PUBLIC_URL: "http://localhost:3000",
     ...options.env,
   });
-  const logger = createLogger("silent");
+  const logger = options.logDestination
+    ? createLogger("trace", options.logDestination)
+    : createLogger("silent");
   const handle = await openTestDatabase(driver);
   const mailer = createMailer(config, logger);
   const services = createServices({
@@ -39,7 +45,13 @@ export async function createTestApp(driver: Driver, options: TestAppOptions = {}
     digestSenderOptions: options.digestSenderOptions,
   });
   const objectStore = createLocalObjectStore(dataDir);
-  const app = createApp({ config, logger, services, objectStore });
+  const app = createApp({
+    config,
+    logger,
+    services,
+    objectStore,
+    pageHandler: options.pageHandler,
+  });
   return {
     app,
     config,

@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { drivers } from "../helpers/database.ts";
+import { signIn } from "../helpers/session.ts";
+import { createTestApp, type TestApp } from "../helpers/test-app.ts";
+import {
+  ACCESS_MATRIX,
+  bodyFor,
+  expectedOutcome,
+  matches,
+  ROLES,
+  type Role,
+  ruleFor,
+} from "./access-matrix.ts";
+import { countRows, fillPath, isStateChanging, listEndpoints } from "./routes.ts";
+import { createWhisper, sampleParameter, seedWorld, WORLD, type World } from "./world.ts";
+
+/** Issue #10 item 1: every registered route, as every role, against one table of outcomes. */
+describe.each(drivers)("access matrix on %s", (driver) => {
+  let t: TestApp;
+  let world: World;
+
+  beforeAll(async () => {
+    t = await createTestApp(driver);
+    world = await seedWorld(t);
+  });
+  afterAll(() => t.close());
+
+  async function sessionOf(role: Role, isThrowaway: boolean): Promise<string | undefined> {
+    if (role === "anonymous") return undefined;
+    if (!isThrowaway) return world.sessions[role];
+    const email = {
+      user: WORLD.userEmail,
+      otherUser: WORLD.otherUserEmail,
+      admin: WORLD.adminEmail,
+    };
+    return signIn(t, email[role], { admin: role === "admin" });
+  }
+
+  it("has a row for every registered route (or the /api/admin/* default)", () => {
+    const missing = listEndpoints(t.app)
+      .filter((endpoint) => !ruleFor(endpoint))
+      .map((endpoint) => endpoint.key);
+    expect(
+      missing,
+      `routes missing from tests/security/access-matrix.ts: ${missing.join(", ")}`,
+    ).toEqual([]);
+  });
+
+  it("expects an unlisted admin route to be admin-only", () => {
+    const added = { method: "POST", path: "/api/admin/poems", key: "POST /api/admin/poems" };
+    expect(ruleFor(added)?.expect).toEqual({ anonymous: 401, user: 403, admin: "not-refused" });
+    const unlisted = { method: "GET", path: "/api/new-thing", key: "GET /api/new-thing" };
+    expect(ruleFor(unlisted)).toBeUndefined();
+  });
+
+  it("lists no route the app no longer registers", () => {
+    const registered = new Set(listEndpoints(t.app).map((endpoint) => endpoint.key));
+    const stale = Object.keys(ACCESS_MATRIX).filter((key) => !registered.has(key));
+    expect(stale, `rows for routes that no longer exist: ${stale.join(", ")}`).toEqual([]);
+  });
+
+  it("answers every route as the table says for anonymous, USER, another USER and ADMIN", async () => {
+    const mismatches: string[] = [];
+    for (const endpoint of listEndpoints(t.app)) {
+      const rule = ruleFor(endpoint);
+      if (!rule) continue;
+      for (const role of ROLES) {
+        // An owner-only route acts on a fresh whisper of `user` each time, so one role's
+        // success cannot turn the next role's answer into "not found".
+        const whisperId =
+          endpoint.key === "DELETE /api/whispers/:id"
+            ? await createWhisper(t, world.poem.id)
+            : world.whisperId;
+        const path = fillPath(endpoint.path, (name) =>
+          sampleParameter(endpoint.path, name, { ...world, whisperId }),
+        );
+        const cookie = await sessionOf(role, rule.isSessionEnding ?? false);
+        const headers: Record<string, string> = { Origin: t.config.publicUrl.origin };
+        if (cookie) headers.Cookie = cookie;
+        const body = bodyFor(rule, role);
+        if (body !== undefined) headers["Content-Type"] = "application/json";
+        const before = isStateChanging(endpoint) ? await countRows(t.db) : undefined;
+        const response = await t.app.request(path, {
+          method: endpoint.method,
+          headers,
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        const outcome = expectedOutcome(rule, role);
+        const label = `${endpoint.key} as ${role}`;
+        if (!matches(outcome, response.status)) {
+          mismatches.push(`${label}: expected ${outcome}, got ${response.status}`);
+          continue;
+        }
+        if (response.status === 401) {
+          const text = await response.text();
+          if (!text.includes("Unauthorized")) mismatches.push(`${label}: 401 without Unauthorized`);
+        }
+        if (before && (response.status === 401 || response.status === 403)) {
+          expect(await countRows(t.db), `${label} changed the database`).toEqual(before);
+        }
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
+
+  it("keeps one reader's journal and whispers out of another reader's reach", async () => {
+    const { user, otherUser } = world.sessions;
+    const json = (method: string, body: unknown, cookie: string) => ({
+      method,
+      headers: { "Content-Type": "application/json", Cookie: cookie },
+      body: JSON.stringify(body),
+    });
+    const saved = await t.app.request(
+      "/api/journal",
+      json("PUT", { poemSlug: "river", stanzaIndex: 0 }, user),
+    );
+    expect(saved.status).toBe(200);
+
+    const othersJournal = await t.app.request("/api/journal", { headers: { Cookie: otherUser } });
+    const othersEntries = (await othersJournal.json()) as Array<{ stanzaIndex: unknown }>;
+    expect(othersEntries.map((entry) => String(entry.stanzaIndex))).not.toContain("0");
+    const othersSaved = await t.app.request("/api/poems/river/journal", {
+      headers: { Cookie: otherUser },
+    });
+    expect(await othersSaved.json()).not.toContain("0");
+
+    // The other reader's toggle of the same stanza adds their own entry; the owner's stays.
+    await t.app.request(
+      "/api/journal",
+      json("POST", { poemSlug: "river", stanzaIndex: 0 }, otherUser),
+    );
+    const ownersSaved = await t.app.request("/api/poems/river/journal", {
+      headers: { Cookie: user },
+    });
+    expect(await ownersSaved.json()).toContain("0");
+
+    const whisperId = await createWhisper(t, world.poem.id);
+    const refused = await t.app.request(`/api/whispers/${whisperId}`, {
+      method: "DELETE",
+      headers: { Cookie: otherUser },
+    });
+    expect(refused.status).toBe(403);
+    const whispers = await (await t.app.request("/api/poems/river/whispers/0")).json();
+    expect(JSON.stringify(whispers)).toContain(`"id":${whisperId}`);
+  });
+});

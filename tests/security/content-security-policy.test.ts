@@ -1,0 +1,106 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { createRequestHandler, type ServerBuild } from "react-router";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PageHandler } from "../../server/app.ts";
+import { drivers } from "../helpers/database.ts";
+import { createTestApp, type TestApp } from "../helpers/test-app.ts";
+import { fillPath } from "./routes.ts";
+import { sampleParameter, seedWorld, type World } from "./world.ts";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+/** React Router's handler for the production build, building once if `npm test` has not. */
+async function loadPageHandler(): Promise<{ pageHandler: PageHandler; build: ServerBuild }> {
+  const entry = path.join(root, "build/server/index.js");
+  if (!fs.existsSync(entry)) {
+    const result = spawnSync(path.join(root, "node_modules/.bin/react-router"), ["build"], {
+      cwd: root,
+      stdio: "inherit",
+    });
+    if (result.status !== 0) throw new Error("react-router build failed");
+  }
+  const build = (await import(entry)) as ServerBuild;
+  const handler = createRequestHandler(build, "production");
+  return { pageHandler: (request, context) => handler(request, context), build };
+}
+
+/** Every page path the build routes, each nested route's path joined to its parents'. */
+function pagePaths(build: ServerBuild): string[] {
+  const fullPath = (id: string): string => {
+    const route = build.routes[id];
+    if (!route) return "";
+    const parent = route.parentId ? fullPath(route.parentId) : "";
+    return route.path ? `${parent}/${route.path}`.replace(/\/+/g, "/") : parent;
+  };
+  const paths = Object.keys(build.routes).map((id) => fullPath(id) || "/");
+  return [...new Set(paths)].map((page) => page.replace(/\*$/, "no-such-page"));
+}
+
+/** The sources a directive allows, e.g. script-src. */
+function directive(policy: string, name: string): string[] | undefined {
+  const found = policy
+    .split(";")
+    .map((part) => part.trim().split(/\s+/))
+    .find(([directiveName]) => directiveName === name);
+  return found?.slice(1);
+}
+
+/** Issue #10 item 3: every page carries a nonce-based script policy, fresh per request. */
+describe.each(drivers)("content security policy on %s", (driver) => {
+  let t: TestApp;
+  let world: World;
+  let pages: string[];
+
+  beforeAll(async () => {
+    const { pageHandler, build } = await loadPageHandler();
+    pages = pagePaths(build);
+    t = await createTestApp(driver, { pageHandler });
+    world = await seedWorld(t);
+  }, 120_000);
+  afterAll(() => t.close());
+
+  it("finds the site's pages in the build", () => {
+    expect(pages).toEqual(expect.arrayContaining(["/", "/poetry", "/poetry/:slug", "/admin"]));
+  });
+
+  it("answers every page with a per-request nonce for scripts and no 'unsafe-inline'", async () => {
+    let htmlPages = 0;
+    let scripts = 0;
+    for (const page of pages) {
+      const url = fillPath(page, (name) => sampleParameter(page, name, world));
+      for (const cookie of [undefined, world.sessions.user, world.sessions.admin]) {
+        const nonces: string[] = [];
+        for (let request = 0; request < 2; request++) {
+          const response = await t.app.request(url, { headers: cookie ? { Cookie: cookie } : {} });
+          const label = `${url} (${response.status})`;
+          const policy = response.headers.get("content-security-policy") ?? "";
+          const scriptSources = directive(policy, "script-src");
+          expect(scriptSources, `${label}: ${policy}`).toBeDefined();
+          expect(scriptSources, label).not.toContain("'unsafe-inline'");
+          expect(directive(policy, "script-src-elem") ?? [], label).not.toContain(
+            "'unsafe-inline'",
+          );
+          expect(directive(policy, "object-src"), label).toEqual(["'none'"]);
+          expect(directive(policy, "frame-ancestors"), label).toEqual(["'none'"]);
+          const nonce = /'nonce-([^']+)'/.exec(policy)?.[1];
+          expect(nonce, `${label}: ${policy}`).toMatch(/^[A-Za-z0-9+/=_-]{16,}$/);
+          nonces.push(nonce ?? "");
+          if (!response.headers.get("content-type")?.includes("text/html")) continue;
+          // Every script the page carries runs only by that nonce.
+          const html = await response.text();
+          htmlPages++;
+          for (const script of html.match(/<script\b[^>]*>/g) ?? []) {
+            scripts++;
+            expect(script, label).toContain(`nonce="${nonce}"`);
+          }
+        }
+        expect(nonces[0], `${url} reused its nonce`).not.toBe(nonces[1]);
+      }
+    }
+    // Guards against a vacuous pass: pages rendered, and their hydration scripts were checked.
+    expect(htmlPages).toBeGreaterThanOrEqual(pages.length);
+    expect(scripts).toBeGreaterThan(htmlPages);
+  });
+});
