@@ -48,7 +48,9 @@ const validDigest = {
  * fails on any registered endpoint missing here, except /api/admin/* ones (see ruleFor).
  */
 export const ACCESS_MATRIX: Record<string, AccessRule> = {
-  "GET /objects/images/:id{[A-Za-z0-9_-]+}": { expect: everyone(404) },
+  "GET /objects/images/:name{[A-Za-z0-9_.-]+}": { expect: everyone(404) },
+  // Only the signed upload URL allows a PUT; no session does.
+  "PUT /uploads/images/:id": { expect: everyone(404) },
   "GET /og/stanza/:slug/:file{[0-9A-Za-z-]+\\.png}": { expect: everyone("ok") },
   "GET /robots.txt": { expect: everyone("ok") },
   "GET /sitemap.xml": { expect: everyone("ok") },
@@ -118,7 +120,10 @@ export function ruleFor(endpoint: Endpoint): AccessRule | undefined {
   const listed = ACCESS_MATRIX[endpoint.key];
   if (listed) return listed;
   if (endpoint.path.startsWith("/api/admin/")) {
-    return { body: {}, expect: adminOnly("not-refused") };
+    return {
+      body: endpoint.method === "GET" ? undefined : {},
+      expect: adminOnly("not-refused"),
+    };
   }
   return undefined;
 }
