@@ -474,6 +474,11 @@ describe.each(drivers)("image URL validation on %s", (driver) => {
       "http://0.0.0.0/",
       "http://10.0.0.1/",
       "http://[fd00::1]/",
+      // Decimal, hex and octal spellings of 127.0.0.1 and 169.254.169.254.
+      `http://2130706433:${port}/cover.png`,
+      `http://0x7f.0.0.1:${port}/cover.png`,
+      `http://0177.0.0.1:${port}/cover.png`,
+      "http://2852039166/latest/meta-data/",
     ]) {
       await expectRefused(await validate(strictApp, url), /not a public internet address/);
     }
