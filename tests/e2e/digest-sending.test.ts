@@ -227,20 +227,6 @@ describe("sending the digest through a crash", () => {
 
       // The survivor finishes the run, taking over the killed instance's claims after their lease.
       const run = await waitForRunToFinish(adminApi(two, cookie));
-      console.log(
-        "DEBUG",
-        run,
-        await database.db
-          .select({
-            s: digestDeliveries.status,
-            e: subscriptions.email,
-            err: digestDeliveries.lastError,
-            a: digestDeliveries.attempts,
-          })
-          .from(digestDeliveries)
-          .innerJoin(subscriptions, eq(subscriptions.id, digestDeliveries.subscriptionId))
-          .where(inArray(subscriptions.email, [...leftMidRun])),
-      );
       expectOneCopyEach(smtp, leftMidRun);
       expectBalancedRun(run, leftMidRun.size);
       const survivorLines = two.logs.filter((line) => line.includes("digest batch sent"));
