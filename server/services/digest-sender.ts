@@ -29,6 +29,11 @@ const DEFAULTS: DigestSenderOptions = {
   pollMs: 2_000,
 };
 
+/** The SMTP server itself answered (with a code), as opposed to a failed connection. */
+function hasSmtpAnswer(error: unknown): boolean {
+  return typeof (error as { responseCode?: unknown }).responseCode === "number";
+}
+
 /** An SMTP 5xx answer: the address or message is refused for good, so retrying cannot help. */
 function isPermanentFailure(error: unknown): boolean {
   const code = (error as { responseCode?: unknown }).responseCode;
@@ -187,8 +192,17 @@ export function createDigestSender(
           kind: (await markSkippedIfUnsubscribed(delivery, claimToken)) ? "skipped" : "lost",
         };
       }
-      // A refusal after the final "." means the server did not take it: the row is not sent after all.
       const isCommitted = commit.state === "done";
+      // Marked sent and then the connection failed: the final "." may have reached the server,
+      // so sending again could be a second copy. It stays sent (a copy may be lost, never doubled).
+      if (isCommitted && !hasSmtpAnswer(error)) {
+        logger.warn(
+          { err: error, deliveryId: delivery.id },
+          "digest delivery's connection failed after it was marked sent; not sent again",
+        );
+        return { kind: "sent" };
+      }
+      // The server answered the final "." with a refusal: it did not take the message after all.
       if (isPermanentFailure(error) || delivery.attempts >= options.maxAttempts) {
         await settleFailure(delivery, claimToken, isCommitted, {
           status: "failed",
