@@ -66,24 +66,25 @@ export function createContentAdminService({
     }
   }
 
+  /** Replaces a poem's or an ember's tags with `tagIds` (all of which must exist). */
   async function linkTags(
     tx: Transaction,
-    link: typeof poemTags | typeof emberTags,
-    ownerId: number,
+    owner: { poemId: number } | { emberId: number },
     tagIds: number[],
   ) {
     await requireTags(tx, tagIds);
-    const owner = "poemId" in link ? link.poemId : link.emberId;
-    await tx.delete(link).where(eq(owner, ownerId));
-    const unique = [...new Set(tagIds)];
-    if (unique.length === 0) return;
-    await tx
-      .insert(link)
-      .values(
-        unique.map((tagId) =>
-          "poemId" in link ? { poemId: ownerId, tagId } : { emberId: ownerId, tagId },
-        ) as never,
-      );
+    const distinct = [...new Set(tagIds)];
+    if ("poemId" in owner) {
+      await tx.delete(poemTags).where(eq(poemTags.poemId, owner.poemId));
+      if (distinct.length > 0) {
+        await tx.insert(poemTags).values(distinct.map((tagId) => ({ ...owner, tagId })));
+      }
+      return;
+    }
+    await tx.delete(emberTags).where(eq(emberTags.emberId, owner.emberId));
+    if (distinct.length > 0) {
+      await tx.insert(emberTags).values(distinct.map((tagId) => ({ ...owner, tagId })));
+    }
   }
 
   const poemValues = (input: PoemInput) => ({
@@ -139,7 +140,7 @@ export function createContentAdminService({
               .values(poemValues(input))
               .returning({ id: poems.id, slug: poems.slug });
             if (!poem) throw new Error("poem insert returned nothing");
-            await linkTags(tx, poemTags, poem.id, input.tagIds);
+            await linkTags(tx, { poemId: poem.id }, input.tagIds);
             return poem.slug;
           }),
         SLUG_TAKEN,
@@ -157,7 +158,7 @@ export function createContentAdminService({
               .where(eq(poems.id, id))
               .returning({ slug: poems.slug });
             if (!poem) throw notFound("Poem not found");
-            await linkTags(tx, poemTags, id, input.tagIds);
+            await linkTags(tx, { poemId: id }, input.tagIds);
             return poem.slug;
           }),
         SLUG_TAKEN,
@@ -198,7 +199,7 @@ export function createContentAdminService({
               .values(emberValues(input, false))
               .returning({ id: embers.id });
             if (!ember) throw new Error("ember insert returned nothing");
-            await linkTags(tx, emberTags, ember.id, input.tagIds ?? []);
+            await linkTags(tx, { emberId: ember.id }, input.tagIds ?? []);
             return ember;
           }),
         EMBER_DAY_TAKEN,
@@ -219,7 +220,7 @@ export function createContentAdminService({
               .update(embers)
               .set(emberValues(input, existing.isFeatured))
               .where(eq(embers.id, id));
-            if (input.tagIds) await linkTags(tx, emberTags, id, input.tagIds);
+            if (input.tagIds) await linkTags(tx, { emberId: id }, input.tagIds);
             return { id };
           }),
         EMBER_DAY_TAKEN,
