@@ -83,6 +83,18 @@ describe("the page cache", () => {
     expect((await fetch(`${base}/api/poems/river`)).headers.get("x-rendered-by")).toBeNull();
   });
 
+  it("renders a page that cannot be kept (a 404) once per request, not twice", async () => {
+    rendered = () => new Response("Not found", { status: 404 });
+    await fetch(`${base}/poetry/nothing-here`);
+    await vi.waitUntil(() => renders.length === 1);
+    for (let request = 0; request < 3; request++) await fetch(`${base}/poetry/nothing-here`);
+    expect(renders).toEqual(["/poetry/nothing-here"]);
+    // A content change may have made it a page: it is tried again.
+    cache.clear();
+    await fetch(`${base}/poetry/nothing-here`);
+    await vi.waitUntil(() => renders.length === 2);
+  });
+
   it("sends br or gzip bodies that decode to the page", async () => {
     await warm("/");
     const gzipped = await fetch(`${base}/`, { headers: { "Accept-Encoding": "gzip" } });

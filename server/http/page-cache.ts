@@ -33,6 +33,7 @@ function isCacheablePath(path: string): boolean {
 const SESSION_COOKIE = /session_token=/;
 const MAX_ENTRIES = 2_000;
 const MAX_BYTES = 64 * 1024 * 1024;
+const NOT_CACHEABLE_MS = 60_000;
 /** Headers that belong to one response, not to the page. */
 const PER_RESPONSE_HEADERS = new Set([
   "date",
@@ -100,6 +101,8 @@ export function createPageCache(options: {
 }): PageCache {
   const entries = new Map<string, Entry>();
   const filling = new Set<string>();
+  /** Paths whose render was not cacheable, and until when not to try again. */
+  const notCacheable = new Map<string, number>();
   let generation = 0;
   let bytes = 0;
   let hits = 0;
@@ -125,7 +128,12 @@ export function createPageCache(options: {
     const startedIn = generation;
     try {
       const rendered = await options.render(key);
-      if (rendered.status !== 200 || rendered.headers.has("set-cookie")) return;
+      if (rendered.status !== 200 || rendered.headers.has("set-cookie")) {
+        // A 404 or a personal answer: do not render it twice per request for a while.
+        notCacheable.set(key, Date.now() + NOT_CACHEABLE_MS);
+        if (notCacheable.size > MAX_ENTRIES) notCacheable.clear();
+        return;
+      }
       const identity = Buffer.from(await rendered.arrayBuffer());
       const headers: Record<string, string> = {};
       rendered.headers.forEach((value, name) => {
@@ -176,7 +184,8 @@ export function createPageCache(options: {
       const entry = entries.get(key);
       if (!entry || entry.day !== day) {
         misses += 1;
-        if (!filling.has(key)) {
+        const isKnownUncacheable = (notCacheable.get(key) ?? 0) > Date.now();
+        if (!filling.has(key) && !isKnownUncacheable) {
           filling.add(key);
           void fill(key, day);
         }
@@ -206,6 +215,7 @@ export function createPageCache(options: {
     clear() {
       generation += 1;
       entries.clear();
+      notCacheable.clear();
       bytes = 0;
     },
 
