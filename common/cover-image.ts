@@ -34,3 +34,12 @@ export function buildCoverSrcSet(
     `${coverUrl} ${originalWidth}w`,
   ].join(", ");
 }
+
+/**
+ * SPEC.md §3: a cover under /objects/images/ is in object storage, any other is a URL, and no
+ * cover has no provider. The admin form sends it; the server derives it the same way regardless.
+ */
+export function coverProviderOf(coverUrl: string | null): "object-storage" | "url" | null {
+  if (!coverUrl) return null;
+  return coverUrl.includes("/objects/images/") ? "object-storage" : "url";
+}

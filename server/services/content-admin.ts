@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gte, inArray, ne, sql } from "drizzle-orm";
+import { coverProviderOf } from "../../common/cover-image.ts";
 import { dayInZone, dayToDate } from "../../common/dates.ts";
 import type { BookInput, EmberInput, PoemInput, TagInput } from "../../common/schemas/admin.ts";
 import type { Database } from "../db/client.ts";
@@ -32,12 +33,6 @@ export interface ModeratedWhisper {
 }
 
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
-
-/** SPEC.md §3: an object-storage cover, a cover by URL, or none — whatever the client sent. */
-function coverProviderOf(coverUrl: string | null): "object-storage" | "url" | null {
-  if (!coverUrl) return null;
-  return coverUrl.includes("/objects/images/") ? "object-storage" : "url";
-}
 
 /** Runs a write, answering 409 with `message` when it would duplicate a unique value. */
 async function unique<T>(write: () => Promise<T>, message: string): Promise<T> {

@@ -1,6 +1,8 @@
 import { useState } from "react";
+import { coverProviderOf } from "../../../common/cover-image.ts";
 import { slugFromTitle } from "../../../common/slug.ts";
 import { stanzasFromText, stanzasToText } from "../../../common/stanza.ts";
+import type { Poem } from "../../../server/services/poems.ts";
 import { apiRequest } from "../../lib/api.ts";
 import { notifyError } from "../../lib/toast.ts";
 import { ContentTab } from "./content-tab.tsx";
@@ -10,24 +12,8 @@ import { Field, FormPanel, inputClass, secondaryButton } from "./ui.tsx";
 import { saveMessages, useAdminForm } from "./use-admin-form.ts";
 import { useAdminList } from "./use-admin-list.ts";
 
-interface AdminPoem {
-  id: number;
-  title: string;
-  slug: string;
-  stanzas: string[];
-  audioUrl: string | null;
-  coverUrl: string | null;
-  coverAlt: string | null;
-  coverWidth: number | null;
-  coverHeight: number | null;
-  tags: Tag[];
-}
-
-/** SPEC.md §3: an object-storage cover, a cover by URL, or none. */
-function coverProviderOf(coverUrl: string): "object-storage" | "url" | null {
-  if (!coverUrl) return null;
-  return coverUrl.includes("/objects/images/") ? "object-storage" : "url";
-}
+/** A poem as GET /api/poems lists it; the form has no use for its dates. */
+type AdminPoem = Omit<Poem, "createdAt" | "updatedAt">;
 
 const stanzaCount = (poem: AdminPoem) =>
   `${poem.stanzas.length} ${poem.stanzas.length === 1 ? "stanza" : "stanzas"}`;
