@@ -1,9 +1,9 @@
 import { useState } from "react";
-import { slugFromTitle } from "../../../common/slug.ts";
 import { truncate } from "../../../common/stanza.ts";
 import { ContentTab } from "./content-tab.tsx";
 import { Field, FormPanel, inputClass, secondaryButton } from "./ui.tsx";
 import { saveMessages, useAdminForm } from "./use-admin-form.ts";
+import { useSluggedValues } from "./use-slugged-values.ts";
 
 interface BookPage {
   title: string;
@@ -36,23 +36,19 @@ export function BooksTab() {
 }
 
 function BookForm({ book, onDone }: { book?: Book; onDone: (isSaved: boolean) => void }) {
-  const [values, setValues] = useState({
-    title: book?.title ?? "",
-    slug: book?.slug ?? "",
-    blurb: book?.blurb ?? "",
-    coverUrl: book?.coverUrl ?? "",
-    buyUrl: book?.buyUrl ?? "",
-  });
+  const { values, set } = useSluggedValues(
+    {
+      title: book?.title ?? "",
+      slug: book?.slug ?? "",
+      blurb: book?.blurb ?? "",
+      coverUrl: book?.coverUrl ?? "",
+      buyUrl: book?.buyUrl ?? "",
+    },
+    !book,
+  );
   const [pages, setPages] = useState<BookPage[]>(book?.pages ?? []);
-  const [isSlugEdited, setSlugEdited] = useState(Boolean(book));
   const form = useAdminForm();
   const errors = form.errors;
-  const set = (name: keyof typeof values, value: string) =>
-    setValues((current) => ({
-      ...current,
-      [name]: value,
-      ...(name === "title" && !isSlugEdited ? { slug: slugFromTitle(value) } : {}),
-    }));
   const setPage = (index: number, page: Partial<BookPage>) =>
     setPages((current) =>
       current.map((existing, at) => (at === index ? { ...existing, ...page } : existing)),
@@ -74,7 +70,6 @@ function BookForm({ book, onDone }: { book?: Book; onDone: (isSaved: boolean) =>
           type={type}
           value={values[name]}
           onChange={(event) => {
-            if (name === "slug") setSlugEdited(true);
             set(name, event.target.value);
           }}
           className={inputClass}

@@ -1,6 +1,5 @@
 import { useState } from "react";
 import { coverProviderOf } from "../../../common/cover-image.ts";
-import { slugFromTitle } from "../../../common/slug.ts";
 import { stanzasFromText, stanzasToText } from "../../../common/stanza.ts";
 import type { Poem } from "../../../server/services/poems.ts";
 import { apiRequest } from "../../lib/api.ts";
@@ -11,6 +10,7 @@ import { type Tag, TagChoices } from "./tag-choices.tsx";
 import { Field, FormPanel, inputClass, secondaryButton } from "./ui.tsx";
 import { saveMessages, useAdminForm } from "./use-admin-form.ts";
 import { useAdminList } from "./use-admin-list.ts";
+import { useSluggedValues } from "./use-slugged-values.ts";
 
 /** A poem as GET /api/poems lists it; the form has no use for its dates. */
 type AdminPoem = Omit<Poem, "createdAt" | "updatedAt">;
@@ -38,31 +38,25 @@ export function PoemsTab() {
 
 function PoemForm({ poem, onDone }: { poem?: AdminPoem; onDone: (isSaved: boolean) => void }) {
   const { items: tags } = useAdminList<Tag>("/api/tags");
-  const [values, setValues] = useState({
-    title: poem?.title ?? "",
-    slug: poem?.slug ?? "",
-    stanzas: stanzasToText(poem?.stanzas ?? []),
-    audioUrl: poem?.audioUrl ?? "",
-    coverUrl: poem?.coverUrl ?? "",
-    coverAlt: poem?.coverAlt ?? "",
-  });
+  const { values, set } = useSluggedValues(
+    {
+      title: poem?.title ?? "",
+      slug: poem?.slug ?? "",
+      stanzas: stanzasToText(poem?.stanzas ?? []),
+      audioUrl: poem?.audioUrl ?? "",
+      coverUrl: poem?.coverUrl ?? "",
+      coverAlt: poem?.coverAlt ?? "",
+    },
+    !poem,
+  );
   const [coverSize, setCoverSize] = useState({
     width: poem?.coverWidth ?? undefined,
     height: poem?.coverHeight ?? undefined,
   });
   const [tagIds, setTagIds] = useState<number[]>(poem?.tags.map((tag) => tag.id) ?? []);
-  const [isSlugEdited, setSlugEdited] = useState(Boolean(poem));
   const [preview, setPreview] = useState<string>();
   const form = useAdminForm();
   const errors = form.errors;
-
-  const set = (name: keyof typeof values, value: string) =>
-    setValues((current) => ({
-      ...current,
-      [name]: value,
-      // A new poem's slug follows its title until the slug is typed in (SPEC.md §5).
-      ...(name === "title" && !isSlugEdited ? { slug: slugFromTitle(value) } : {}),
-    }));
 
   async function showPreview() {
     const url = values.coverUrl.trim();
@@ -105,7 +99,6 @@ function PoemForm({ poem, onDone }: { poem?: AdminPoem; onDone: (isSaved: boolea
           {...props}
           value={values[name]}
           onChange={(event) => {
-            if (name === "slug") setSlugEdited(true);
             if (name === "coverUrl") setCoverSize({ width: undefined, height: undefined });
             set(name, event.target.value);
           }}
