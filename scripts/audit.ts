@@ -12,6 +12,11 @@ import { startServer } from "../tests/helpers/server.ts";
  * bench-results/audit.json.
  */
 const PAGES = ["/", "/poetry", "/poetry/the-kitchen-table", "/ember", "/books", "/journal"];
+/** AUDIT_PAGES=/poetry,/ember audits only those pages (while working on one). */
+const pages = process.env.AUDIT_PAGES ? process.env.AUDIT_PAGES.split(",") : PAGES;
+const outDir = path.resolve(import.meta.dirname, "../bench-results");
+const reportDir = path.join(outDir, "lighthouse");
+fs.mkdirSync(reportDir, { recursive: true });
 
 interface AuditRow {
   page: string;
@@ -33,7 +38,7 @@ const chrome = await chromeLauncher.launch({
 });
 const rows: AuditRow[] = [];
 try {
-  for (const page of PAGES) {
+  for (const page of pages) {
     // The first visit fills the page cache; Lighthouse measures what readers get after that.
     await fetch(`${app.url}${page}`);
     const result = await lighthouse(`${app.url}${page}`, {
@@ -43,6 +48,11 @@ try {
       onlyCategories: ["performance", "accessibility", "best-practices", "seo"],
     });
     if (!result) throw new Error(`Lighthouse returned nothing for ${page}`);
+    // The whole report, for what the summary leaves out (the LCP element, its phases, each request).
+    fs.writeFileSync(
+      path.join(reportDir, `${page.replace(/\W+/g, "-").replace(/^-|-$/g, "") || "home"}.json`),
+      JSON.stringify(result.lhr),
+    );
     const { categories, audits } = result.lhr;
     const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
     const metric = (id: string) => audits[id]?.numericValue ?? Number.NaN;
@@ -111,8 +121,6 @@ for (const row of rows) {
     `${cells.map((cell, i) => (i === 0 ? String(cell).padEnd(28) : String(cell).padStart(7))).join(" ")}\n`,
   );
 }
-const outDir = path.resolve(import.meta.dirname, "../bench-results");
-fs.mkdirSync(outDir, { recursive: true });
 fs.writeFileSync(
   path.join(outDir, "audit.json"),
   `${JSON.stringify({ at: new Date().toISOString(), rows }, null, 2)}\n`,

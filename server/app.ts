@@ -92,6 +92,8 @@ export function createApp(deps: AppDeps) {
       "/assets/*",
       serveStatic({
         root,
+        // The build wrote .br and .gz beside each script and stylesheet (vite.config.ts).
+        precompressed: true,
         onFound: (_path, c) => c.header("Cache-Control", "public, max-age=31536000, immutable"),
       }),
     );

@@ -56,7 +56,10 @@ export function CoverImage({
       width={width ?? undefined}
       height={height ?? undefined}
       loading={loading}
-      decoding="async"
+      // An eager cover is the page's main image and its largest paint: fetched before the
+      // scripts and decoded with the page.
+      fetchPriority={loading === "eager" ? "high" : undefined}
+      decoding={loading === "eager" ? undefined : "async"}
       onError={() => setBroken(true)}
       className={className}
     />

@@ -1,8 +1,8 @@
-import * as Dialog from "@radix-ui/react-dialog";
 import { Flame, Menu, X } from "lucide-react";
 import { useState } from "react";
 import { Link, NavLink } from "react-router";
 import type { CurrentUser } from "../lib/current-user.ts";
+import { ModalDialog } from "./modal-dialog.tsx";
 
 interface NavItem {
   to: string;
@@ -41,6 +41,7 @@ const buttonClass =
 
 export function SiteHeader({ siteName, user }: { siteName: string; user: CurrentUser | null }) {
   const [isMenuOpen, setMenuOpen] = useState(false);
+  const closeMenu = () => setMenuOpen(false);
   const items = navItems(user);
   return (
     <header className="sticky top-0 z-30 border-b border-stone-200 bg-paper/95 backdrop-blur">
@@ -57,43 +58,52 @@ export function SiteHeader({ siteName, user }: { siteName: string; user: Current
           ))}
           <SessionButton user={user} className={`${buttonClass} ml-3`} />
         </nav>
-        <Dialog.Root open={isMenuOpen} onOpenChange={setMenuOpen}>
-          <Dialog.Trigger
-            className="rounded p-2 text-stone-800 hover:bg-stone-100 lg:hidden"
-            aria-label="Open menu"
+        <button
+          type="button"
+          onClick={() => setMenuOpen(true)}
+          className="rounded p-2 text-stone-800 hover:bg-stone-100 lg:hidden"
+          aria-label="Open menu"
+          aria-haspopup="dialog"
+        >
+          <Menu aria-hidden="true" className="h-6 w-6" />
+        </button>
+        {isMenuOpen && (
+          <ModalDialog
+            title={siteName}
+            description="Site navigation"
+            onClose={closeMenu}
+            backdropTestId="menu-backdrop"
+            backdropClassName="bg-stone-900/50 motion-safe:animate-fade-in"
+            panelClassName="fixed inset-y-0 right-0 flex w-72 max-w-[85vw] flex-col gap-2 bg-paper p-6 shadow-xl"
+            titleClassName="font-serif text-lg"
+            descriptionClassName="sr-only"
+            headerAction={
+              <button
+                type="button"
+                onClick={closeMenu}
+                className="rounded p-2 hover:bg-stone-100"
+                aria-label="Close menu"
+              >
+                <X aria-hidden="true" className="h-5 w-5" />
+              </button>
+            }
           >
-            <Menu aria-hidden="true" className="h-6 w-6" />
-          </Dialog.Trigger>
-          <Dialog.Portal>
-            <Dialog.Overlay
-              data-testid="menu-backdrop"
-              className="fixed inset-0 z-40 bg-stone-900/50 motion-safe:animate-fade-in"
-            />
-            <Dialog.Content className="fixed inset-y-0 right-0 z-50 flex w-72 max-w-[85vw] flex-col gap-2 bg-paper p-6 shadow-xl">
-              <div className="mb-4 flex items-center justify-between">
-                <Dialog.Title className="font-serif text-lg">{siteName}</Dialog.Title>
-                <Dialog.Close className="rounded p-2 hover:bg-stone-100" aria-label="Close menu">
-                  <X aria-hidden="true" className="h-5 w-5" />
-                </Dialog.Close>
-              </div>
-              <Dialog.Description className="sr-only">Site navigation</Dialog.Description>
-              <nav aria-label="Mobile" className="flex flex-col gap-1 text-base">
-                {items.map((item) => (
-                  <NavLink
-                    key={item.to}
-                    to={item.to}
-                    end={item.to === "/"}
-                    className={linkClass}
-                    onClick={() => setMenuOpen(false)}
-                  >
-                    {item.label}
-                  </NavLink>
-                ))}
-              </nav>
-              <SessionButton user={user} className={`${buttonClass} mt-4 text-center`} />
-            </Dialog.Content>
-          </Dialog.Portal>
-        </Dialog.Root>
+            <nav aria-label="Mobile" className="mt-4 flex flex-col gap-1 text-base">
+              {items.map((item) => (
+                <NavLink
+                  key={item.to}
+                  to={item.to}
+                  end={item.to === "/"}
+                  className={linkClass}
+                  onClick={closeMenu}
+                >
+                  {item.label}
+                </NavLink>
+              ))}
+            </nav>
+            <SessionButton user={user} className={`${buttonClass} mt-4 text-center`} />
+          </ModalDialog>
+        )}
       </div>
     </header>
   );

@@ -1,15 +1,39 @@
-import { Toaster as Sonner } from "sonner";
-import { TOAST_REMOVE_DELAY_MS } from "../../common/constants.ts";
+import { X } from "lucide-react";
+import { useSyncExternalStore } from "react";
+import { currentToast, dismissToast, subscribeToToasts } from "../lib/toast.ts";
 
-/** One toast at a time; each leaves after TOAST_REMOVE_DELAY_MS (SPEC.md §4, §9). */
+/**
+ * The one toast shown at a time (app/lib/toast.ts), in a polite live region that is always in
+ * the page, so screen readers announce each toast as it appears.
+ */
 export function Toaster() {
+  const toast = useSyncExternalStore(subscribeToToasts, currentToast, () => null);
   return (
-    <Sonner
-      visibleToasts={1}
-      duration={TOAST_REMOVE_DELAY_MS}
-      position="bottom-center"
-      closeButton
-      toastOptions={{ classNames: { error: "!text-red-800" } }}
-    />
+    <section
+      aria-label="Notifications"
+      className="pointer-events-none fixed inset-x-0 bottom-4 z-50 flex justify-center px-4"
+    >
+      <div role="status" aria-live="polite" aria-atomic="true">
+        {toast && (
+          <div
+            key={toast.id}
+            className="pointer-events-auto flex w-[min(92vw,22rem)] items-start gap-3 rounded-lg border border-stone-200 bg-white p-4 text-sm shadow-lg motion-safe:animate-fade-in"
+          >
+            <div className={`flex-1 ${toast.tone === "error" ? "text-red-800" : "text-stone-900"}`}>
+              <p className="font-semibold">{toast.title}</p>
+              {toast.description && <p className="mt-1 text-stone-700">{toast.description}</p>}
+            </div>
+            <button
+              type="button"
+              onClick={() => dismissToast(toast.id)}
+              aria-label="Close notification"
+              className="-m-1 rounded p-1 text-stone-600 hover:bg-stone-100"
+            >
+              <X aria-hidden="true" className="h-4 w-4" />
+            </button>
+          </div>
+        )}
+      </div>
+    </section>
   );
 }

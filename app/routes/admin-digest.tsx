@@ -1,10 +1,10 @@
-import * as Dialog from "@radix-ui/react-dialog";
 import { Copy, Download, ExternalLink, Send, Sparkles } from "lucide-react";
 import { type FormEvent, useEffect, useState } from "react";
 import { Link } from "react-router";
 import { DIGEST_SUBJECT_MAX_LENGTH, type DigestContent } from "../../common/schemas/digest.ts";
 import type { DigestRunView } from "../../server/services/digest.ts";
 import { inputClass, primaryButton, secondaryButton } from "../components/admin/ui.tsx";
+import { ModalDialog } from "../components/modal-dialog.tsx";
 import { adminMeta, useAdminDoor } from "../lib/admin-access.ts";
 import { ApiError, apiRequest } from "../lib/api.ts";
 import { appContext } from "../lib/app-context.ts";
@@ -239,23 +239,26 @@ function DigestSending({ initialRuns, siteName }: { initialRuns: RunRow[]; siteN
         </p>
       )}
 
-      <Dialog.Root open={isConfirming} onOpenChange={setConfirming}>
-        <Dialog.Portal>
-          <Dialog.Overlay className="fixed inset-0 z-40 bg-stone-900/40" />
-          <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[min(92vw,28rem)] -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-6 shadow-xl">
-            <Dialog.Title className="font-serif text-xl">Send the digest now?</Dialog.Title>
-            <Dialog.Description className="mt-2 text-stone-700">
-              “{subject.trim()}” goes to {audience}. It cannot be recalled.
-            </Dialog.Description>
-            <div className="mt-6 flex justify-end gap-3">
-              <Dialog.Close className={secondaryButton}>Cancel</Dialog.Close>
-              <button type="button" className={primaryButton} onClick={send} disabled={isSending}>
-                {isSending ? "Sending..." : "Send to subscribers"}
-              </button>
-            </div>
-          </Dialog.Content>
-        </Dialog.Portal>
-      </Dialog.Root>
+      {isConfirming && (
+        <ModalDialog
+          title="Send the digest now?"
+          description={`“${subject.trim()}” goes to ${audience}. It cannot be recalled.`}
+          onClose={() => setConfirming(false)}
+          backdropClassName="bg-stone-900/40"
+          panelClassName="fixed top-1/2 left-1/2 w-[min(92vw,28rem)] -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-6 shadow-xl"
+          titleClassName="font-serif text-xl"
+          descriptionClassName="mt-2 text-stone-700"
+        >
+          <div className="mt-6 flex justify-end gap-3">
+            <button type="button" className={secondaryButton} onClick={() => setConfirming(false)}>
+              Cancel
+            </button>
+            <button type="button" className={primaryButton} onClick={send} disabled={isSending}>
+              {isSending ? "Sending..." : "Send to subscribers"}
+            </button>
+          </div>
+        </ModalDialog>
+      )}
 
       <h3 className="mt-8 font-medium">Runs</h3>
       {runs.length === 0 ? (

@@ -1,0 +1,45 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { TOAST_REMOVE_DELAY_MS } from "../../common/constants.ts";
+import { currentToast, dismissToast, notify, notifyError, subscribeToToasts } from "./toast.ts";
+
+describe("toasts", () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    const shown = currentToast();
+    if (shown) dismissToast(shown.id);
+    vi.useRealTimers();
+  });
+
+  it("shows one at a time: a new toast replaces the one shown", () => {
+    const changes = vi.fn();
+    const unsubscribe = subscribeToToasts(changes);
+    notify("Echo added", "Your appreciation has been quietly shared.");
+    notifyError("Error", "Failed to create poem");
+    expect(currentToast()).toMatchObject({ title: "Error", tone: "error" });
+    expect(changes).toHaveBeenCalledTimes(2);
+    unsubscribe();
+  });
+
+  it("removes a toast after the delay, counted from the latest one", () => {
+    notify("Link copied");
+    vi.advanceTimersByTime(TOAST_REMOVE_DELAY_MS - 1000);
+    notify("Image saved", "Stanza image has been downloaded");
+    vi.advanceTimersByTime(TOAST_REMOVE_DELAY_MS - 1);
+    expect(currentToast()?.title).toBe("Image saved");
+    vi.advanceTimersByTime(1);
+    expect(currentToast()).toBeNull();
+  });
+
+  it("closes at once, and closing an older toast leaves the newer one", () => {
+    notify("Saved to journal");
+    const older = currentToast();
+    notify("Removed from journal");
+    if (older) dismissToast(older.id);
+    expect(currentToast()?.title).toBe("Removed from journal");
+    const shown = currentToast();
+    if (shown) dismissToast(shown.id);
+    expect(currentToast()).toBeNull();
+  });
+});
