@@ -55,7 +55,7 @@ export default defineConfig({
             },
             {
               name: "shared",
-              test: /app[\\/](lib|components)[\\/](?!admin)|common[\\/]constants|node_modules[\\/]lucide-react[\\/]/,
+              test: /app[\\/](lib|components)[\\/](?!admin)|common[\\/](?!schemas)|node_modules[\\/]lucide-react[\\/]/,
               minShareCount: 2,
               priority: 10,
             },

@@ -23,7 +23,7 @@ import type { AppEnv } from "./http/env.ts";
 import { createErrorHandler, isConnectionError, withPageOutageErrors } from "./http/errors.ts";
 import { requireAdminApi } from "./http/require-admin.ts";
 import { requireSameOrigin } from "./http/same-origin.ts";
-import { securityHeaders } from "./http/security-headers.ts";
+import { assetHeaders, securityHeaders } from "./http/security-headers.ts";
 import type { ImageUrlCheckOptions } from "./images/image-url-check.ts";
 import { LOCAL_UPLOAD_PATH } from "./images/upload-url.ts";
 import type { Logger } from "./logger.ts";
@@ -71,6 +71,19 @@ export function createApp(deps: AppDeps) {
       "request",
     );
   });
+  if (deps.clientAssetsDir) {
+    // Content-hashed build output never changes under its name. The build wrote a .br and a .gz
+    // beside each script and stylesheet (vite.config.ts).
+    app.use(
+      "/assets/*",
+      assetHeaders(config),
+      serveStatic({
+        root: deps.clientAssetsDir,
+        precompressed: true,
+        onFound: (_path, c) => c.header("Cache-Control", "public, max-age=31536000, immutable"),
+      }),
+    );
+  }
   app.use(securityHeaders(config));
   app.use(compress());
   const images = createImageService({
@@ -87,16 +100,6 @@ export function createApp(deps: AppDeps) {
 
   if (deps.clientAssetsDir) {
     const root = deps.clientAssetsDir;
-    // Content-hashed build output never changes under its name; other public files may.
-    app.use(
-      "/assets/*",
-      serveStatic({
-        root,
-        // The build wrote .br and .gz beside each script and stylesheet (vite.config.ts).
-        precompressed: true,
-        onFound: (_path, c) => c.header("Cache-Control", "public, max-age=31536000, immutable"),
-      }),
-    );
     const publicFiles = serveStatic({
       root,
       onFound: (_path, c) => c.header("Cache-Control", "public, max-age=3600"),

@@ -44,6 +44,12 @@ function BackLink() {
   );
 }
 
+/** The cover is shown 20rem (320 px) tall: as wide as its proportions make that, at most 90vw. */
+const COVER_HEIGHT_PX = 320;
+function coverSizes(width: number | null, height: number | null) {
+  return width && height ? `min(90vw, ${Math.ceil((COVER_HEIGHT_PX * width) / height)}px)` : "90vw";
+}
+
 export default function PoemPage({ loaderData, matches }: Route.ComponentProps) {
   const site = siteFromMatches(matches);
   const nonce = useNonce();
@@ -84,8 +90,8 @@ export default function PoemPage({ loaderData, matches }: Route.ComponentProps) 
         height={poem.coverHeight}
         fallback="hidden"
         loading="eager"
-        sizes="(min-width: 768px) 36rem, 90vw"
-        className="mx-auto max-h-80 w-auto rounded-xl object-cover shadow"
+        sizes={coverSizes(poem.coverWidth, poem.coverHeight)}
+        className="mx-auto h-80 w-auto max-w-full rounded-xl object-cover shadow"
       />
       <header className="flex flex-col gap-3 text-center">
         <h1 className="font-serif text-4xl text-stone-900 md:text-5xl">{poem.title}</h1>

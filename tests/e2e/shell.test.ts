@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "../helpers/browser.ts";
@@ -51,12 +53,29 @@ describe("site shell", () => {
       expect(tag).toContain(`nonce="${nonce}"`);
   });
 
-  it("caches hashed assets for a year", async () => {
+  it("serves hashed assets compressed at build, cached for a year, with a script's headers only", async () => {
     const html = await (await fetch(`${server.url}/`)).text();
-    const asset = /\/assets\/[^"]+\.js/.exec(html)?.[0];
-    const response = await fetch(`${server.url}${asset}`);
-    expect(response.status).toBe(200);
-    expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    const asset = /\/assets\/[^"]+\.js/.exec(html)?.[0] ?? "";
+    const built = fs.readFileSync(
+      path.join(import.meta.dirname, "../../build/client", asset),
+      "utf8",
+    );
+    for (const encoding of ["br", "gzip"]) {
+      const response = await fetch(`${server.url}${asset}`, {
+        headers: { "Accept-Encoding": encoding },
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-encoding")).toBe(encoding);
+      expect(await response.text()).toBe(built);
+      expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+      expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(response.headers.get("content-security-policy")).toBeNull();
+    }
+    const plain = await fetch(`${server.url}${asset}`, {
+      headers: { "Accept-Encoding": "identity" },
+    });
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(await plain.text()).toBe(built);
   });
 
   it("answers an unknown path with the 404 page and status", async () => {
