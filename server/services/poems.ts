@@ -54,6 +54,17 @@ const poemColumns = {
   updatedAt: poems.updatedAt,
 };
 
+/**
+ * A poem's tags, by name, as a JSON array in the poem's own row. Columns are named with their
+ * tables: Drizzle leaves them unqualified in a one-table select, which would bind the correlated
+ * "id" to the subquery's tags.
+ */
+const poemTagsJson = sql<TagRef[]>`coalesce((
+  select json_agg(json_build_object('id', t.id, 'name', t.name) order by t.name)
+  from ${poemTags} pt inner join ${tags} t on t.id = pt.tag_id
+  where pt.poem_id = ${poems}.id
+), '[]'::json)`;
+
 /** Attaches tags to rows with one query for all of them, whatever their number (no N+1). */
 export async function withTags<Row extends { id: number }>(
   db: Database,
@@ -92,6 +103,13 @@ export function createPoemService({ db, config }: ServiceDeps) {
     return all.find((tag) => tagSlug(tag.name) === slug);
   }
 
+  // The poem page is the hottest read: one prepared query, the tags in the same row.
+  const poemBySlug = db
+    .select({ ...poemColumns, tags: poemTagsJson })
+    .from(poems)
+    .where(eq(poems.slug, sql.placeholder("slug")))
+    .prepare("poem_by_slug");
+
   return {
     /**
      * Newest first, optionally only those with a tag (by name, case-insensitive), optionally one
@@ -127,10 +145,9 @@ export function createPoemService({ db, config }: ServiceDeps) {
     },
 
     async getPoem(slug: string): Promise<Poem> {
-      const [row] = await db.select(poemColumns).from(poems).where(eq(poems.slug, slug));
-      if (!row) throw notFound("Poem not found");
-      const [poem] = await withTags(db, [row], poemTags);
-      return poem as Poem;
+      const [poem] = await poemBySlug.execute({ slug });
+      if (!poem) throw notFound("Poem not found");
+      return poem;
     },
 
     async listTags(): Promise<TagRef[]> {
