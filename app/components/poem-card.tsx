@@ -3,7 +3,9 @@ import { POEM_CARD_PREVIEW_LENGTH, POEM_CARD_TAGS_SHOWN } from "../../common/con
 import { stanzaText, truncate } from "../../common/stanza.ts";
 import { CoverImage } from "./cover-image.tsx";
 
-export interface PoemCardData {
+/** A poem as the collection's API and loader return it. */
+export interface PoemCardSource {
+  id: number;
   title: string;
   slug: string;
   stanzas: unknown;
@@ -14,10 +16,36 @@ export interface PoemCardData {
   tags: { id: number; name: string }[];
 }
 
+/** What a card shows of a poem. */
+export interface PoemCardData extends Omit<PoemCardSource, "stanzas"> {
+  /** The first stanza's opening, or null when the poem has none. */
+  preview: string | null;
+  stanzaCount: number | null;
+}
+
+/**
+ * Cards carry the first stanza's opening, not whole poems: the page's hydration data stays a
+ * fraction of the poems' text.
+ */
+export function toPoemCard(poem: PoemCardSource): PoemCardData {
+  const stanzas = Array.isArray(poem.stanzas) ? (poem.stanzas as string[]) : undefined;
+  const first = stanzas?.[0];
+  return {
+    id: poem.id,
+    title: poem.title,
+    slug: poem.slug,
+    coverUrl: poem.coverUrl,
+    coverAlt: poem.coverAlt,
+    coverWidth: poem.coverWidth,
+    coverHeight: poem.coverHeight,
+    tags: poem.tags,
+    preview: first ? truncate(stanzaText(first), POEM_CARD_PREVIEW_LENGTH) : null,
+    stanzaCount: stanzas ? stanzas.length : null,
+  };
+}
+
 /** A card in the poem grid (SPEC.md §2, Poem card). */
 export function PoemCard({ poem, isFirst }: { poem: PoemCardData; isFirst?: boolean }) {
-  const stanzas = Array.isArray(poem.stanzas) ? (poem.stanzas as string[]) : undefined;
-  const firstStanza = stanzas?.[0];
   const shownTags = poem.tags.slice(0, POEM_CARD_TAGS_SHOWN);
   const hiddenTagCount = poem.tags.length - shownTags.length;
   return (
@@ -48,12 +76,10 @@ export function PoemCard({ poem, isFirst }: { poem: PoemCardData; isFirst?: bool
             </p>
           )}
           <p className="flex-1 text-sm leading-relaxed text-stone-700">
-            {firstStanza
-              ? truncate(stanzaText(firstStanza), POEM_CARD_PREVIEW_LENGTH)
-              : "No preview available"}
+            {poem.preview ?? "No preview available"}
           </p>
           <p className="text-xs font-medium text-ember-800">
-            {stanzas ? `${stanzas.length} stanzas` : "Read poem"}
+            {poem.stanzaCount === null ? "Read poem" : `${poem.stanzaCount} stanzas`}
           </p>
         </div>
       </Link>

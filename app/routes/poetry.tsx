@@ -1,7 +1,12 @@
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { POETRY_PAGE_SIZE, POETRY_PILLARS } from "../../common/constants.ts";
-import { PoemCard, type PoemCardData } from "../components/poem-card.tsx";
+import {
+  PoemCard,
+  type PoemCardData,
+  type PoemCardSource,
+  toPoemCard,
+} from "../components/poem-card.tsx";
 import { apiRequest } from "../lib/api.ts";
 import { appContext } from "../lib/app-context.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
@@ -16,7 +21,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     services.poems.listTags(),
   ]);
   return {
-    poems: firstPage.slice(0, POETRY_PAGE_SIZE),
+    poems: firstPage.slice(0, POETRY_PAGE_SIZE).map(toPoemCard),
     hasMore: firstPage.length > POETRY_PAGE_SIZE,
     tags,
     tag,
@@ -48,13 +53,11 @@ const chipClass = (isActive: boolean) =>
       : "border-stone-300 bg-white text-stone-800 hover:border-ember-700"
   }`;
 
-type PoemCardItem = PoemCardData & { id: number };
-
 /**
  * The first page of cards is server-rendered; 'Show more poems' loads the next page, so a
  * collection of thousands stays a page a phone can open.
  */
-function usePoemPages(firstPage: PoemCardItem[], hasMoreAtFirst: boolean, tag: string | null) {
+function usePoemPages(firstPage: PoemCardData[], hasMoreAtFirst: boolean, tag: string | null) {
   const [poems, setPoems] = useState(firstPage);
   const [hasMore, setHasMore] = useState(hasMoreAtFirst);
   const [isLoading, setLoading] = useState(false);
@@ -73,8 +76,8 @@ function usePoemPages(firstPage: PoemCardItem[], hasMoreAtFirst: boolean, tag: s
       ...(tag ? { tag } : {}),
     });
     try {
-      const page = await apiRequest<PoemCardItem[]>("GET", `/api/poems?${query}`);
-      setPoems((current) => [...current, ...page.slice(0, POETRY_PAGE_SIZE)]);
+      const page = await apiRequest<PoemCardSource[]>("GET", `/api/poems?${query}`);
+      setPoems((current) => [...current, ...page.slice(0, POETRY_PAGE_SIZE).map(toPoemCard)]);
       setHasMore(page.length > POETRY_PAGE_SIZE);
     } catch {
       setFailed(true);
