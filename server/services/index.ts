@@ -36,15 +36,18 @@ export function createServices(
     unsubscribeUrl: subscriptions.unsubscribeUrl,
     options: deps.digestSenderOptions,
   });
+  const contentChanges = createContentChanges(deps);
+  const interactions = createInteractionService({ ...deps, rateLimiter });
+  contentChanges.onChange(() => interactions.forgetSharedEchoCounts());
   return {
     health: createHealthService(deps.handle),
-    contentChanges: createContentChanges(deps),
+    contentChanges,
     poems,
     contentAdmin: createContentAdminService({ ...deps, poems }),
     embers,
     books: createBookService(deps),
     guestSubmissions: createGuestSubmissionService({ ...deps, rateLimiter }),
-    interactions: createInteractionService({ ...deps, rateLimiter }),
+    interactions,
     sitemap: createSitemapService(deps),
     subscriptions,
     digest: createDigestService({ ...deps, embers, sender: digestSender }),

@@ -11,6 +11,22 @@ import { RATE_LIMITS, type RateLimiter } from "./rate-limit.ts";
  */
 export const ECHO_DUPLICATE_WINDOW_SECONDS = 1;
 
+/**
+ * How long anonymous readers share one reading of a poem's echo counts. Every reader of a shared
+ * stanza asks for them once the page has loaded; a count a second old is invisible to a reader,
+ * and one query per poem per second instead of one per reader is what lets a spike through.
+ */
+export const ANONYMOUS_ECHO_COUNTS_TTL_MS = 1000;
+/** Poems whose counts are kept at once; past this the readings start over. */
+const ANONYMOUS_ECHO_COUNTS_MAX_POEMS = 1000;
+
+export interface EchoCount {
+  /** A stanza's key, as echoes store it (stanzaKey). */
+  stanzaIndex: string;
+  count: number;
+  userHasEchoed: boolean;
+}
+
 export interface WhisperItem {
   id: number;
   userId: string;
@@ -59,6 +75,28 @@ export function createInteractionService({
     },
   };
 
+  async function readEchoCounts(actor: Actor, slug: string): Promise<EchoCount[]> {
+    const poem = await findPoem(slug);
+    const rows = await db
+      .select({
+        stanzaIndex: echos.stanzaIndex,
+        count: count(),
+        userHasEchoed: actor
+          ? sql<boolean>`bool_or(${echos.userId} = ${actor.id})`
+          : sql<boolean>`false`,
+      })
+      .from(echos)
+      .where(eq(echos.poemId, poem.id))
+      .groupBy(echos.stanzaIndex)
+      .orderBy(echos.stanzaIndex);
+    return rows.map((row) => ({
+      ...row,
+      count: Number(row.count),
+      userHasEchoed: Boolean(row.userHasEchoed),
+    }));
+  }
+  const anonymousEchoCounts = new Map<string, { readAt: number; counts: Promise<EchoCount[]> }>();
+
   return {
     /** Adds or removes the reader's echo in one statement each way; the unique key decides races. */
     async toggleEcho(
@@ -85,33 +123,38 @@ export function createInteractionService({
           ),
         )
         .returning({ id: echos.id });
+      anonymousEchoCounts.delete(slug);
       if (removed.length > 0) return { added: false };
       await db
         .insert(echos)
         .values({ poemId: poem.id, stanzaIndex: key, userId: user.id })
         .onConflictDoNothing();
+      anonymousEchoCounts.delete(slug);
       return { added: true };
     },
 
-    async listEchoCounts(actor: Actor, slug: string) {
-      const poem = await findPoem(slug);
-      const rows = await db
-        .select({
-          stanzaIndex: echos.stanzaIndex,
-          count: count(),
-          userHasEchoed: actor
-            ? sql<boolean>`bool_or(${echos.userId} = ${actor.id})`
-            : sql<boolean>`false`,
-        })
-        .from(echos)
-        .where(eq(echos.poemId, poem.id))
-        .groupBy(echos.stanzaIndex)
-        .orderBy(echos.stanzaIndex);
-      return rows.map((row) => ({
-        ...row,
-        count: Number(row.count),
-        userHasEchoed: Boolean(row.userHasEchoed),
-      }));
+    /**
+     * Per stanza: how many echoes, and whether this reader's is one of them. Anonymous readers
+     * share one reading per poem (ANONYMOUS_ECHO_COUNTS_TTL_MS); requests that arrive while it
+     * is being read wait for it rather than reading again.
+     */
+    listEchoCounts(actor: Actor, slug: string): Promise<EchoCount[]> {
+      if (actor) return readEchoCounts(actor, slug);
+      const shared = anonymousEchoCounts.get(slug);
+      if (shared && Date.now() - shared.readAt < ANONYMOUS_ECHO_COUNTS_TTL_MS) return shared.counts;
+      if (anonymousEchoCounts.size >= ANONYMOUS_ECHO_COUNTS_MAX_POEMS) anonymousEchoCounts.clear();
+      const counts = readEchoCounts(null, slug);
+      anonymousEchoCounts.set(slug, { readAt: Date.now(), counts });
+      // A failed reading (an unknown poem, the database away) is not shared.
+      counts.catch(() => {
+        if (anonymousEchoCounts.get(slug)?.counts === counts) anonymousEchoCounts.delete(slug);
+      });
+      return counts;
+    },
+
+    /** Content changed (a poem renamed or deleted): anonymous readers' counts are read afresh. */
+    forgetSharedEchoCounts() {
+      anonymousEchoCounts.clear();
     },
 
     async createWhisper(

@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { echos, journalEntries, whispers } from "../../server/db/schema.ts";
+import { ANONYMOUS_ECHO_COUNTS_TTL_MS } from "../../server/services/interactions.ts";
 import { drivers } from "../helpers/database.ts";
 import { createPoem } from "../helpers/factories.ts";
 import { signIn } from "../helpers/session.ts";
@@ -89,6 +90,43 @@ describe.each(drivers)("reader interactions on %s", (driver) => {
         { stanzaIndex: "", count: 1, userHasEchoed: false },
         { stanzaIndex: "2", count: 2, userHasEchoed: false },
       ]);
+    });
+
+    it("lets anonymous readers share a reading of the counts for a second, and shows an echo at once", async () => {
+      const lake = await createPoem(t.db, { slug: "lake", title: "Lake", stanzas: ["one", "two"] });
+      const anonymousCount = async () => {
+        const counts = await (await t.app.request("/api/poems/lake/echos")).json();
+        return counts.find((row: { stanzaIndex: string }) => row.stanzaIndex === "1")?.count ?? 0;
+      };
+      const now = Date.now();
+      const clock = vi.spyOn(Date, "now").mockReturnValue(now);
+      try {
+        expect(await anonymousCount()).toBe(0);
+        // Written behind the service's back (as another instance would): shared for up to a second.
+        await t.db
+          .insert(echos)
+          .values({ poemId: lake.id, stanzaIndex: "1", sessionId: "elsewhere" });
+        expect(await anonymousCount()).toBe(0);
+        const signedIn = await (
+          await t.app.request("/api/poems/lake/echos", { headers: { Cookie: ben } })
+        ).json();
+        expect(signedIn).toEqual([{ stanzaIndex: "1", count: 1, userHasEchoed: false }]);
+        clock.mockReturnValue(now + ANONYMOUS_ECHO_COUNTS_TTL_MS);
+        expect(await anonymousCount()).toBe(1);
+        // An echo through this instance shows at once.
+        await t.app.request("/api/poems/lake/echo", send("POST", { stanzaIndex: 1 }, ben));
+        expect(await anonymousCount()).toBe(2);
+        // Content changes (here the poem is deleted) are seen at once too.
+        const admin = await signIn(t, "poet@example.com", { admin: true });
+        const deleted = await t.app.request(`/api/admin/poems/${lake.id}`, {
+          method: "DELETE",
+          headers: { Cookie: admin },
+        });
+        expect(deleted.status).toBe(204);
+        expect((await t.app.request("/api/poems/lake/echos")).status).toBe(404);
+      } finally {
+        clock.mockRestore();
+      }
     });
 
     it.each([
