@@ -123,6 +123,7 @@ export function createInteractionService({
           ),
         )
         .returning({ id: echos.id });
+      // After each write: a shared reading taken before it is not served again.
       anonymousEchoCounts.delete(slug);
       if (removed.length > 0) return { added: false };
       await db
