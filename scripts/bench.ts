@@ -2,6 +2,7 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import autocannon from "autocannon";
+import { signInWithLink } from "../tests/helpers/operator.ts";
 import { startServer } from "../tests/helpers/server.ts";
 
 /**
@@ -76,11 +77,7 @@ try {
   rows.push(await measure("poem page, PAGE_CACHE=false", `${uncached.url}/poetry/${POEM}`));
 
   const link = await app.cli("login-link", "bench-reader@example.com");
-  const signedIn = await fetch(link.stdout.trim(), { redirect: "manual" });
-  const cookie = signedIn.headers
-    .getSetCookie()
-    .map((line) => line.split(";")[0])
-    .join("; ");
+  const cookie = await signInWithLink(link.stdout.trim());
   const write = (body: unknown) => ({
     method: "POST" as const,
     headers: { Cookie: cookie, Origin: app.url, "Content-Type": "application/json" },
