@@ -32,14 +32,18 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
+export const migrationsFolder = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "migrations",
+);
 /** Arbitrary constant: the advisory lock that serialises migrations across instances. */
 const MIGRATION_LOCK_ID = 7_201_955;
 
 export type DatabaseTarget = (
   | { kind: "postgres"; url: string; poolSize?: number }
   | { kind: "pglite"; dataDir: string }
-  | { kind: "pglite-memory" }
+  /** `fromDump`: a PGlite data directory tarball (dumpDataDir) to start from instead of initdb. */
+  | { kind: "pglite-memory"; fromDump?: Blob }
 ) & {
   /** Sees every statement Drizzle sends (tests count queries with it). */
   onQuery?: (statement: string) => void;
@@ -69,7 +73,7 @@ async function openPglite(target: DatabaseTarget & { kind: "pglite" | "pglite-me
       throw error;
     }
   } else {
-    client = await PGlite.create();
+    client = await PGlite.create(target.fromDump ? { loadDataDir: target.fromDump } : undefined);
   }
   const db = drizzlePglite(client, { schema, logger: queryLogger(target) }) as unknown as Database;
   return {

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { type DatabaseHandle, openDatabase } from "../../server/db/client.ts";
+import { migratedPgliteDump } from "./pglite-template.ts";
 
 export type Driver = "pglite" | "postgres";
 
@@ -16,12 +17,15 @@ function databaseUrl(base: string, name: string): string {
 }
 
 /**
- * A fresh, migrated, empty database: PGlite in memory, or a new PostgreSQL database created on
- * the TEST_DATABASE_URL server and dropped on close.
+ * A fresh, migrated, empty database: PGlite in memory (loaded from the migrated template), or a
+ * new PostgreSQL database created on the TEST_DATABASE_URL server and dropped on close.
  */
 export async function openTestDatabase(driver: Driver): Promise<DatabaseHandle> {
   if (driver === "pglite") {
-    const handle = await openDatabase({ kind: "pglite-memory" });
+    const handle = await openDatabase({
+      kind: "pglite-memory",
+      fromDump: await migratedPgliteDump(),
+    });
     await handle.migrate();
     return handle;
   }

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { migratedPgliteDirectory } from "./pglite-template.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -46,6 +47,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     LOG_LEVEL: "info",
     ...env,
   };
+  // A new embedded database starts from the migrated template instead of running initdb.
+  if (!env.DATA_DIR && !(env.DATABASE_URL ?? process.env.DATABASE_URL)) {
+    fs.cpSync(await migratedPgliteDirectory(), path.join(dataDir, "pglite"), { recursive: true });
+  }
   const child = spawn(process.execPath, ["server/main.ts"], { cwd: root, env: serverEnv });
   const logs: string[] = [];
   const collect = (chunk: Buffer) => logs.push(...chunk.toString().split("\n").filter(Boolean));
