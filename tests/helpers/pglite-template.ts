@@ -7,13 +7,15 @@ import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
 import { migrationsFolder } from "../../server/db/client.ts";
 
-/**
+const root = path.resolve(import.meta.dirname, "../..");
+
+/*
  * A migrated, empty embedded database, made once per set of migrations and PGlite version and
  * kept in the temp folder. Creating a PGlite cluster runs initdb, about 4 s of CPU; starting from
  * this copy takes well under one, and most test files and test servers start a fresh database.
  */
-const root = path.resolve(import.meta.dirname, "../..");
 
+/** Changes whenever a migration or the PGlite version does, so a stale template is never used. */
 function templateKey(): string {
   const hash = createHash("sha256");
   hash.update(
