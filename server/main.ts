@@ -52,7 +52,7 @@ if (config.demoContent) await seedDemo(handle.db, config, logger);
 
 const mailer = createMailer(config, logger);
 const services = createServices({ db: handle.db, config, logger, handle, mailer });
-const objectStore = createObjectStore(config);
+const objectStore = await createObjectStore(config);
 
 const server = http.createServer();
 let pageHandler: PageHandler;

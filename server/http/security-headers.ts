@@ -1,7 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import { NONCE, secureHeaders } from "hono/secure-headers";
 import type { Config } from "../config.ts";
-import { s3UploadOrigin } from "../storage/s3.ts";
+import { s3UploadOrigin } from "../storage/object-store.ts";
 
 /**
  * Security headers on every response. Scripts run only with this request's nonce (React Router's

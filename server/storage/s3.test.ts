@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createS3ObjectStore, s3UploadOrigin } from "./s3.ts";
+import { s3UploadOrigin } from "./object-store.ts";
+import { createS3ObjectStore } from "./s3.ts";
 
 // No S3 service runs here: these check the presigned URL's shape, which needs no network.
 const settings = {
