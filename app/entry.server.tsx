@@ -4,6 +4,7 @@ import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
 import { appContext } from "./lib/app-context.ts";
 import { NonceProvider } from "./lib/nonce.tsx";
+import { scriptsAfterFirstPaint } from "./lib/scripts-after-paint.ts";
 
 export const streamTimeout = 5_000;
 
@@ -11,7 +12,7 @@ export const streamTimeout = 5_000;
  * Renders every page completely before sending it (onAllReady): crawlers and link-preview bots
  * get whole HTML, and the same bytes can be cached for every anonymous reader. The page is
  * collected into one buffer and sent whole, which costs less than passing React's small chunks
- * through a stream (decision 009).
+ * through a stream (decision 009); its scripts wait for the first paint (decision 011).
  */
 export default function handleRequest(
   request: Request,
@@ -44,7 +45,8 @@ export default function handleRequest(
             final(callback) {
               clearTimeout(timeout);
               responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-              resolve(new Response(Buffer.concat(chunks), { headers: responseHeaders, status }));
+              const html = scriptsAfterFirstPaint(Buffer.concat(chunks).toString());
+              resolve(new Response(html, { headers: responseHeaders, status }));
               callback();
             },
           });

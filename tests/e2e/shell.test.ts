@@ -78,6 +78,28 @@ describe("site shell", () => {
     expect(await plain.text()).toBe(built);
   });
 
+  it("paints a page before it fetches its scripts, then hydrates it, fresh and from the cache", async () => {
+    const html = await (await fetch(`${server.url}/poetry/the-kitchen-table`)).text();
+    expect(html).not.toContain('rel="modulepreload"');
+    // The first visit is rendered for this reader (nonce), the second comes from the page cache
+    // (script hashes): the deferred scripts run under both policies.
+    for (let visit = 0; visit < 2; visit++) {
+      const page = await openPage("/poetry/the-kitchen-table", 375);
+      const timing = await page.evaluate(() => ({
+        firstPaint: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN,
+        scripts: performance
+          .getEntriesByType("resource")
+          .filter((entry) => new URL(entry.name).pathname.startsWith("/assets/"))
+          .filter((entry) => entry.name.endsWith(".js"))
+          .map((entry) => entry.startTime),
+      }));
+      expect(timing.scripts.length).toBeGreaterThan(3);
+      expect(Math.min(...timing.scripts)).toBeGreaterThanOrEqual(timing.firstPaint);
+      expect((page as unknown as { errors: string[] }).errors).toEqual([]);
+      await page.context().close();
+    }
+  });
+
   it("answers an unknown path with the 404 page and status", async () => {
     const response = await fetch(`${server.url}/no/such/page`);
     expect(response.status).toBe(404);
