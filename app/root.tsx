@@ -25,6 +25,17 @@ import { notify } from "./lib/toast.ts";
 import { useCurrentUser } from "./lib/use-current-user.ts";
 import { useJournalAutoSync } from "./lib/use-journal-sync.ts";
 
+/**
+ * Runs before the first paint. It lets CSS show the JavaScript layout at once (no shift on
+ * hydration), and it holds forms that only scripts submit (no action of their own) until the page
+ * has hydrated: the browser would otherwise send them as a GET to the page itself, with the
+ * reader's email or poem in the address (scripts load after the first paint, decision 011).
+ */
+const BEFORE_HYDRATION_SCRIPT = `document.documentElement.dataset.js = "1";
+document.addEventListener("submit", (event) => {
+  if (document.documentElement.dataset.hydrated !== "true" && !event.target.hasAttribute("action")) event.preventDefault();
+}, true);`;
+
 export async function loader({ context }: Route.LoaderArgs) {
   const { site, actor, isDatabaseUnavailable } = context.get(appContext);
   if (isDatabaseUnavailable) throw data("Service temporarily unavailable", { status: 503 });
@@ -72,9 +83,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
           title={`${siteName} poems`}
           href="/feed.xml"
         />
-        {/* Before first paint: lets CSS show the JavaScript layout at once (no shift on hydration). */}
         <script nonce={nonce} suppressHydrationWarning>
-          {"document.documentElement.dataset.js='1'"}
+          {BEFORE_HYDRATION_SCRIPT}
         </script>
         <Meta />
         <Links />

@@ -4,12 +4,13 @@ import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { CHROMIUM_FLAGS, chromiumPath } from "../tests/helpers/browser.ts";
 import { startServer } from "../tests/helpers/server.ts";
+import { atLeast, atMost, printTargets, type TargetCheck } from "./targets.ts";
 
 /**
  * `npm run audit`: Lighthouse (mobile, default simulated throttling) against the production build
  * on a fresh embedded database with demo content, for the reader's main pages. Prints the four
- * scores, LCP, CLS, TBT and the compressed JavaScript and CSS each page loads, and writes
- * bench-results/audit.json.
+ * scores, LCP, CLS, TBT and the compressed JavaScript and CSS each page loads, then #9's targets
+ * as met or missed, and writes bench-results/audit.json.
  */
 const PAGES = ["/", "/poetry", "/poetry/the-kitchen-table", "/ember", "/books", "/journal"];
 /** AUDIT_PAGES=/poetry,/ember audits only those pages (while working on one). */
@@ -126,7 +127,35 @@ for (const row of rows) {
     `${cells.map((cell, i) => (i === 0 ? String(cell).padEnd(28) : String(cell).padStart(7))).join(" ")}\n`,
   );
 }
+
+/** A target over every audited page, checked on the page that comes closest to missing it. */
+function onEveryPage(
+  label: string,
+  value: (row: AuditRow) => number,
+  limit: { atLeast: number } | { atMost: number },
+): TargetCheck {
+  const sorted = rows.toSorted((a, b) => value(a) - value(b));
+  if ("atLeast" in limit) {
+    const worst = sorted[0] as AuditRow;
+    return atLeast(`${label} on every page (lowest: ${worst.page})`, value(worst), limit.atLeast);
+  }
+  const worst = sorted.at(-1) as AuditRow;
+  return atMost(`${label} on every page (highest: ${worst.page})`, value(worst), limit.atMost);
+}
+const poemPage = rows.find((row) => row.page.startsWith("/poetry/"));
+const targets = [
+  onEveryPage("Performance ≥ 98", (row) => row.performance, { atLeast: 98 }),
+  onEveryPage("Accessibility 100", (row) => row.accessibility, { atLeast: 100 }),
+  onEveryPage("Best Practices 100", (row) => row.bestPractices, { atLeast: 100 }),
+  onEveryPage("SEO 100", (row) => row.seo, { atLeast: 100 }),
+  onEveryPage("LCP ≤ 1,500 ms", (row) => row.lcpMs, { atMost: 1_500 }),
+  onEveryPage("CLS ≤ 0.01", (row) => row.cls, { atMost: 0.01 }),
+  onEveryPage("TBT ≤ 50 ms", (row) => row.tbtMs, { atMost: 50 }),
+  onEveryPage("CSS ≤ 20 KB", (row) => row.stylesheetKb, { atMost: 20 }),
+  ...(poemPage ? [atMost("poem page JavaScript ≤ 110 KB", poemPage.scriptKb, 110)] : []),
+];
+printTargets(targets);
 fs.writeFileSync(
   path.join(outDir, "audit.json"),
-  `${JSON.stringify({ at: new Date().toISOString(), rows }, null, 2)}\n`,
+  `${JSON.stringify({ at: new Date().toISOString(), rows, targets }, null, 2)}\n`,
 );

@@ -100,6 +100,28 @@ describe("site shell", () => {
     }
   });
 
+  it("holds a script-driven form submitted before its scripts have run, so nothing lands in a URL", async () => {
+    const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
+    const page = await context.newPage();
+    const requested: string[] = [];
+    page.on("request", (request) => requested.push(request.url()));
+    // Scripts that never arrive: the pages stay as the server rendered them.
+    await page.route("**/assets/*.js", (route) => route.abort());
+    await page.goto(`${server.url}/poetry`);
+    await page.getByLabel("The weekly ember digest").fill("reader@example.com");
+    await page.getByRole("button", { name: "Subscribe" }).click();
+    await page.goto(`${server.url}/contribute`);
+    await page.getByLabel(/^Email/).fill("poet@example.com");
+    await page.getByRole("button", { name: "Submit", exact: true }).click();
+    // A form with its own method and action still works without scripts.
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel("Email address").fill("reader@example.com");
+    await page.getByRole("button", { name: "Email me a sign-in link" }).click();
+    await page.waitForURL(`${server.url}/login?sent=1`);
+    expect(requested.filter((url) => url.includes("example.com"))).toEqual([]);
+    await context.close();
+  });
+
   it("answers an unknown path with the 404 page and status", async () => {
     const response = await fetch(`${server.url}/no/such/page`);
     expect(response.status).toBe(404);
