@@ -1,5 +1,7 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import fs from "node:fs";
-import http from "node:http";
+import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { signInWithLink } from "../tests/helpers/operator.ts";
@@ -45,12 +47,19 @@ async function measure(
   };
 }
 
-function startRawServer(body: Buffer, headers: Record<string, string>): Promise<http.Server> {
-  const server = http.createServer((_request, response) => {
-    response.writeHead(200, headers);
-    response.end(body);
-  });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+/** scripts/raw-server.ts answering `body`; resolves with its URL and a way to stop it. */
+async function startRawServer(body: Buffer): Promise<{ url: string; stop(): void }> {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ev-bench-")), "page.html");
+  fs.writeFileSync(file, body);
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, "raw-server.ts"), file]);
+  const [line] = (await once(child.stdout, "data")) as [Buffer];
+  return {
+    url: line.toString().trim(),
+    stop() {
+      child.kill();
+      fs.rmSync(path.dirname(file), { recursive: true, force: true });
+    },
+  };
 }
 
 /** Load tests sign in one reader for thousands of writes: the limits are scaled, not removed. */
@@ -63,13 +72,13 @@ const uncached = await startServer({ ...serverEnv, PAGE_CACHE: "false" });
 try {
   const page = await fetch(`${app.url}/poetry/${POEM}`);
   const body = Buffer.from(await page.arrayBuffer());
-  const raw = await startRawServer(body, { "Content-Type": "text/html; charset=utf-8" });
-  const address = raw.address();
-  const rawUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/`;
-
+  const raw = await startRawServer(body);
   const rows: Row[] = [];
-  rows.push(await measure("raw node:http (poem page bytes)", rawUrl));
-  raw.close();
+  try {
+    rows.push(await measure("raw node:http (poem page bytes)", raw.url));
+  } finally {
+    raw.stop();
+  }
   for (const [name, route] of [
     ["poem page (anonymous)", `/poetry/${POEM}`],
     ["/poetry", "/poetry"],
