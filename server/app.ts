@@ -1,7 +1,6 @@
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { compress } from "hono/compress";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import { RouterContextProvider } from "react-router";
@@ -19,6 +18,7 @@ import { poemRoutes } from "./api/poems.ts";
 import { siteFileRoutes } from "./api/site-files.ts";
 import { ONE_CLICK_UNSUBSCRIBE_PATH, subscriptionRoutes } from "./api/subscriptions.ts";
 import type { Config } from "./config.ts";
+import { compressText } from "./http/compression.ts";
 import type { AppEnv } from "./http/env.ts";
 import { createErrorHandler, isConnectionError, withPageOutageErrors } from "./http/errors.ts";
 import { requireAdminApi } from "./http/require-admin.ts";
@@ -85,7 +85,7 @@ export function createApp(deps: AppDeps) {
     );
   }
   app.use(securityHeaders(config));
-  app.use(compress());
+  app.use(compressText());
   const images = createImageService({
     config,
     objectStore: deps.objectStore,

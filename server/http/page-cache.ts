@@ -4,6 +4,7 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { dayInZone } from "../../common/dates.ts";
 import type { Logger } from "../logger.ts";
+import { preferredEncoding } from "./compression.ts";
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
@@ -69,13 +70,6 @@ function hashedScriptPolicy(policy: string, html: string): string {
     );
   }
   return policy.replace(/'nonce-[^']*'/, [...hashes].join(" ") || "'none'");
-}
-
-function preferredEncoding(accept: string | undefined): "br" | "gzip" | "identity" {
-  if (!accept) return "identity";
-  if (/\bbr\b/.test(accept)) return "br";
-  if (/\bgzip\b/.test(accept)) return "gzip";
-  return "identity";
 }
 
 export interface PageCache {
