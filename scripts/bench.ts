@@ -1,12 +1,11 @@
 import { spawn } from "node:child_process";
-import { once } from "node:events";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { signInWithLink } from "../tests/helpers/operator.ts";
 import { startServer } from "../tests/helpers/server.ts";
-import { atLeast, atMost, printTargets } from "./targets.ts";
+import { atLeast, atMost, printTargets, type TargetCheck } from "./targets.ts";
 
 /**
  * `npm run bench`: the production build on a fresh embedded database with demo content, driven
@@ -52,9 +51,12 @@ async function startRawServer(body: Buffer): Promise<{ url: string; stop(): void
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ev-bench-")), "page.html");
   fs.writeFileSync(file, body);
   const child = spawn(process.execPath, [path.join(import.meta.dirname, "raw-server.ts"), file]);
-  const [line] = (await once(child.stdout, "data")) as [Buffer];
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.once("data", (line: Buffer) => resolve(line.toString().trim()));
+    child.once("exit", (code) => reject(new Error(`the raw node:http server exited (${code})`)));
+  });
   return {
-    url: line.toString().trim(),
+    url,
     stop() {
       child.kill();
       fs.rmSync(path.dirname(file), { recursive: true, force: true });
@@ -125,7 +127,7 @@ try {
     );
   }
   const row = (name: string) => rows.find((candidate) => candidate.name === name);
-  const targets = [];
+  const targets: TargetCheck[] = [];
   for (const name of ["poem page (anonymous)", "/poetry", "home"]) {
     targets.push(atLeast(`${name} ≥ 0.5 × raw req/s`, row(name)?.ratioToRaw ?? 0, 0.5));
     targets.push(atMost(`${name} p99 ≤ 15 ms`, row(name)?.p99Ms ?? Number.NaN, 15));
