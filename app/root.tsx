@@ -62,6 +62,15 @@ function useStripVerifiedParam() {
   }, [location, navigate]);
 }
 
+/**
+ * The head's `<link rel="expect">` holds the first paint until this element, the first after the
+ * footer, is in the page. On a short page the main area grows to push the footer to the bottom,
+ * so the footer's place depends on its height: a paint of a half-parsed footer (the browser
+ * paints while it parses) would move it up as the rest arrives, a layout shift. Chromium unblocks
+ * when the element is inserted, not when it is closed, hence an element after the footer.
+ */
+const LAYOUT_END_ID = "layout-end";
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const rootData = useRouteLoaderData<typeof loader>("root");
@@ -86,6 +95,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <script nonce={nonce} suppressHydrationWarning>
           {BEFORE_HYDRATION_SCRIPT}
         </script>
+        <link rel="expect" href={`#${LAYOUT_END_ID}`} blocking="render" />
         <Meta />
         <Links />
       </head>
@@ -101,6 +111,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           {children}
         </main>
         <SiteFooter siteName={siteName} />
+        <div id={LAYOUT_END_ID} hidden />
         <Toaster />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

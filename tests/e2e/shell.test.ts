@@ -1,4 +1,6 @@
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -98,6 +100,47 @@ describe("site shell", () => {
       expect((page as unknown as { errors: string[] }).errors).toEqual([]);
       await page.context().close();
     }
+  });
+
+  it("paints a short page only once its footer is whole, so the footer never moves up", async () => {
+    // A proxy that sends the journal page in two parts, pausing in the middle of the footer: the
+    // browser paints while it parses, so this is where a half-built footer would be painted.
+    const proxy = http.createServer(async (request, response) => {
+      const upstream = await fetch(`${server.url}${request.url}`);
+      const headers = Object.fromEntries(upstream.headers);
+      delete headers["content-encoding"];
+      delete headers["content-length"];
+      response.writeHead(upstream.status, headers);
+      const body = await upstream.text();
+      const pause =
+        request.url === "/journal" ? body.indexOf("<form", body.indexOf("<footer")) : -1;
+      if (pause < 0) return response.end(body);
+      response.write(body.slice(0, pause));
+      setTimeout(() => response.end(body.slice(pause)), 400);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    const context = await browser.newContext({ viewport: { width: 375, height: 812 } });
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      const seen = { footerWholeAtFirstFrame: false, shifts: 0 };
+      Object.assign(window, { seen });
+      requestAnimationFrame(() => {
+        seen.footerWholeAtFirstFrame = document.querySelector("footer form button") !== null;
+      });
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries())
+          seen.shifts += (entry as unknown as { value: number }).value;
+      }).observe({ type: "layout-shift", buffered: true });
+    });
+    const { port } = proxy.address() as AddressInfo;
+    await page.goto(`http://127.0.0.1:${port}/journal`);
+    await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+    expect(await page.evaluate(() => (window as unknown as { seen: unknown }).seen)).toEqual({
+      footerWholeAtFirstFrame: true,
+      shifts: 0,
+    });
+    await context.close();
+    proxy.close();
   });
 
   it("holds a script-driven form submitted before its scripts have run, so nothing lands in a URL", async () => {
