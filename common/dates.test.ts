@@ -1,5 +1,21 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { addDays, dateToDay, dayInZone, dayToDate, formatLongDay, nextMonday } from "./dates.ts";
+import {
+  addDays,
+  dateToDay,
+  dayInZone,
+  dayToDate,
+  formatLocalDate,
+  formatLongDay,
+  nextMonday,
+} from "./dates.ts";
+
+/** Instants from year 1900 to 2200, where en-US's Gregorian calendar is the one written out. */
+const instants = fc.date({
+  min: new Date("1900-01-01"),
+  max: new Date("2200-12-31"),
+  noInvalidDate: true,
+});
 
 describe("calendar days", () => {
   it("reads today in the site's time zone, not the server's", () => {
@@ -21,6 +37,28 @@ describe("calendar days", () => {
 
   it("formats the long en-US date of the stored day whatever the reader's zone", () => {
     expect(formatLongDay(dayToDate("2026-11-22"))).toBe("Sunday, November 22, 2026");
+    expect(formatLongDay("2027-01-01T00:00:00.000Z")).toBe("Friday, January 1, 2027");
+  });
+
+  it("writes the same long dates as Intl's en-US forms", () => {
+    const longDay = new Intl.DateTimeFormat("en-US", {
+      timeZone: "UTC",
+      weekday: "long",
+      year: "numeric",
+      month: "long",
+      day: "numeric",
+    });
+    const localDate = new Intl.DateTimeFormat("en-US", {
+      year: "numeric",
+      month: "long",
+      day: "numeric",
+    });
+    fc.assert(
+      fc.property(instants, (instant) => {
+        expect(formatLongDay(instant)).toBe(longDay.format(instant));
+        expect(formatLocalDate(instant)).toBe(localDate.format(instant));
+      }),
+    );
   });
 
   it("finds the next Monday, a full week ahead on a Monday (the ember form's quick button)", () => {

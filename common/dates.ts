@@ -30,15 +30,36 @@ export function addDays(day: string, days: number): string {
   return dateToDay(date);
 }
 
+const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
+
+// The reader's long dates are written out here rather than with Intl.DateTimeFormat: a page's
+// first DateTimeFormat loads the locale's data, 60–115 ms on a phone's CPU (Chromium throttled
+// four times), one long task in the middle of hydration. The forms are en-US's (tests compare).
+
 /** 'Sunday, November 22, 2026': the long en-US form of a stored day (SPEC.md §2, Daily Ember). */
 export function formatLongDay(date: Date | string): string {
-  return new Intl.DateTimeFormat("en-US", {
-    timeZone: "UTC",
-    weekday: "long",
-    year: "numeric",
-    month: "long",
-    day: "numeric",
-  }).format(new Date(date));
+  const day = new Date(date);
+  return `${WEEKDAYS[day.getUTCDay()]}, ${MONTHS[day.getUTCMonth()]} ${day.getUTCDate()}, ${day.getUTCFullYear()}`;
+}
+
+/** 'November 22, 2026': the en-US date of an instant in this runtime's own time zone. */
+export function formatLocalDate(instant: Date | string | number): string {
+  const date = new Date(instant);
+  return `${MONTHS[date.getMonth()]} ${date.getDate()}, ${date.getFullYear()}`;
 }
 
 /** Day of the week of a stored day, 0 for Sunday to 6 for Saturday. */

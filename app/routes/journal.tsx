@@ -1,6 +1,7 @@
 import { Cloud, HardDrive, Trash2 } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { Link, useRevalidator } from "react-router";
+import { formatLocalDate } from "../../common/dates.ts";
 import { stanzaLines } from "../../common/stanza.ts";
 import { appContext } from "../lib/app-context.ts";
 import { entries, syncLocalJournal } from "../lib/journal-sync.ts";
@@ -22,11 +23,6 @@ export function meta({ matches }: Route.MetaArgs) {
     path: "/journal",
   });
 }
-
-const savedOn = (date: string | Date) =>
-  new Intl.DateTimeFormat("en-US", { year: "numeric", month: "long", day: "numeric" }).format(
-    new Date(date),
-  );
 
 export default function Journal({ loaderData }: Route.ComponentProps) {
   const { cloud } = loaderData;
@@ -129,7 +125,8 @@ export default function Journal({ loaderData }: Route.ComponentProps) {
                             : "Stanza not found"}
                         </span>
                         <span className="text-xs text-stone-600">
-                          Saved {savedOn(entry.createdAt)} • Stanza {Number(entry.stanzaIndex) + 1}
+                          Saved {formatLocalDate(entry.createdAt)} • Stanza{" "}
+                          {Number(entry.stanzaIndex) + 1}
                         </span>
                       </Link>
                     </li>
@@ -167,7 +164,7 @@ export default function Journal({ loaderData }: Route.ComponentProps) {
                         ))}
                       </span>
                       <span className="text-xs text-stone-600">
-                        Saved {savedOn(new Date(entry.timestamp))} • Stanza {entry.stanzaIndex + 1}
+                        Saved {formatLocalDate(entry.timestamp)} • Stanza {entry.stanzaIndex + 1}
                       </span>
                     </Link>
                     <button
