@@ -91,6 +91,8 @@ try {
     rows.push(await measure(name, `${app.url}${route}`));
   }
   rows.push(await measure("poem page, PAGE_CACHE=false", `${uncached.url}/poetry/${POEM}`));
+  // No target: React Router's floor, a page with no database read (the confirmation-link page).
+  rows.push(await measure("smallest page, PAGE_CACHE=false", `${uncached.url}/subscribe/invalid`));
 
   const link = await app.cli("login-link", "bench-reader@example.com");
   const cookie = await signInWithLink(link.stdout.trim());
