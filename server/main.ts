@@ -120,6 +120,7 @@ const control =
 if (handle.driver === "pglite") await services.digestSender.releaseOwnClaims();
 services.digestSender.start();
 services.subscriptions.verificationRetries.start();
+services.databaseUpkeep.loop.start();
 
 server.listen(config.port, config.host, () => {
   const address = server.address();
@@ -160,6 +161,7 @@ async function shutdown(signal: string) {
   await closeVite();
   await services.digestSender.stop();
   await services.subscriptions.verificationRetries.stop();
+  await services.databaseUpkeep.loop.stop();
   await stopListening();
   mailer.close();
   await handle.close();

@@ -5,6 +5,7 @@ import { createAccountService } from "./accounts.ts";
 import { createBookService } from "./books.ts";
 import { createContentAdminService } from "./content-admin.ts";
 import { createContentChanges } from "./content-changes.ts";
+import { createDatabaseUpkeep } from "./database-upkeep.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { createDigestService } from "./digest.ts";
 import { createDigestSender, type DigestSenderOptions } from "./digest-sender.ts";
@@ -41,6 +42,7 @@ export function createServices(
   contentChanges.onChange(() => interactions.forgetSharedEchoCounts());
   return {
     health: createHealthService(deps.handle),
+    databaseUpkeep: createDatabaseUpkeep(deps),
     contentChanges,
     poems,
     contentAdmin: createContentAdminService({ ...deps, poems }),
