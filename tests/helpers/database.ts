@@ -53,3 +53,10 @@ export async function openTestDatabase(driver: Driver): Promise<DatabaseHandle> 
     },
   };
 }
+
+/** The rows of `db.execute()`, whichever driver answered (node-postgres and PGlite shape them apart). */
+export const rowsOf = (result: unknown) =>
+  (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<
+    string,
+    string
+  >[];

@@ -2,15 +2,9 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rateLimits, sessions, users, verifications } from "../../server/db/schema.ts";
 import { RATE_LIMITS } from "../../server/services/rate-limit.ts";
-import { drivers } from "../helpers/database.ts";
+import { drivers, rowsOf } from "../helpers/database.ts";
 import { createPoem } from "../helpers/factories.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
-
-const rowsOf = (result: unknown) =>
-  (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<
-    string,
-    string
-  >[];
 
 const HOUR_MS = 60 * 60 * 1000;
 

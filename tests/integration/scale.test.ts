@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedLoad } from "../../server/db/seed-load.ts";
-import { drivers } from "../helpers/database.ts";
+import { drivers, rowsOf } from "../helpers/database.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 
 /**
@@ -22,12 +22,6 @@ const HOT_READS: Record<string, (poemId: number) => ReturnType<typeof sql>> = {
   "the first page of poems": () =>
     sql`select * from poems order by created_at desc, id desc limit 25`,
 };
-
-const rowsOf = (result: unknown) =>
-  (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<
-    string,
-    string
-  >[];
 
 describe.each(drivers)("reads at scale on %s", (driver) => {
   let t: TestApp;
