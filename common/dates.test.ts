@@ -5,7 +5,7 @@ import {
   dateToDay,
   dayInZone,
   dayToDate,
-  formatLocalDate,
+  formatDate,
   formatLongDay,
   nextMonday,
 } from "./dates.ts";
@@ -48,15 +48,14 @@ describe("calendar days", () => {
       month: "long",
       day: "numeric",
     });
-    const localDate = new Intl.DateTimeFormat("en-US", {
-      year: "numeric",
-      month: "long",
-      day: "numeric",
-    });
+    const date = { year: "numeric", month: "long", day: "numeric" } as const;
+    const localDate = new Intl.DateTimeFormat("en-US", date);
+    const utcDate = new Intl.DateTimeFormat("en-US", { ...date, timeZone: "UTC" });
     fc.assert(
       fc.property(instants, (instant) => {
         expect(formatLongDay(instant)).toBe(longDay.format(instant));
-        expect(formatLocalDate(instant)).toBe(localDate.format(instant));
+        expect(formatDate(instant, "local")).toBe(localDate.format(instant));
+        expect(formatDate(instant, "utc")).toBe(utcDate.format(instant));
       }),
     );
   });

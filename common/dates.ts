@@ -56,10 +56,12 @@ export function formatLongDay(date: Date | string): string {
   return `${WEEKDAYS[day.getUTCDay()]}, ${MONTHS[day.getUTCMonth()]} ${day.getUTCDate()}, ${day.getUTCFullYear()}`;
 }
 
-/** 'November 22, 2026': the en-US date of an instant in this runtime's own time zone. */
-export function formatLocalDate(instant: Date | string | number): string {
+/** 'November 22, 2026': the en-US date of an instant, in this runtime's time zone or in UTC. */
+export function formatDate(instant: Date | string | number, zone: "local" | "utc"): string {
   const date = new Date(instant);
-  return `${MONTHS[date.getMonth()]} ${date.getDate()}, ${date.getFullYear()}`;
+  return zone === "utc"
+    ? `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}, ${date.getUTCFullYear()}`
+    : `${MONTHS[date.getMonth()]} ${date.getDate()}, ${date.getFullYear()}`;
 }
 
 /** Day of the week of a stored day, 0 for Sunday to 6 for Saturday. */

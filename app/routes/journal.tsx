@@ -1,13 +1,14 @@
 import { Cloud, HardDrive, Trash2 } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { Link, useRevalidator } from "react-router";
-import { formatLocalDate } from "../../common/dates.ts";
+import { formatDate } from "../../common/dates.ts";
 import { stanzaLines } from "../../common/stanza.ts";
 import { appContext } from "../lib/app-context.ts";
 import { entries, syncLocalJournal } from "../lib/journal-sync.ts";
 import { type LocalJournalEntry, readLocalJournal, removeLocally } from "../lib/local-journal.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
 import { notify } from "../lib/toast.ts";
+import { useIsHydrated } from "../lib/use-is-hydrated.ts";
 import { announceSync, useJournalAutoSync } from "../lib/use-journal-sync.ts";
 import type { Route } from "./+types/journal";
 
@@ -30,6 +31,9 @@ export default function Journal({ loaderData }: Route.ComponentProps) {
   const revalidator = useRevalidator();
   const [local, setLocal] = useState<LocalJournalEntry[]>([]);
   const [isSyncing, setSyncing] = useState(false);
+  // The server cannot know the reader's time zone: its HTML gives the day in UTC, and the reader's
+  // own day replaces it once the page has hydrated.
+  const dateZone = useIsHydrated() ? "local" : "utc";
 
   const refresh = useCallback(() => {
     setLocal(readLocalJournal());
@@ -125,7 +129,7 @@ export default function Journal({ loaderData }: Route.ComponentProps) {
                             : "Stanza not found"}
                         </span>
                         <span className="text-xs text-stone-600">
-                          Saved {formatLocalDate(entry.createdAt)} • Stanza{" "}
+                          Saved {formatDate(entry.createdAt, dateZone)} • Stanza{" "}
                           {Number(entry.stanzaIndex) + 1}
                         </span>
                       </Link>
@@ -164,7 +168,8 @@ export default function Journal({ loaderData }: Route.ComponentProps) {
                         ))}
                       </span>
                       <span className="text-xs text-stone-600">
-                        Saved {formatLocalDate(entry.timestamp)} • Stanza {entry.stanzaIndex + 1}
+                        Saved {formatDate(entry.timestamp, dateZone)} • Stanza{" "}
+                        {entry.stanzaIndex + 1}
                       </span>
                     </Link>
                     <button

@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOCAL_JOURNAL_STORAGE_KEY } from "../../common/constants.ts";
 import { DEMO_POEMS } from "../../server/db/demo/content.ts";
@@ -19,8 +19,11 @@ afterAll(async () => {
 const poem = DEMO_POEMS.find((candidate) => candidate.slug === "the-kitchen-table");
 if (!poem) throw new Error("demo poem missing");
 
-async function signedIn(email: string): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+async function signedIn(
+  email: string,
+  options: BrowserContextOptions = {},
+): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
   const link = await server.cli("login-link", email);
   const page = await context.newPage();
   await page.goto(link.stdout.trim());
@@ -131,6 +134,35 @@ describe("as a signed-in reader", () => {
     expect(await page.getByText("Local", { exact: true }).count()).toBe(0);
     await context.close();
   });
+
+  // Far east and far west of the server's UTC: at any hour, one of them is on another day.
+  it.each(["Pacific/Kiritimati", "Pacific/Pago_Pago"])(
+    "dates the cloud journal in the reader's own time zone (%s), with nothing for React to discard",
+    async (timezoneId) => {
+      const context = await signedIn(`${timezoneId.replace(/\W/g, "-")}@example.com`, {
+        timezoneId,
+      });
+      const page = await openPoem(context, 0);
+      await page.getByRole("button", { name: "Save to journal" }).click();
+      await page.getByRole("button", { name: "Remove from journal" }).waitFor();
+      const errors: string[] = [];
+      page.on("console", (message) => {
+        if (message.type() === "error") errors.push(message.text());
+      });
+      page.on("pageerror", (error) => errors.push(error.message));
+      await page.goto(`${server.url}/journal`);
+      await hydrated(page);
+      const readersToday = new Intl.DateTimeFormat("en-US", {
+        timeZone: timezoneId,
+        year: "numeric",
+        month: "long",
+        day: "numeric",
+      }).format(new Date());
+      await page.getByText(`Saved ${readersToday} • Stanza 1`).waitFor();
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
 
   it("echoes at once, toasts only when adding, and removes on a later click", async () => {
     const context = await signedIn("echoer@example.com");
