@@ -52,8 +52,7 @@ const MONTHS = [
 
 /** 'Sunday, November 22, 2026': the long en-US form of a stored day (SPEC.md §2, Daily Ember). */
 export function formatLongDay(date: Date | string): string {
-  const day = new Date(date);
-  return `${WEEKDAYS[day.getUTCDay()]}, ${MONTHS[day.getUTCMonth()]} ${day.getUTCDate()}, ${day.getUTCFullYear()}`;
+  return `${WEEKDAYS[new Date(date).getUTCDay()]}, ${formatDate(date, "utc")}`;
 }
 
 /** 'November 22, 2026': the en-US date of an instant, in this runtime's time zone or in UTC. */

@@ -1,7 +1,6 @@
 import { is, lte, sql, Table } from "drizzle-orm";
 import type { DatabaseHandle } from "../db/client.ts";
 import * as schema from "../db/schema.ts";
-import { rateLimits, sessions, verifications } from "../db/schema.ts";
 import { createBackgroundLoop } from "./background-loop.ts";
 import type { ServiceDeps } from "./deps.ts";
 
@@ -26,6 +25,7 @@ export function createDatabaseUpkeep({
   handle,
   logger,
 }: ServiceDeps & { handle: Pick<DatabaseHandle, "driver"> }) {
+  const { rateLimits, sessions, verifications } = schema;
   const tables = Object.values(schema).filter((value) => is(value, Table));
 
   async function vacuumEveryTable(): Promise<number> {
