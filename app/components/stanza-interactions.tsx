@@ -1,5 +1,5 @@
 import { Bookmark, BookmarkCheck, Flame, MessageCircle, Trash2 } from "lucide-react";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { WHISPER_MAX_LENGTH, WHISPER_WARN_REMAINING } from "../../common/constants.ts";
 import { stanzaText } from "../../common/stanza.ts";
 import { visibleLength } from "../../common/text.ts";
@@ -55,6 +55,9 @@ export function EchoButton({
   setEchoes: (update: (current: EchoCount[]) => EchoCount[]) => void;
 }) {
   const user = useCurrentUser();
+  // A toggle is a toggle (decision 015): a second click while the first is on its way is a double
+  // click, absorbed here rather than sent as a change of mind.
+  const isPending = useRef(false);
   const key = String(stanzaIndex);
   const current = echoes.find((echo) => echo.stanzaIndex === key) ?? {
     stanzaIndex: key,
@@ -73,6 +76,8 @@ export function EchoButton({
       notify("Sign in to add your echo");
       return;
     }
+    if (isPending.current) return;
+    isPending.current = true;
     const before = current;
     const countIf = (hasEchoed: boolean) =>
       before.count + Number(hasEchoed) - Number(before.userHasEchoed);
@@ -84,12 +89,14 @@ export function EchoButton({
         `/api/poems/${poem.slug}/echo`,
         { stanzaIndex },
       );
-      // The server decides (a double click keeps the echo): show its answer.
+      // Another tab or device may have toggled meanwhile: show the server's answer.
       if (added !== optimistic) setState(added, countIf(added));
       if (added) notify("Echo added", "Your appreciation has been quietly shared.");
     } catch (error) {
       setState(before.userHasEchoed, before.count);
       reportMutationError(error, "Your echo couldn't be saved right now.");
+    } finally {
+      isPending.current = false;
     }
   }
 

@@ -6,12 +6,6 @@ import { forbidden, invalid, notFound, unauthorized } from "./errors.ts";
 import { RATE_LIMITS, type RateLimiter } from "./rate-limit.ts";
 
 /**
- * A second toggle of the same echo within this time of adding it is a double click, not a change
- * of mind: it leaves the echo in place, so concurrent duplicates always end as exactly one echo.
- */
-export const ECHO_DUPLICATE_WINDOW_SECONDS = 1;
-
-/**
  * How long anonymous readers share one reading of a poem's echo counts. Every reader of a shared
  * stanza asks for them once the page has loaded; a count a second old is invisible to a reader,
  * and one query per poem per second instead of one per reader is what lets a spike through.
@@ -98,7 +92,12 @@ export function createInteractionService({
   const anonymousEchoCounts = new Map<string, { readAt: number; counts: Promise<EchoCount[]> }>();
 
   return {
-    /** Adds or removes the reader's echo in one statement each way; the unique key decides races. */
+    /**
+     * Adds the reader's echo, or removes it when there is one (decision 015). Each answer is the
+     * row this request itself inserted or deleted, so after any burst the stored echoes equal the
+     * `added: true` answers less the `added: false` ones. When a concurrent toggle removed the
+     * row between the two statements, neither changed anything and the toggle starts again.
+     */
     async toggleEcho(
       actor: Actor,
       slug: string,
@@ -114,24 +113,21 @@ export function createInteractionService({
         eq(echos.userId, user.id),
         isNull(echos.sessionId),
       );
-      const removed = await db
-        .delete(echos)
-        .where(
-          and(
-            mine,
-            sql`${echos.createdAt} < now() - make_interval(secs => ${ECHO_DUPLICATE_WINDOW_SECONDS})`,
-          ),
-        )
-        .returning({ id: echos.id });
-      // After each write: a shared reading taken before it is not served again.
-      anonymousEchoCounts.delete(slug);
-      if (removed.length > 0) return { added: false };
-      await db
-        .insert(echos)
-        .values({ poemId: poem.id, stanzaIndex: key, userId: user.id })
-        .onConflictDoNothing();
-      anonymousEchoCounts.delete(slug);
-      return { added: true };
+      try {
+        for (;;) {
+          const inserted = await db
+            .insert(echos)
+            .values({ poemId: poem.id, stanzaIndex: key, userId: user.id })
+            .onConflictDoNothing()
+            .returning({ id: echos.id });
+          if (inserted.length > 0) return { added: true };
+          const removed = await db.delete(echos).where(mine).returning({ id: echos.id });
+          if (removed.length > 0) return { added: false };
+        }
+      } finally {
+        // After each write: a shared reading taken before it is not served again.
+        anonymousEchoCounts.delete(slug);
+      }
     },
 
     /**

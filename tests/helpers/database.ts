@@ -18,9 +18,10 @@ function databaseUrl(base: string, name: string): string {
 
 /**
  * A fresh, migrated, empty database: PGlite in memory (loaded from the migrated template), or a
- * new PostgreSQL database created on the TEST_DATABASE_URL server and dropped on close.
+ * new PostgreSQL database created on the TEST_DATABASE_URL server and dropped on close, reached
+ * through a pool of `poolSize` connections.
  */
-export async function openTestDatabase(driver: Driver): Promise<DatabaseHandle> {
+export async function openTestDatabase(driver: Driver, poolSize = 5): Promise<DatabaseHandle> {
   if (driver === "pglite") {
     const handle = await openDatabase({
       kind: "pglite-memory",
@@ -39,7 +40,7 @@ export async function openTestDatabase(driver: Driver): Promise<DatabaseHandle> 
   const handle = await openDatabase({
     kind: "postgres",
     url: databaseUrl(base, name),
-    poolSize: 5,
+    poolSize,
   });
   await handle.migrate();
   return {

@@ -17,6 +17,8 @@ export interface TestAppOptions {
   pageHandler?: PageHandler;
   /** Where the app logs (every level); without it the app logs nothing. */
   logDestination?: { write(line: string): void };
+  /** PostgreSQL connections in the pool, for tests of concurrent writes (default 5). */
+  poolSize?: number;
 }
 
 /**
@@ -34,7 +36,7 @@ export async function createTestApp(driver: Driver, options: TestAppOptions = {}
   const logger = options.logDestination
     ? createLogger("trace", options.logDestination)
     : createLogger("silent");
-  const handle = await openTestDatabase(driver);
+  const handle = await openTestDatabase(driver, options.poolSize);
   const mailer = createMailer(config, logger);
   const services = createServices({
     db: handle.db,
