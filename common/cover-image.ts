@@ -43,3 +43,16 @@ export function coverProviderOf(coverUrl: string | null): "object-storage" | "ur
   if (!coverUrl) return null;
   return coverUrl.includes("/objects/images/") ? "object-storage" : "url";
 }
+
+export const COVER_HTTPS_MESSAGE = "Cover images must use https";
+
+/**
+ * Whether a reader's browser will show a cover: pages allow images from the site itself and over
+ * https only (`img-src 'self' https:`, server/http/security-headers.ts), so a third-party `http:`
+ * cover would pass a URL check and then show as a broken image (docs/decisions/017).
+ */
+export function isCoverAllowedOnPages(coverUrl: string, siteOrigin: string): boolean {
+  if (coverUrl.startsWith("/")) return true;
+  const url = new URL(coverUrl);
+  return url.protocol === "https:" || url.origin === siteOrigin;
+}

@@ -1,9 +1,10 @@
 import { asc, eq, sql } from "drizzle-orm";
-import { books } from "../db/schema.ts";
+import { type BookPage, books } from "../db/schema.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { notFound } from "./errors.ts";
 
-const bookColumns = {
+/** A book as every read shows it; `asBook` completes a row of these columns. */
+export const bookColumns = {
   id: books.id,
   title: books.title,
   slug: books.slug,
@@ -16,6 +17,11 @@ const bookColumns = {
   updatedAt: books.updatedAt,
 };
 
+/** `pages` is always a list (stored as null when a book has none). */
+export const asBook = <Row extends { pages: BookPage[] | null }>(
+  row: Row,
+): Omit<Row, "pages"> & { pages: BookPage[] } => ({ ...row, pages: row.pages ?? [] });
+
 export function createBookService({ db }: ServiceDeps) {
   return {
     /** In slot order, then oldest first; `pages` is always a list. */
@@ -24,13 +30,13 @@ export function createBookService({ db }: ServiceDeps) {
         .select(bookColumns)
         .from(books)
         .orderBy(sql`${books.order} asc nulls last`, asc(books.createdAt));
-      return rows.map((book) => ({ ...book, pages: book.pages ?? [] }));
+      return rows.map(asBook);
     },
 
     async getBook(slug: string) {
       const [book] = await db.select(bookColumns).from(books).where(eq(books.slug, slug));
       if (!book) throw notFound("Book not found");
-      return { ...book, pages: book.pages ?? [] };
+      return asBook(book);
     },
   };
 }

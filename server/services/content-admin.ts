@@ -1,11 +1,16 @@
 import { and, asc, desc, eq, gte, inArray, ne, sql } from "drizzle-orm";
-import { coverProviderOf } from "../../common/cover-image.ts";
+import {
+  COVER_HTTPS_MESSAGE,
+  coverProviderOf,
+  isCoverAllowedOnPages,
+} from "../../common/cover-image.ts";
 import { dayInZone, dayToDate } from "../../common/dates.ts";
 import type { BookInput, EmberInput, PoemInput, TagInput } from "../../common/schemas/admin.ts";
 import type { Database } from "../db/client.ts";
 import { books, embers, emberTags, poems, poemTags, tags, users, whispers } from "../db/schema.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { conflict, invalid, isUniqueViolation, notFound } from "./errors.ts";
+import { asBook, type BookService, bookColumns } from "./books.ts";
 import { type Poem, type PoemService, type TagRef, withTags } from "./poems.ts";
 
 /** The admin schedule reads at most this many embers (SPEC.md §9: 30). */
@@ -18,8 +23,23 @@ export interface ScheduledEmber {
   date: Date;
   isFeatured: boolean;
   featuredAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
   tags: TagRef[];
 }
+
+/** An ember as the admin's schedule shows it, which is also what its writes answer. */
+const scheduledEmberColumns = {
+  id: embers.id,
+  text: embers.text,
+  date: embers.date,
+  isFeatured: embers.isFeatured,
+  featuredAt: embers.featuredAt,
+  createdAt: embers.createdAt,
+  updatedAt: embers.updatedAt,
+};
+
+type Book = Awaited<ReturnType<BookService["getBook"]>>;
 
 export interface ModeratedWhisper {
   id: number;
@@ -82,6 +102,13 @@ export function createContentAdminService({
     }
   }
 
+  /** A cover the page's own policy would block is refused here, not shown broken to readers. */
+  function requireCoverAllowedOnPages(coverUrl: string | null) {
+    if (coverUrl && !isCoverAllowedOnPages(coverUrl, config.publicUrl.origin)) {
+      throw invalid(COVER_HTTPS_MESSAGE, { coverUrl: [COVER_HTTPS_MESSAGE] });
+    }
+  }
+
   const poemValues = (input: PoemInput) => ({
     title: input.title,
     slug: input.slug,
@@ -125,8 +152,16 @@ export function createContentAdminService({
     if (taken) throw conflict(TAG_TAKEN);
   }
 
+  async function readEmber(id: number): Promise<ScheduledEmber> {
+    const rows = await db.select(scheduledEmberColumns).from(embers).where(eq(embers.id, id));
+    const [ember] = await withTags(db, rows, emberTags);
+    if (!ember) throw notFound("Ember not found");
+    return ember;
+  }
+
   return {
     async createPoem(input: PoemInput): Promise<Poem> {
+      requireCoverAllowedOnPages(input.coverUrl);
       const slug = await unique(
         () =>
           db.transaction(async (tx) => {
@@ -144,6 +179,7 @@ export function createContentAdminService({
     },
 
     async updatePoem(id: number, input: PoemInput): Promise<Poem> {
+      requireCoverAllowedOnPages(input.coverUrl);
       const slug = await unique(
         () =>
           db.transaction(async (tx) => {
@@ -171,13 +207,7 @@ export function createContentAdminService({
     async listEmberSchedule(limit = EMBER_SCHEDULE_MAX): Promise<ScheduledEmber[]> {
       const today = dayToDate(dayInZone(config.siteTimezone));
       const rows = await db
-        .select({
-          id: embers.id,
-          text: embers.text,
-          date: embers.date,
-          isFeatured: embers.isFeatured,
-          featuredAt: embers.featuredAt,
-        })
+        .select(scheduledEmberColumns)
         .from(embers)
         .where(gte(embers.date, today))
         .orderBy(asc(embers.date))
@@ -185,8 +215,8 @@ export function createContentAdminService({
       return withTags(db, rows, emberTags);
     },
 
-    async createEmber(input: EmberInput): Promise<{ id: number }> {
-      return unique(
+    async createEmber(input: EmberInput): Promise<ScheduledEmber> {
+      const { id } = await unique(
         () =>
           db.transaction(async (tx) => {
             const [ember] = await tx
@@ -199,10 +229,11 @@ export function createContentAdminService({
           }),
         EMBER_DAY_TAKEN,
       );
+      return readEmber(id);
     },
 
-    async updateEmber(id: number, input: EmberInput): Promise<{ id: number }> {
-      return unique(
+    async updateEmber(id: number, input: EmberInput): Promise<ScheduledEmber> {
+      await unique(
         () =>
           db.transaction(async (tx) => {
             const [existing] = await tx
@@ -216,10 +247,10 @@ export function createContentAdminService({
               .set(emberValues(input, existing.isFeatured))
               .where(eq(embers.id, id));
             if (input.tagIds) await linkTags(tx, { emberId: id }, input.tagIds);
-            return { id };
           }),
         EMBER_DAY_TAKEN,
       );
+      return readEmber(id);
     },
 
     async deleteEmber(id: number): Promise<void> {
@@ -227,22 +258,24 @@ export function createContentAdminService({
       if (deleted.length === 0) throw notFound("Ember not found");
     },
 
-    async createBook(input: BookInput): Promise<{ id: number }> {
+    async createBook(input: BookInput): Promise<Book> {
+      requireCoverAllowedOnPages(input.coverUrl);
       const [book] = await unique(
-        () => db.insert(books).values(input).returning({ id: books.id }),
+        () => db.insert(books).values(input).returning(bookColumns),
         BOOK_SLUG_TAKEN,
       );
       if (!book) throw new Error("book insert returned nothing");
-      return book;
+      return asBook(book);
     },
 
-    async updateBook(id: number, input: BookInput): Promise<{ id: number }> {
+    async updateBook(id: number, input: BookInput): Promise<Book> {
+      requireCoverAllowedOnPages(input.coverUrl);
       const [book] = await unique(
-        () => db.update(books).set(input).where(eq(books.id, id)).returning({ id: books.id }),
+        () => db.update(books).set(input).where(eq(books.id, id)).returning(bookColumns),
         BOOK_SLUG_TAKEN,
       );
       if (!book) throw notFound("Book not found");
-      return book;
+      return asBook(book);
     },
 
     async deleteBook(id: number): Promise<void> {

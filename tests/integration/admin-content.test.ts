@@ -80,6 +80,118 @@ describe.each(drivers)("admin content on %s", (driver) => {
     expect((await call("DELETE", `/api/admin/poems/${poem.id}`)).status).toBe(404);
   });
 
+  describe("every write answers with the record it wrote, as a read shows it", () => {
+    const today = () => dayInZone(t.config.siteTimezone);
+    const entities = [
+      {
+        name: "poem",
+        path: "/api/admin/poems",
+        create: () => poemBody({ slug: "answered" }),
+        update: () => poemBody({ slug: "answered", title: "Answered, Again", tagIds: [tagIds[0]] }),
+        revised: () => ({ title: "Answered, Again", tags: [{ id: tagIds[0], name: "Sea" }] }),
+        read: async (record: { slug: string }) =>
+          (await t.app.request(`/api/poems/${record.slug}`)).json(),
+      },
+      {
+        name: "ember",
+        path: "/api/admin/embers",
+        create: () => ({ text: "An answered ember", date: today(), tagIds: [tagIds[1]] }),
+        update: () => ({ text: "Answered again", date: today(), isFeatured: true }),
+        revised: () => ({
+          text: "Answered again",
+          isFeatured: true,
+          tags: [{ id: tagIds[1], name: "Night" }],
+        }),
+        read: async (record: { id: number }) =>
+          ((await (await call("GET", "/api/admin/embers")).json()) as { id: number }[]).find(
+            (ember) => ember.id === record.id,
+          ),
+      },
+      {
+        name: "book",
+        path: "/api/admin/books",
+        create: () => ({
+          title: "Answered Book",
+          slug: "answered-book",
+          blurb: "A blurb.",
+          coverUrl: "/objects/images/book-cover",
+          buyUrl: "https://example.com/buy",
+          pages: [{ title: "One", content: "First page" }],
+        }),
+        update: () => ({
+          title: "Answered Book, Revised",
+          slug: "answered-book",
+          blurb: "Another blurb.",
+          coverUrl: "https://example.com/cover.jpg",
+          buyUrl: "https://example.com/buy",
+        }),
+        revised: () => ({ title: "Answered Book, Revised", pages: [] }),
+        read: async (record: { slug: string }) =>
+          (await t.app.request(`/api/books/${record.slug}`)).json(),
+      },
+      {
+        name: "tag",
+        path: "/api/admin/tags",
+        create: () => ({ name: "Answered" }),
+        update: () => ({ name: "Answered Again" }),
+        revised: () => ({ name: "Answered Again" }),
+        read: async (record: { id: number }) =>
+          ((await (await t.app.request("/api/tags")).json()) as { id: number }[]).find(
+            (tag) => tag.id === record.id,
+          ),
+      },
+    ];
+
+    it.each(entities)("$name: 201 on create, 200 on update, 204 on delete", async (entity) => {
+      const created = await call("POST", entity.path, entity.create());
+      expect(created.status).toBe(201);
+      const record = await created.json();
+      expect(record.id).toEqual(expect.any(Number));
+      expect(record).toEqual(await entity.read(record));
+
+      const updated = await call("PUT", `${entity.path}/${record.id}`, entity.update());
+      expect(updated.status).toBe(200);
+      const revised = await updated.json();
+      expect(revised).toMatchObject(entity.revised());
+      expect(revised).toEqual(await entity.read(revised));
+
+      const deleted = await call("DELETE", `${entity.path}/${record.id}`);
+      expect(deleted.status).toBe(204);
+      expect(await deleted.text()).toBe("");
+    });
+  });
+
+  it("refuses a third-party http: cover, which the pages' policy would block, and keeps this site's", async () => {
+    for (const [path, body] of [
+      ["/api/admin/poems", poemBody({ slug: "plain-http" })],
+      [
+        "/api/admin/books",
+        {
+          title: "Plain",
+          slug: "plain-http",
+          blurb: "b",
+          coverUrl: "x",
+          buyUrl: "https://example.com/buy",
+        },
+      ],
+    ] as const) {
+      const refused = await call("POST", path, { ...body, coverUrl: "http://example.com/c.jpg" });
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toEqual({
+        message: "Cover images must use https",
+        errors: { coverUrl: ["Cover images must use https"] },
+      });
+      const ownSite = await call("POST", path, {
+        ...body,
+        coverUrl: `${t.config.publicUrl.origin}/objects/images/own-cover`,
+      });
+      expect(ownSite.status).toBe(201);
+      const { id } = await ownSite.json();
+      expect((await call("DELETE", `${path}/${id}`)).status).toBe(204);
+    }
+    expect(await t.db.select().from(poems).where(eq(poems.slug, "plain-http"))).toEqual([]);
+  });
+
   it("answers every invalid poem field with the spec's message and stores nothing", async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ title: "  " }, "Title is required"],
