@@ -8,9 +8,9 @@ import { dayInZone, dayToDate } from "../../common/dates.ts";
 import type { BookInput, EmberInput, PoemInput, TagInput } from "../../common/schemas/admin.ts";
 import type { Database } from "../db/client.ts";
 import { books, embers, emberTags, poems, poemTags, tags, users, whispers } from "../db/schema.ts";
+import { asBook, type BookService, bookColumns } from "./books.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { conflict, invalid, isUniqueViolation, notFound } from "./errors.ts";
-import { asBook, type BookService, bookColumns } from "./books.ts";
 import { type Poem, type PoemService, type TagRef, withTags } from "./poems.ts";
 
 /** The admin schedule reads at most this many embers (SPEC.md §9: 30). */
