@@ -2,3 +2,15 @@
 export function visibleLength(text: string): number {
   return [...new Intl.Segmenter("en", { granularity: "grapheme" }).segment(text)].length;
 }
+
+export const UNSTORABLE_TEXT_MESSAGE = "Text must be valid Unicode, without NUL characters";
+
+/**
+ * Text the database can keep as it was sent: well-formed UTF-16 (a lone surrogate such as
+ * "\ud800" is valid JSON but has no UTF-8 form) and no NUL, which no PostgreSQL text or json value
+ * can hold. Non-characters (U+FFFE, U+FFFF) and characters beyond the BMP are fine.
+ */
+export function isStorableText(text: string): boolean {
+  // With the u flag a surrogate pair is one code point: \p{Surrogate} finds only lone halves.
+  return !/\p{Surrogate}/u.test(text) && !text.includes("\u0000");
+}

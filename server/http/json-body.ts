@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import type { z } from "zod";
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from "../../common/text.ts";
 import { invalid } from "../services/errors.ts";
 
 /**
@@ -35,11 +36,20 @@ export async function readFormBody(c: Context): Promise<Record<string, string | 
   }
 }
 
-/** Validates any input (query, params, body) with its schema; the first issue is the message. */
+/**
+ * Validates any input (query, params, body) with its schema; the first issue is the message.
+ * Before any schema, one rule for every text of every input: text the database could not store
+ * as sent is refused with 400, naming where it was, rather than failing as a 500 or being
+ * changed on its way in.
+ */
 export function parseInput<Schema extends z.ZodType>(
   schema: Schema,
   input: unknown,
 ): z.infer<Schema> {
+  const unstorable = findUnstorableText(input);
+  if (unstorable !== undefined) {
+    throw invalid(UNSTORABLE_TEXT_MESSAGE, { [unstorable || "_"]: [UNSTORABLE_TEXT_MESSAGE] });
+  }
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const errors: Record<string, string[]> = {};
@@ -48,4 +58,29 @@ export function parseInput<Schema extends z.ZodType>(
     errors[key] = [...(errors[key] ?? []), issue.message];
   }
   throw invalid(result.error.issues[0]?.message ?? "Invalid input", errors);
+}
+
+/**
+ * The path ('pages.0.title') of a string, or an object key, that is not storable text.
+ * Walked with a stack of its own: a 100 KB body can nest deeper than the call stack goes.
+ */
+function findUnstorableText(input: unknown): string | undefined {
+  const pending: { value: unknown; path: string }[] = [{ value: input, path: "" }];
+  const at = (path: string, key: string | number) => (path ? `${path}.${key}` : String(key));
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const { value, path } = next;
+    if (typeof value === "string") {
+      if (!isStorableText(value)) return path;
+    } else if (Array.isArray(value)) {
+      value.forEach((item, index) => {
+        pending.push({ value: item, path: at(path, index) });
+      });
+    } else if (value !== null && typeof value === "object") {
+      for (const [key, item] of Object.entries(value)) {
+        if (!isStorableText(key)) return at(path, key);
+        pending.push({ value: item, path: at(path, key) });
+      }
+    }
+  }
+  return undefined;
 }

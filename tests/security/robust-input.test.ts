@@ -1,9 +1,12 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from "../../common/text.ts";
+import { tags } from "../../server/db/schema.ts";
 import { drivers } from "../helpers/database.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 import { ruleFor } from "./access-matrix.ts";
 import {
+  countRows,
   type Endpoint,
   fillPath,
   isStateChanging,
@@ -11,7 +14,7 @@ import {
   parameterNames,
   snapshotRows,
 } from "./routes.ts";
-import { sampleParameter, seedWorld, type World } from "./world.ts";
+import { type Sessions, sampleParameter, seedWorld, WORLD, type World } from "./world.ts";
 
 /** Runs per route and property: enough to shake out a crash, few enough for one minute in all. */
 const RUNS_PER_ROUTE = 30;
@@ -49,6 +52,102 @@ const anyQuery = fc.dictionary(
   fc.oneof(fc.string({ unit: "binary" }), fc.constantFrom("-1", "0", "1e9", "%", "[]")),
 );
 
+/**
+ * One code unit or character of the text a client may send: any UTF-16 unit, and more often the
+ * ones storage meets least: lone surrogates, non-characters, NUL, characters beyond the BMP,
+ * combining marks, bidi controls.
+ */
+const anyTextUnit = fc.oneof(
+  fc.constantFrom(
+    "\ud800",
+    "\udbff",
+    "\udc00",
+    "\udfff",
+    "\ufffe",
+    "\uffff",
+    "\u0000",
+    "𝄞",
+    "🔥",
+    "👍🏽",
+    "e\u0301",
+    "\u202e",
+  ),
+  fc.integer({ min: 0xd800, max: 0xdfff }).map((unit) => String.fromCharCode(unit)),
+  fc.string({ unit: "binary", minLength: 1, maxLength: 1 }),
+);
+const anyText = fc.string({ unit: anyTextUnit, minLength: 1, maxLength: 30 });
+
+/** A fresh calendar day for each ember, so the one-per-day rule does not hide the text's fate. */
+const dayNumber = (n: number) => new Date(Date.UTC(2031, 0, 1) + n * 86_400_000).toISOString();
+
+/**
+ * Every write that takes text, with a body valid but for `text` in each of its text fields, and
+ * who sends it. `n` makes slugs and days unique per run.
+ */
+const TEXT_WRITES: {
+  path: string;
+  role: keyof Sessions;
+  body: (text: string, n: number, tagId: number) => unknown;
+}[] = [
+  {
+    path: `/api/poems/${WORLD.poemSlug}/whispers`,
+    role: "user",
+    body: (text) => ({ stanzaIndex: 0, body: text }),
+  },
+  {
+    path: "/api/guest-submission",
+    role: "user",
+    body: (text) => ({
+      name: text,
+      email: "guest@example.com",
+      handle: text,
+      bio: text,
+      poemTitle: text,
+      poemText: text,
+    }),
+  },
+  { path: "/api/subscribe", role: "user", body: (text) => ({ email: `${text}@example.com` }) },
+  {
+    path: "/api/admin/poems",
+    role: "admin",
+    body: (text, n, tagId) => ({
+      title: text,
+      slug: `text-${n}`,
+      stanzas: [text, `${text} / ${text}`],
+      coverAlt: text,
+      tagIds: [tagId],
+    }),
+  },
+  {
+    path: "/api/admin/embers",
+    role: "admin",
+    body: (text, n) => ({ text, date: dayNumber(n).slice(0, 10) }),
+  },
+  {
+    path: "/api/admin/books",
+    role: "admin",
+    body: (text, n) => ({
+      title: text,
+      slug: `text-${n}`,
+      blurb: text,
+      coverUrl: "/objects/images/cover",
+      buyUrl: "https://example.com/buy",
+      pages: [{ title: text, content: text }],
+    }),
+  },
+  { path: "/api/admin/tags", role: "admin", body: (text) => ({ name: text }) },
+  {
+    path: "/api/admin/digest/preview",
+    role: "admin",
+    body: (text) => ({
+      featuredEmber: { text, date: "2026-11-23" },
+      topEchoedStanzas: [],
+      newPoems: [{ title: text, slug: "river", stanzas: [text] }],
+    }),
+  },
+  { path: "/api/admin/digest/send", role: "admin", body: (text) => ({ subject: text }) },
+];
+
 function withTimeout(answer: Response | Promise<Response>, label: string): Promise<Response> {
   return Promise.race([
     Promise.resolve(answer),
@@ -76,7 +175,8 @@ describe.each(drivers)("robust input on %s", (driver) => {
   let world: World;
 
   beforeAll(async () => {
-    t = await createTestApp(driver);
+    // Limits high enough that the text, not a rate limit, decides each answer.
+    t = await createTestApp(driver, { env: { RATE_LIMIT_SCALE: "1000" } });
     world = await seedWorld(t);
   });
   afterAll(() => t.close());
@@ -107,6 +207,38 @@ describe.each(drivers)("robust input on %s", (driver) => {
             await expectWellFormedAnswer(response, label);
           },
         ),
+        { numRuns: RUNS_PER_ROUTE },
+      );
+    }
+  });
+
+  it("answers any well-formed text in every text field below 500, and refuses text it cannot store whole with 400", async () => {
+    const [tag] = await t.db.select({ id: tags.id }).from(tags);
+    let n = 0;
+    for (const write of TEXT_WRITES) {
+      await fc.assert(
+        fc.asyncProperty(anyText, async (text) => {
+          n += 1;
+          const before = await countRows(t.db);
+          const label = `POST ${write.path} with ${JSON.stringify(text)}`;
+          const response = await withTimeout(
+            t.app.request(write.path, {
+              method: "POST",
+              headers: { "Content-Type": "application/json", Cookie: world.sessions[write.role] },
+              body: JSON.stringify(write.body(text, n, tag?.id ?? 0)),
+            }),
+            label,
+          );
+          if (isStorableText(text)) {
+            await expectWellFormedAnswer(response, label);
+            return;
+          }
+          expect(response.status, label).toBe(400);
+          expect(((await response.json()) as { message: string }).message, label).toBe(
+            UNSTORABLE_TEXT_MESSAGE,
+          );
+          expect(await countRows(t.db), label).toEqual(before);
+        }),
         { numRuns: RUNS_PER_ROUTE },
       );
     }
