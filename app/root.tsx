@@ -18,6 +18,7 @@ import { SiteFooter } from "./components/site-footer.tsx";
 import { SiteHeader } from "./components/site-header.tsx";
 import { skeletonFor } from "./components/skeletons.tsx";
 import { Toaster } from "./components/toaster.tsx";
+import { useAdminDoorNotice } from "./lib/admin-access.ts";
 import { appContext } from "./lib/app-context.ts";
 import type { CurrentUser } from "./lib/current-user.ts";
 import { useNonce } from "./lib/nonce.tsx";
@@ -122,6 +123,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App() {
   useStripVerifiedParam();
+  useAdminDoorNotice();
   const user = useCurrentUser();
   const location = useLocation();
   // The journal page runs (and announces) its own sync.

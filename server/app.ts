@@ -5,12 +5,11 @@ import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import { RouterContextProvider } from "react-router";
 import { type AppLoadContext, appContext } from "../app/lib/app-context.ts";
-import { adminContentRoutes } from "./api/admin-content.ts";
+import { adminRoutes } from "./api/admin.ts";
 import { authRoutes } from "./api/auth.ts";
-import { digestRoutes } from "./api/digest.ts";
 import { emberAndBookRoutes } from "./api/embers-books.ts";
 import { healthRoutes } from "./api/health.ts";
-import { imageRoutes, localUploadRoutes } from "./api/images.ts";
+import { localUploadRoutes } from "./api/images.ts";
 import { interactionRoutes } from "./api/interactions.ts";
 import { objectRoutes } from "./api/objects.ts";
 import { ogRoutes } from "./api/og.ts";
@@ -21,7 +20,6 @@ import type { Config } from "./config.ts";
 import { compressText } from "./http/compression.ts";
 import type { AppEnv } from "./http/env.ts";
 import { createErrorHandler, isConnectionError, withPageOutageErrors } from "./http/errors.ts";
-import { requireAdminApi } from "./http/require-admin.ts";
 import { requireSameOrigin } from "./http/same-origin.ts";
 import { assetHeaders, securityHeaders } from "./http/security-headers.ts";
 import type { ImageUrlCheckOptions } from "./images/image-url-check.ts";
@@ -131,25 +129,13 @@ export function createApp(deps: AppDeps) {
     }),
   );
   api.use(requireSameOrigin(config, (path) => path === ONE_CLICK_UNSUBSCRIBE_PATH));
-  api.use("/admin/*", requireAdminApi);
-  // An admin write to content may change what readers see: cached pages go, here and on other
-  // instances. Image checks, the digest and the submissions' review change no page.
-  api.use("/admin/*", async (c, next) => {
-    await next();
-    const isContentWrite = !/^\/api\/admin\/(images|digest|submissions)\//.test(c.req.path);
-    if (c.req.method !== "GET" && c.res.status < 400 && isContentWrite) {
-      await services.contentChanges.announce();
-    }
-  });
   api.route("/", healthRoutes(services));
   api.route("/", authRoutes(services, config));
   api.route("/", poemRoutes(services));
   api.route("/", emberAndBookRoutes(services, config));
   api.route("/", interactionRoutes(services));
   api.route("/", subscriptionRoutes(services, config));
-  api.route("/", adminContentRoutes(services));
-  api.route("/", digestRoutes(services));
-  api.route("/", imageRoutes(images));
+  api.route("/admin", adminRoutes(services, images));
   api.all("*", (c) => c.json({ message: "Not found" }, 404));
   app.route("/api", api);
   const pageServices = withPageOutageErrors(services);

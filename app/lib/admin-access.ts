@@ -1,29 +1,45 @@
 import { useEffect } from "react";
-import { useNavigate } from "react-router";
+import { useLocation, useNavigate } from "react-router";
 import { ADMIN_LOGGED_OUT_REDIRECT_MS } from "../../common/constants.ts";
 import { notifyError } from "./toast.ts";
 
+/** The query parameter on `/` that says which admin door a non-admin was turned away from. */
+const ADMIN_DOOR_PARAM = "admin-door";
+
 /**
- * What non-admins meet at the admin area's doors (SPEC.md §6). The server refuses every
- * /api/admin call to them; these are the reader-facing answers: /admin says the session is gone
- * and goes to sign-in after 500 ms, /admin/digest says admin access is required and goes home.
+ * Where the admin layout (app/routes/admin-layout.tsx) sends a non-admin, before any admin data
+ * is loaded: home, with the door they knocked at, so home can say what the spec says there.
  */
-export function useAdminDoor(isAdmin: boolean, area: "content" | "digest") {
+export function adminDoorRedirect(pathname: string): string {
+  const door = pathname.startsWith("/admin/digest") ? "digest" : "content";
+  return `/?${ADMIN_DOOR_PARAM}=${door}`;
+}
+
+/**
+ * What non-admins meet at the admin area's doors (SPEC.md §6), shown on the page they were sent
+ * to: /admin/digest says admin access is required (they stay home); /admin says the session is
+ * gone and goes to sign-in after 500 ms. The parameter leaves the address bar.
+ */
+export function useAdminDoorNotice() {
+  const location = useLocation();
   const navigate = useNavigate();
+  const door = new URLSearchParams(location.search).get(ADMIN_DOOR_PARAM);
   useEffect(() => {
-    if (isAdmin) return;
-    if (area === "digest") {
+    if (door !== "digest" && door !== "content") return;
+    const params = new URLSearchParams(location.search);
+    params.delete(ADMIN_DOOR_PARAM);
+    const search = params.toString();
+    navigate(
+      { pathname: location.pathname, search: search ? `?${search}` : "", hash: location.hash },
+      { replace: true, preventScrollReset: true },
+    );
+    if (door === "digest") {
       notifyError("Access denied", "Admin access required.");
-      navigate("/", { replace: true });
       return;
     }
     notifyError("Unauthorized", "You are logged out. Logging in again...");
-    const timer = setTimeout(
-      () => window.location.assign("/api/login"),
-      ADMIN_LOGGED_OUT_REDIRECT_MS,
-    );
-    return () => clearTimeout(timer);
-  }, [isAdmin, area, navigate]);
+    setTimeout(() => window.location.assign("/api/login"), ADMIN_LOGGED_OUT_REDIRECT_MS);
+  }, [door, location.pathname, location.search, location.hash, navigate]);
 }
 
 export const adminMeta = (title: string) => [

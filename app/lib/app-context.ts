@@ -1,5 +1,5 @@
 import { createContext, type RouterContext } from "react-router";
-import type { Actor } from "../../server/services/actor.ts";
+import type { Actor, AdminActor } from "../../server/services/actor.ts";
 import type { Services } from "../../server/services/index.ts";
 
 /** Public facts about the site that pages render (never secrets). */
@@ -25,3 +25,9 @@ const KEY = Symbol.for("ember-verse.app-context");
 const registry = globalThis as unknown as Record<symbol, RouterContext<AppLoadContext> | undefined>;
 registry[KEY] ??= createContext<AppLoadContext>();
 export const appContext = registry[KEY];
+
+/**
+ * The admin acting on an admin page, set by the admin layout's guard (app/routes/admin-layout.tsx)
+ * and read by the loaders under it; reading it anywhere else throws.
+ */
+export const adminContext = createContext<AdminActor>();

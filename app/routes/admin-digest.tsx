@@ -5,9 +5,9 @@ import { DIGEST_SUBJECT_MAX_LENGTH, type DigestContent } from "../../common/sche
 import type { DigestRunView } from "../../server/services/digest.ts";
 import { inputClass, primaryButton, secondaryButton } from "../components/admin/ui.tsx";
 import { ModalDialog } from "../components/modal-dialog.tsx";
-import { adminMeta, useAdminDoor } from "../lib/admin-access.ts";
+import { adminMeta } from "../lib/admin-access.ts";
 import { ApiError, apiRequest } from "../lib/api.ts";
-import { appContext } from "../lib/app-context.ts";
+import { adminContext, appContext } from "../lib/app-context.ts";
 import { copyText } from "../lib/clipboard.ts";
 import { notify, notifyError } from "../lib/toast.ts";
 import type { Route } from "./+types/admin-digest";
@@ -21,17 +21,14 @@ type RunRow = Omit<DigestRunView, "createdAt" | "completedAt"> & {
 const RUNS_POLL_MS = 2_000;
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { actor, services, site } = context.get(appContext);
-  if (actor?.role !== "ADMIN") return { isAdmin: false, runs: [], siteName: site.name };
-  const runs = await services.digest.listRuns();
-  return { isAdmin: true, runs: JSON.parse(JSON.stringify(runs)) as RunRow[], siteName: site.name };
+  const { services, site } = context.get(appContext);
+  const runs = await services.digest.listRuns(context.get(adminContext));
+  return { runs: JSON.parse(JSON.stringify(runs)) as RunRow[], siteName: site.name };
 }
 
 export const meta = () => adminMeta("Weekly Ember Digest");
 
 export default function AdminDigest({ loaderData }: Route.ComponentProps) {
-  useAdminDoor(loaderData.isAdmin, "digest");
-  if (!loaderData.isAdmin) return null;
   return (
     <section className="mx-auto max-w-3xl px-4 py-10">
       <p>

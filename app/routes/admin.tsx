@@ -6,25 +6,19 @@ import { EmbersTab } from "../components/admin/embers-tab.tsx";
 import { PoemsTab } from "../components/admin/poems-tab.tsx";
 import { TagsTab } from "../components/admin/tags-tab.tsx";
 import { WhispersTab } from "../components/admin/whispers-tab.tsx";
-import { adminMeta, useAdminDoor } from "../lib/admin-access.ts";
+import { adminMeta } from "../lib/admin-access.ts";
 import { appContext } from "../lib/app-context.ts";
 import type { Route } from "./+types/admin";
 
 export function loader({ context }: Route.LoaderArgs) {
-  const { actor, site } = context.get(appContext);
-  return {
-    isAdmin: actor?.role === "ADMIN",
-    // The ember schedule starts today in SITE_TIMEZONE, wherever the poet's browser is.
-    today: dayInZone(site.timezone),
-  };
+  // The ember schedule starts today in SITE_TIMEZONE, wherever the poet's browser is.
+  return { today: dayInZone(context.get(appContext).site.timezone) };
 }
 
 export const meta = () => adminMeta("Content Management");
 
 /** Content Management (SPEC.md §2): the Digest Admin link and the five tabs. */
 export default function Admin({ loaderData }: Route.ComponentProps) {
-  useAdminDoor(loaderData.isAdmin, "content");
-  if (!loaderData.isAdmin) return null;
   return (
     <section className="mx-auto max-w-4xl px-4 py-10">
       <div className="flex flex-wrap items-baseline justify-between gap-3">

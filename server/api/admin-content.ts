@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { bookInput, emberInput, poemInput, tagInput } from "../../common/schemas/admin.ts";
-import type { AppEnv } from "../http/env.ts";
+import type { AdminEnv } from "../http/env.ts";
 import { parseInput, readJsonBody } from "../http/json-body.ts";
 import type { Services } from "../services/index.ts";
 
@@ -27,78 +27,99 @@ const scheduleQuery = z.object({
 });
 
 /**
- * The admin's content calls (SPEC.md §7) and the guest submissions' review, behind requireAdminApi: 201 on create, 200 on update,
- * 204 on delete; the schemas' messages on 400, 404 for unknown ids, 409 for taken slugs and names.
+ * The admin's content calls (SPEC.md §7) and the guest submissions' review, on the admin router
+ * (server/api/admin.ts): 201 on create and 200 on update with the record, 204 on delete; the
+ * schemas' messages on 400, 404 for unknown ids, 409 for taken slugs and names.
  */
 export function adminContentRoutes(services: Services) {
   const { contentAdmin } = services;
-  return new Hono<AppEnv>()
-    .post("/admin/poems", async (c) =>
-      c.json(await contentAdmin.createPoem(await readJsonBody(c, poemInput)), 201),
+  return new Hono<AdminEnv>()
+    .post("/poems", async (c) =>
+      c.json(await contentAdmin.createPoem(c.var.admin, await readJsonBody(c, poemInput)), 201),
     )
-    .put("/admin/poems/:id", async (c) => {
+    .put("/poems/:id", async (c) => {
       const { id } = parseInput(poemId, c.req.param());
-      return c.json(await contentAdmin.updatePoem(id, await readJsonBody(c, poemInput)));
+      return c.json(
+        await contentAdmin.updatePoem(c.var.admin, id, await readJsonBody(c, poemInput)),
+      );
     })
-    .delete("/admin/poems/:id", async (c) => {
-      await contentAdmin.deletePoem(parseInput(poemId, c.req.param()).id);
+    .delete("/poems/:id", async (c) => {
+      await contentAdmin.deletePoem(c.var.admin, parseInput(poemId, c.req.param()).id);
       return c.body(null, 204);
     })
-    .get("/admin/embers", async (c) => {
+    .get("/embers", async (c) => {
       const { limit } = parseInput(scheduleQuery, c.req.query());
-      return c.json(await contentAdmin.listEmberSchedule(limit));
+      return c.json(await contentAdmin.listEmberSchedule(c.var.admin, limit));
     })
-    .post("/admin/embers", async (c) =>
-      c.json(await contentAdmin.createEmber(await readJsonBody(c, emberInput)), 201),
+    .post("/embers", async (c) =>
+      c.json(await contentAdmin.createEmber(c.var.admin, await readJsonBody(c, emberInput)), 201),
     )
-    .put("/admin/embers/:id", async (c) => {
+    .put("/embers/:id", async (c) => {
       const { id } = parseInput(emberId, c.req.param());
-      return c.json(await contentAdmin.updateEmber(id, await readJsonBody(c, emberInput)));
+      return c.json(
+        await contentAdmin.updateEmber(c.var.admin, id, await readJsonBody(c, emberInput)),
+      );
     })
-    .delete("/admin/embers/:id", async (c) => {
-      await contentAdmin.deleteEmber(parseInput(emberId, c.req.param()).id);
+    .delete("/embers/:id", async (c) => {
+      await contentAdmin.deleteEmber(c.var.admin, parseInput(emberId, c.req.param()).id);
       return c.body(null, 204);
     })
-    .post("/admin/books", async (c) =>
-      c.json(await contentAdmin.createBook(await readJsonBody(c, bookInput)), 201),
+    .post("/books", async (c) =>
+      c.json(await contentAdmin.createBook(c.var.admin, await readJsonBody(c, bookInput)), 201),
     )
-    .put("/admin/books/:id", async (c) => {
+    .put("/books/:id", async (c) => {
       const { id } = parseInput(bookId, c.req.param());
-      return c.json(await contentAdmin.updateBook(id, await readJsonBody(c, bookInput)));
+      return c.json(
+        await contentAdmin.updateBook(c.var.admin, id, await readJsonBody(c, bookInput)),
+      );
     })
-    .delete("/admin/books/:id", async (c) => {
-      await contentAdmin.deleteBook(parseInput(bookId, c.req.param()).id);
+    .delete("/books/:id", async (c) => {
+      await contentAdmin.deleteBook(c.var.admin, parseInput(bookId, c.req.param()).id);
       return c.body(null, 204);
     })
-    .post("/admin/tags", async (c) =>
-      c.json(await contentAdmin.createTag(await readJsonBody(c, tagInput)), 201),
+    .post("/tags", async (c) =>
+      c.json(await contentAdmin.createTag(c.var.admin, await readJsonBody(c, tagInput)), 201),
     )
-    .put("/admin/tags/:id", async (c) => {
+    .put("/tags/:id", async (c) => {
       const { id } = parseInput(tagId, c.req.param());
-      return c.json(await contentAdmin.updateTag(id, await readJsonBody(c, tagInput)));
+      return c.json(await contentAdmin.updateTag(c.var.admin, id, await readJsonBody(c, tagInput)));
     })
-    .delete("/admin/tags/:id", async (c) => {
-      await contentAdmin.deleteTag(parseInput(tagId, c.req.param()).id);
+    .delete("/tags/:id", async (c) => {
+      await contentAdmin.deleteTag(c.var.admin, parseInput(tagId, c.req.param()).id);
       return c.body(null, 204);
     })
-    .get("/admin/whispers", async (c) => c.json(await contentAdmin.listWhispers()))
-    .post("/admin/whispers/:id/approve", async (c) => {
-      await contentAdmin.setWhisperApproval(parseInput(whisperId, c.req.param()).id, true);
+    .get("/whispers", async (c) => c.json(await contentAdmin.listWhispers(c.var.admin)))
+    .post("/whispers/:id/approve", async (c) => {
+      await contentAdmin.setWhisperApproval(
+        c.var.admin,
+        parseInput(whisperId, c.req.param()).id,
+        true,
+      );
       return c.json({ message: "Whisper approved" });
     })
-    .post("/admin/whispers/:id/hide", async (c) => {
-      await contentAdmin.setWhisperApproval(parseInput(whisperId, c.req.param()).id, false);
+    .post("/whispers/:id/hide", async (c) => {
+      await contentAdmin.setWhisperApproval(
+        c.var.admin,
+        parseInput(whisperId, c.req.param()).id,
+        false,
+      );
       return c.json({ message: "Whisper hidden" });
     })
-    .get("/admin/submissions", async (c) =>
-      c.json(await services.guestSubmissions.listSubmissions()),
+    .get("/submissions", async (c) =>
+      c.json(await services.guestSubmissions.listSubmissions(c.var.admin)),
     )
-    .post("/admin/submissions/:id/review", async (c) => {
-      await services.guestSubmissions.markReviewed(parseInput(submissionId, c.req.param()).id);
+    .post("/submissions/:id/review", async (c) => {
+      await services.guestSubmissions.markReviewed(
+        c.var.admin,
+        parseInput(submissionId, c.req.param()).id,
+      );
       return c.json({ message: "Submission marked reviewed" });
     })
-    .delete("/admin/submissions/:id", async (c) => {
-      await services.guestSubmissions.deleteSubmission(parseInput(submissionId, c.req.param()).id);
+    .delete("/submissions/:id", async (c) => {
+      await services.guestSubmissions.deleteSubmission(
+        c.var.admin,
+        parseInput(submissionId, c.req.param()).id,
+      );
       return c.body(null, 204);
     });
 }

@@ -1,9 +1,8 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { digestContentInput, digestSendInput } from "../../common/schemas/digest.ts";
-import type { AppEnv } from "../http/env.ts";
+import type { AdminEnv } from "../http/env.ts";
 import { parseInput, readJsonBody } from "../http/json-body.ts";
-import { unauthorized } from "../services/errors.ts";
 import type { Services } from "../services/index.ts";
 
 const runParams = z.object({
@@ -13,26 +12,35 @@ const runParams = z.object({
     .transform(Number),
 });
 
-/** The weekly digest for admins (behind requireAdminApi): content, preview, sending, runs. */
+/**
+ * The weekly digest on the admin router (server/api/admin.ts): content, preview, sending, runs,
+ * and the verified subscribers as CSV.
+ */
 export function digestRoutes(services: Services) {
-  const { digest } = services;
-  return new Hono<AppEnv>()
-    .get("/admin/digest/content", async (c) => c.json(await digest.content()))
-    .post("/admin/digest/preview", async (c) =>
-      c.json(digest.preview(await readJsonBody(c, digestContentInput))),
+  const { digest, subscriptions } = services;
+  return new Hono<AdminEnv>()
+    .get("/digest/content", async (c) => c.json(await digest.content(c.var.admin)))
+    .post("/digest/preview", async (c) =>
+      c.json(digest.preview(c.var.admin, await readJsonBody(c, digestContentInput))),
     )
-    .post("/admin/digest/send", async (c) => {
-      const actor = c.get("actor");
-      if (!actor) throw unauthorized();
+    .post("/digest/send", async (c) => {
       const { subject } = await readJsonBody(c, digestSendInput);
-      return c.json(await digest.send(actor, subject), 201);
+      return c.json(await digest.send(c.var.admin, subject), 201);
     })
-    .get("/admin/digest/runs", async (c) => c.json(await digest.listRuns()))
-    .get("/admin/digest/recipients", async (c) =>
-      c.json({ recipients: await digest.countRecipients() }),
+    .get("/digest/runs", async (c) => c.json(await digest.listRuns(c.var.admin)))
+    .get("/digest/recipients", async (c) =>
+      c.json({ recipients: await digest.countRecipients(c.var.admin) }),
     )
-    .post("/admin/digest/runs/:id/resume", async (c) => {
+    .post("/digest/runs/:id/resume", async (c) => {
       const { id } = parseInput(runParams, c.req.param());
-      return c.json(await digest.resume(id));
+      return c.json(await digest.resume(c.var.admin, id));
+    })
+    .get("/subscribers.csv", async (c) => {
+      const csv = await subscriptions.exportCsv(c.var.admin);
+      return c.body(csv, 200, {
+        "Content-Type": "text/csv; charset=utf-8",
+        "Content-Disposition": 'attachment; filename="subscribers.csv"',
+        "Cache-Control": "no-store",
+      });
     });
 }

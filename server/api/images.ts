@@ -1,25 +1,25 @@
 import { Hono } from "hono";
 import { UPLOAD_MAX_BYTES } from "../../common/constants.ts";
 import { uploadUrlInput, validateImageUrlInput } from "../../common/schemas/images.ts";
-import type { AppEnv } from "../http/env.ts";
+import type { AdminEnv, AppEnv } from "../http/env.ts";
 import { parseInput, readJsonBody } from "../http/json-body.ts";
 import { readLimitedBody } from "../http/read-limited-body.ts";
 import type { ImageService } from "../services/images.ts";
 
-/** Admin image calls under /api (SPEC.md §7). */
+/** Image calls on the admin router (SPEC.md §7). */
 export function imageRoutes(images: ImageService) {
-  return new Hono<AppEnv>()
-    .post("/admin/images/upload-url", async (c) => {
+  return new Hono<AdminEnv>()
+    .post("/images/upload-url", async (c) => {
       // SPEC.md §7 sends no body; a JSON body may name the file's type.
       const hasBody = (await c.req.text()).trim() !== "";
       const { contentType } = hasBody
         ? await readJsonBody(c, uploadUrlInput)
         : parseInput(uploadUrlInput, {});
-      return c.json(await images.createUploadUrl(c.get("actor"), contentType));
+      return c.json(await images.createUploadUrl(c.var.admin, contentType));
     })
-    .post("/admin/images/validate-url", async (c) => {
+    .post("/images/validate-url", async (c) => {
       const { url } = await readJsonBody(c, validateImageUrlInput);
-      return c.json(await images.validateImageUrl(c.get("actor"), url));
+      return c.json(await images.validateImageUrl(c.var.admin, url));
     });
 }
 

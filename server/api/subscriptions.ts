@@ -49,13 +49,5 @@ export function subscriptionRoutes(services: Services, config: Config) {
           ? c.json({ message: "Unsubscribed" })
           : c.json({ message: "Invalid unsubscribe link" }, 400);
       })
-      .get("/admin/subscribers.csv", async (c) => {
-        const csv = await subscriptions.exportCsv(c.get("actor"));
-        return c.body(csv, 200, {
-          "Content-Type": "text/csv; charset=utf-8",
-          "Content-Disposition": 'attachment; filename="subscribers.csv"',
-          "Cache-Control": "no-store",
-        });
-      })
   );
 }

@@ -8,7 +8,9 @@ import { dayInZone, dayToDate } from "../../common/dates.ts";
 import type { BookInput, EmberInput, PoemInput, TagInput } from "../../common/schemas/admin.ts";
 import type { Database } from "../db/client.ts";
 import { books, embers, emberTags, poems, poemTags, tags, users, whispers } from "../db/schema.ts";
+import type { AdminActor } from "./actor.ts";
 import { asBook, type BookService, bookColumns } from "./books.ts";
+import type { ContentChanges } from "./content-changes.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { conflict, invalid, isUniqueViolation, notFound } from "./errors.ts";
 import { type Poem, type PoemService, type TagRef, withTags } from "./poems.ts";
@@ -54,25 +56,33 @@ export interface ModeratedWhisper {
 
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
-/** Runs a write, answering 409 with `message` when it would duplicate a unique value. */
-async function unique<T>(write: () => Promise<T>, message: string): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(message);
-    throw error;
-  }
-}
-
 /**
  * The poet's writes (SPEC.md §2 Admin, §7): poems, embers, books and tags, and whisper
- * moderation. Every write is one transaction; the API has already checked the admin and the input.
+ * moderation, for admins only (AdminActor). Every write is one transaction.
  */
 export function createContentAdminService({
   db,
   config,
   poems: poemReads,
-}: ServiceDeps & { poems: PoemService }) {
+  contentChanges,
+}: ServiceDeps & { poems: PoemService; contentChanges: ContentChanges }) {
+  /**
+   * Runs a write to what readers see, answering 409 with `conflictMessage` when it would
+   * duplicate a unique value, and once it is committed announces the change, so cached pages go
+   * on every instance. Every write below goes through here.
+   */
+  async function writeContent<T>(write: () => Promise<T>, conflictMessage = ""): Promise<T> {
+    let result: T;
+    try {
+      result = await write();
+    } catch (error) {
+      if (conflictMessage && isUniqueViolation(error)) throw conflict(conflictMessage);
+      throw error;
+    }
+    await contentChanges.announce();
+    return result;
+  }
+
   async function requireTags(tx: Transaction, tagIds: number[]) {
     if (tagIds.length === 0) return;
     const found = await tx.select({ id: tags.id }).from(tags).where(inArray(tags.id, tagIds));
@@ -160,9 +170,9 @@ export function createContentAdminService({
   }
 
   return {
-    async createPoem(input: PoemInput): Promise<Poem> {
+    async createPoem(_admin: AdminActor, input: PoemInput): Promise<Poem> {
       requireCoverAllowedOnPages(input.coverUrl);
-      const slug = await unique(
+      const slug = await writeContent(
         () =>
           db.transaction(async (tx) => {
             const [poem] = await tx
@@ -178,9 +188,9 @@ export function createContentAdminService({
       return poemReads.getPoem(slug);
     },
 
-    async updatePoem(id: number, input: PoemInput): Promise<Poem> {
+    async updatePoem(_admin: AdminActor, id: number, input: PoemInput): Promise<Poem> {
       requireCoverAllowedOnPages(input.coverUrl);
-      const slug = await unique(
+      const slug = await writeContent(
         () =>
           db.transaction(async (tx) => {
             const [poem] = await tx
@@ -198,13 +208,18 @@ export function createContentAdminService({
     },
 
     /** Its tag links, echoes, whispers and journal entries go with it (foreign-key cascades). */
-    async deletePoem(id: number): Promise<void> {
-      const deleted = await db.delete(poems).where(eq(poems.id, id)).returning({ id: poems.id });
-      if (deleted.length === 0) throw notFound("Poem not found");
+    async deletePoem(_admin: AdminActor, id: number): Promise<void> {
+      await writeContent(async () => {
+        const deleted = await db.delete(poems).where(eq(poems.id, id)).returning({ id: poems.id });
+        if (deleted.length === 0) throw notFound("Poem not found");
+      });
     },
 
     /** From today in SITE_TIMEZONE onward, soonest first: the schedule, future days included. */
-    async listEmberSchedule(limit = EMBER_SCHEDULE_MAX): Promise<ScheduledEmber[]> {
+    async listEmberSchedule(
+      _admin: AdminActor,
+      limit = EMBER_SCHEDULE_MAX,
+    ): Promise<ScheduledEmber[]> {
       const today = dayToDate(dayInZone(config.siteTimezone));
       const rows = await db
         .select(scheduledEmberColumns)
@@ -215,8 +230,8 @@ export function createContentAdminService({
       return withTags(db, rows, emberTags);
     },
 
-    async createEmber(input: EmberInput): Promise<ScheduledEmber> {
-      const { id } = await unique(
+    async createEmber(_admin: AdminActor, input: EmberInput): Promise<ScheduledEmber> {
+      const { id } = await writeContent(
         () =>
           db.transaction(async (tx) => {
             const [ember] = await tx
@@ -232,8 +247,8 @@ export function createContentAdminService({
       return readEmber(id);
     },
 
-    async updateEmber(id: number, input: EmberInput): Promise<ScheduledEmber> {
-      await unique(
+    async updateEmber(_admin: AdminActor, id: number, input: EmberInput): Promise<ScheduledEmber> {
+      await writeContent(
         () =>
           db.transaction(async (tx) => {
             const [existing] = await tx
@@ -253,14 +268,19 @@ export function createContentAdminService({
       return readEmber(id);
     },
 
-    async deleteEmber(id: number): Promise<void> {
-      const deleted = await db.delete(embers).where(eq(embers.id, id)).returning({ id: embers.id });
-      if (deleted.length === 0) throw notFound("Ember not found");
+    async deleteEmber(_admin: AdminActor, id: number): Promise<void> {
+      await writeContent(async () => {
+        const deleted = await db
+          .delete(embers)
+          .where(eq(embers.id, id))
+          .returning({ id: embers.id });
+        if (deleted.length === 0) throw notFound("Ember not found");
+      });
     },
 
-    async createBook(input: BookInput): Promise<Book> {
+    async createBook(_admin: AdminActor, input: BookInput): Promise<Book> {
       requireCoverAllowedOnPages(input.coverUrl);
-      const [book] = await unique(
+      const [book] = await writeContent(
         () => db.insert(books).values(input).returning(bookColumns),
         BOOK_SLUG_TAKEN,
       );
@@ -268,9 +288,9 @@ export function createContentAdminService({
       return asBook(book);
     },
 
-    async updateBook(id: number, input: BookInput): Promise<Book> {
+    async updateBook(_admin: AdminActor, id: number, input: BookInput): Promise<Book> {
       requireCoverAllowedOnPages(input.coverUrl);
-      const [book] = await unique(
+      const [book] = await writeContent(
         () => db.update(books).set(input).where(eq(books.id, id)).returning(bookColumns),
         BOOK_SLUG_TAKEN,
       );
@@ -278,13 +298,15 @@ export function createContentAdminService({
       return asBook(book);
     },
 
-    async deleteBook(id: number): Promise<void> {
-      const deleted = await db.delete(books).where(eq(books.id, id)).returning({ id: books.id });
-      if (deleted.length === 0) throw notFound("Book not found");
+    async deleteBook(_admin: AdminActor, id: number): Promise<void> {
+      await writeContent(async () => {
+        const deleted = await db.delete(books).where(eq(books.id, id)).returning({ id: books.id });
+        if (deleted.length === 0) throw notFound("Book not found");
+      });
     },
 
-    async createTag(input: TagInput): Promise<TagRef> {
-      return unique(
+    async createTag(_admin: AdminActor, input: TagInput): Promise<TagRef> {
+      return writeContent(
         () =>
           db.transaction(async (tx) => {
             await requireFreeTagName(tx, input.name);
@@ -299,8 +321,8 @@ export function createContentAdminService({
       );
     },
 
-    async updateTag(id: number, input: TagInput): Promise<TagRef> {
-      return unique(
+    async updateTag(_admin: AdminActor, id: number, input: TagInput): Promise<TagRef> {
+      return writeContent(
         () =>
           db.transaction(async (tx) => {
             await requireFreeTagName(tx, input.name, id);
@@ -317,13 +339,15 @@ export function createContentAdminService({
     },
 
     /** Its links to poems and embers go with it; the poems and embers stay. */
-    async deleteTag(id: number): Promise<void> {
-      const deleted = await db.delete(tags).where(eq(tags.id, id)).returning({ id: tags.id });
-      if (deleted.length === 0) throw notFound("Tag not found");
+    async deleteTag(_admin: AdminActor, id: number): Promise<void> {
+      await writeContent(async () => {
+        const deleted = await db.delete(tags).where(eq(tags.id, id)).returning({ id: tags.id });
+        if (deleted.length === 0) throw notFound("Tag not found");
+      });
     },
 
     /** Every whisper, newest first, approved or hidden, with its poem and author. */
-    async listWhispers(): Promise<ModeratedWhisper[]> {
+    async listWhispers(_admin: AdminActor): Promise<ModeratedWhisper[]> {
       const rows = await db
         .select({
           id: whispers.id,
@@ -348,7 +372,7 @@ export function createContentAdminService({
     },
 
     /** Hidden whispers leave readers' lists at once; approved ones come back. */
-    async setWhisperApproval(id: number, isApproved: boolean): Promise<void> {
+    async setWhisperApproval(_admin: AdminActor, id: number, isApproved: boolean): Promise<void> {
       const updated = await db
         .update(whispers)
         .set({ isApproved })

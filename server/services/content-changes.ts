@@ -5,8 +5,9 @@ import type { ServiceDeps } from "./deps.ts";
 export const CONTENT_CHANGED_CHANNEL = "ev_content_changed";
 
 /**
- * "What readers see has changed": announced after every admin write, heard by this instance at
- * once and by the others through PostgreSQL NOTIFY, so cached pages are never stale anywhere.
+ * "What readers see has changed": announced by the service that made the change (content-admin's
+ * writes), heard by this instance at once and by the others through PostgreSQL NOTIFY, so cached
+ * pages are never stale anywhere.
  */
 export function createContentChanges({ db, logger }: Pick<ServiceDeps, "db" | "logger">) {
   const listeners = new Set<() => void>();

@@ -2,7 +2,7 @@ import { and, count, desc, eq, gte, inArray, ne, sql } from "drizzle-orm";
 import type { DigestContent } from "../../common/schemas/digest.ts";
 import { digestDeliveries, echos, mailRuns, poems, subscriptions } from "../db/schema.ts";
 import { digestEmail } from "../mail/digest.ts";
-import type { Actor } from "./actor.ts";
+import type { AdminActor } from "./actor.ts";
 import type { ServiceDeps } from "./deps.ts";
 import type { DigestSender } from "./digest-sender.ts";
 import type { EmberService } from "./embers.ts";
@@ -159,29 +159,31 @@ export function createDigestService(
     }));
   }
 
-  return {
-    /**
-     * What this week's digest would hold: the featured ember, the two most-echoed stanzas and
-     * the poems of the past seven days; the spec's sample only when the site has none of it.
-     */
-    async content(now = new Date()): Promise<DigestContent> {
-      const since = new Date(now.getTime() - WEEK_MS);
-      const [ember, stanzas, poemsOfTheWeek] = await Promise.all([
-        featuredEmber(),
-        topEchoedStanzas(since),
-        newPoems(since),
-      ]);
-      if (!ember && stanzas.length === 0 && poemsOfTheWeek.length === 0) {
-        return SAMPLE_DIGEST_CONTENT;
-      }
-      return {
-        featuredEmber: ember ?? SAMPLE_DIGEST_CONTENT.featuredEmber,
-        topEchoedStanzas: stanzas,
-        newPoems: poemsOfTheWeek,
-      };
-    },
+  /**
+   * What this week's digest would hold: the featured ember, the two most-echoed stanzas and
+   * the poems of the past seven days; the spec's sample only when the site has none of it.
+   */
+  async function weeklyContent(now: Date): Promise<DigestContent> {
+    const since = new Date(now.getTime() - WEEK_MS);
+    const [ember, stanzas, poemsOfTheWeek] = await Promise.all([
+      featuredEmber(),
+      topEchoedStanzas(since),
+      newPoems(since),
+    ]);
+    if (!ember && stanzas.length === 0 && poemsOfTheWeek.length === 0) {
+      return SAMPLE_DIGEST_CONTENT;
+    }
+    return {
+      featuredEmber: ember ?? SAMPLE_DIGEST_CONTENT.featuredEmber,
+      topEchoedStanzas: stanzas,
+      newPoems: poemsOfTheWeek,
+    };
+  }
 
-    preview(content: DigestContent): { html: string } {
+  return {
+    content: (_admin: AdminActor, now = new Date()) => weeklyContent(now),
+
+    preview(_admin: AdminActor, content: DigestContent): { html: string } {
       const { html } = digestEmail(config.siteName, content, {
         publicUrl: config.publicUrl.toString(),
         unsubscribeUrl: new URL("/unsubscribe", config.publicUrl),
@@ -194,14 +196,14 @@ export function createDigestService(
      * each, written with the run in one transaction. One run sends at a time, so a double click
      * cannot mail everyone twice.
      */
-    async send(actor: NonNullable<Actor>, subject: string): Promise<DigestRunView> {
-      const content = await this.content();
+    async send(admin: AdminActor, subject: string): Promise<DigestRunView> {
+      const content = await weeklyContent(new Date());
       let runId: number;
       try {
         runId = await db.transaction(async (tx) => {
           const [run] = await tx
             .insert(mailRuns)
-            .values({ subject, content, createdBy: actor.id })
+            .values({ subject, content, createdBy: admin.id })
             .returning({ id: mailRuns.id });
           if (!run) throw new Error("mail run insert returned nothing");
           await tx.execute(
@@ -234,10 +236,10 @@ export function createDigestService(
       return runView(runId);
     },
 
-    listRuns: () => listRuns(),
+    listRuns: (_admin: AdminActor) => listRuns(),
 
     /** How many addresses a digest sent now would go to: verified and still subscribed. */
-    async countRecipients(): Promise<number> {
+    async countRecipients(_admin: AdminActor): Promise<number> {
       const [row] = await db
         .select({ total: count() })
         .from(subscriptions)
@@ -246,7 +248,7 @@ export function createDigestService(
     },
 
     /** Sends a paused run's remaining deliveries again, each with a fresh set of attempts. */
-    async resume(runId: number): Promise<DigestRunView> {
+    async resume(_admin: AdminActor, runId: number): Promise<DigestRunView> {
       const resumed = await db
         .update(mailRuns)
         .set({ status: "sending", pausedReason: null })

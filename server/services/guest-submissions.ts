@@ -1,6 +1,7 @@
 import { desc, eq } from "drizzle-orm";
 import { DECOY_FIELD, type GuestSubmissionInput } from "../../common/schemas/guest-submission.ts";
 import { guestSubmissions } from "../db/schema.ts";
+import type { AdminActor } from "./actor.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { notFound } from "./errors.ts";
 import { RATE_LIMITS, type RateLimiter } from "./rate-limit.ts";
@@ -32,7 +33,7 @@ export function createGuestSubmissionService({
       });
     },
 
-    async listSubmissions() {
+    async listSubmissions(_admin: AdminActor) {
       return db
         .select()
         .from(guestSubmissions)
@@ -41,7 +42,7 @@ export function createGuestSubmissionService({
     },
 
     /** Marks a submission read; doing it again keeps the first date. */
-    async markReviewed(id: number): Promise<void> {
+    async markReviewed(_admin: AdminActor, id: number): Promise<void> {
       const [row] = await db
         .select({ reviewedAt: guestSubmissions.reviewedAt })
         .from(guestSubmissions)
@@ -54,7 +55,7 @@ export function createGuestSubmissionService({
         .where(eq(guestSubmissions.id, id));
     },
 
-    async deleteSubmission(id: number): Promise<void> {
+    async deleteSubmission(_admin: AdminActor, id: number): Promise<void> {
       const deleted = await db
         .delete(guestSubmissions)
         .where(eq(guestSubmissions.id, id))

@@ -16,15 +16,8 @@ import {
 } from "../images/process-image.ts";
 import { checkLocalUploadSignature, signLocalUploadUrl, UPLOAD_ID } from "../images/upload-url.ts";
 import type { ObjectStore } from "../storage/local.ts";
-import { type Actor, isAdmin } from "./actor.ts";
-import {
-  forbidden,
-  invalid,
-  isServiceError,
-  notFound,
-  unauthorized,
-  unsupportedMediaType,
-} from "./errors.ts";
+import type { AdminActor } from "./actor.ts";
+import { forbidden, invalid, isServiceError, notFound, unsupportedMediaType } from "./errors.ts";
 import { RATE_LIMITS, type RateLimiter } from "./rate-limit.ts";
 
 /** Long enough to pick a file on a slow connection; short enough that a leaked URL soon dies. */
@@ -42,12 +35,6 @@ export interface StoredImage {
   contentType: string;
   width: number;
   height: number;
-}
-
-function requireAdmin(actor: Actor): NonNullable<Actor> {
-  if (!actor) throw unauthorized();
-  if (!isAdmin(actor)) throw forbidden("Admin access required");
-  return actor;
 }
 
 /**
@@ -107,10 +94,9 @@ export function createImageService(deps: {
   return {
     /** A URL the admin's browser PUTs one image to, and the path to store as the cover. */
     async createUploadUrl(
-      actor: Actor,
+      _admin: AdminActor,
       contentType?: string,
     ): Promise<{ uploadURL: string; objectPath: string }> {
-      requireAdmin(actor);
       const id = randomUUID();
       const uploadURL = objectStore.presignUpload
         ? await objectStore.presignUpload(pendingUploadKey(id), {
@@ -164,10 +150,9 @@ export function createImageService(deps: {
 
     /** Checks that an external cover URL is a reachable image on the public internet. */
     async validateImageUrl(
-      actor: Actor,
+      admin: AdminActor,
       url: string,
     ): Promise<{ valid: true; contentType: string }> {
-      const admin = requireAdmin(actor);
       await deps.rateLimiter.consume(RATE_LIMITS.imageUrlCheckPerUser, admin.id);
       try {
         const { contentType } = await checkImageUrl(url, deps.urlCheck);

@@ -45,7 +45,7 @@ export function createServices(
     databaseUpkeep: createDatabaseUpkeep(deps),
     contentChanges,
     poems,
-    contentAdmin: createContentAdminService({ ...deps, poems }),
+    contentAdmin: createContentAdminService({ ...deps, poems, contentChanges }),
     embers,
     books: createBookService(deps),
     guestSubmissions: createGuestSubmissionService({ ...deps, rateLimiter }),

@@ -1,0 +1,24 @@
+import { Hono } from "hono";
+import type { AdminEnv } from "../http/env.ts";
+import { requireAdmin } from "../services/actor.ts";
+import type { ImageService } from "../services/images.ts";
+import type { Services } from "../services/index.ts";
+import { adminContentRoutes } from "./admin-content.ts";
+import { digestRoutes } from "./digest.ts";
+import { imageRoutes } from "./images.ts";
+
+/**
+ * Every /api/admin call, on one router whose guard runs before any handler: anonymous 401, USER
+ * 403. Handlers pass the guard's AdminActor (`c.var.admin`) to the admin services, which take
+ * nothing else, so an admin call mounted anywhere but here does not compile.
+ */
+export function adminRoutes(services: Services, images: ImageService) {
+  return new Hono<AdminEnv>()
+    .use(async (c, next) => {
+      c.set("admin", requireAdmin(c.get("actor")));
+      await next();
+    })
+    .route("/", adminContentRoutes(services))
+    .route("/", digestRoutes(services))
+    .route("/", imageRoutes(images));
+}
