@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mailRuns, users } from "../../server/db/schema.ts";
 import { drivers } from "../helpers/database.ts";
+import { loadPageHandler, pagePaths } from "../helpers/page-handler.ts";
 import { signIn } from "../helpers/session.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 import {
@@ -142,5 +144,64 @@ describe.each(drivers)("access matrix on %s", (driver) => {
     expect(refused.status).toBe(403);
     const whispers = await (await t.app.request("/api/poems/river/whispers/0")).json();
     expect(JSON.stringify(whispers)).toContain(`"id":${whisperId}`);
+  });
+});
+
+/**
+ * The admin pages: every page under the admin layout, as a document and as client-navigation
+ * data, sends anonymous visitors and readers home with the door they knocked at, before any admin
+ * loader runs (nothing of the admin's data in the answer); the admin gets the page.
+ */
+describe.each(drivers)("admin pages on %s", (driver) => {
+  let t: TestApp;
+  let world: World;
+  let adminPages: string[];
+  const SECRET_SUBJECT = "Only the poet sees this subject";
+
+  beforeAll(async () => {
+    const { pageHandler, build } = await loadPageHandler();
+    adminPages = pagePaths(build).filter((page) => page.startsWith("/admin"));
+    t = await createTestApp(driver, { pageHandler });
+    world = await seedWorld(t);
+    const [poet] = await t.db.select({ id: users.id }).from(users);
+    await t.db.insert(mailRuns).values({
+      subject: SECRET_SUBJECT,
+      content: {
+        featuredEmber: { text: "x", date: "2026-11-23" },
+        topEchoedStanzas: [],
+        newPoems: [],
+      },
+      createdBy: poet?.id,
+      status: "sent",
+    });
+  }, 120_000);
+  afterAll(() => t.close());
+
+  it("finds every admin page in the build", () => {
+    expect(adminPages.sort()).toEqual(["/admin", "/admin/digest", "/admin/submissions"]);
+  });
+
+  it("turns non-admins away before any admin loader runs, and lets the admin in", async () => {
+    for (const page of adminPages) {
+      const door = page === "/admin/digest" ? "digest" : "content";
+      for (const [role, cookie] of [
+        ["anonymous", undefined],
+        ["user", world.sessions.user],
+      ] as const) {
+        const headers: Record<string, string> = cookie ? { Cookie: cookie } : {};
+        const label = `${page} as ${role}`;
+        const document = await t.app.request(page, { headers });
+        expect(document.status, label).toBe(302);
+        expect(document.headers.get("location"), label).toBe(`/?admin-door=${door}`);
+        const data = await t.app.request(`${page}.data`, { headers });
+        expect(await data.text(), label).not.toContain(SECRET_SUBJECT);
+      }
+      const asAdmin = await t.app.request(page, { headers: { Cookie: world.sessions.admin } });
+      expect(asAdmin.status, `${page} as admin`).toBe(200);
+    }
+    const digest = await t.app.request("/admin/digest", {
+      headers: { Cookie: world.sessions.admin },
+    });
+    expect(await digest.text()).toContain(SECRET_SUBJECT);
   });
 });
