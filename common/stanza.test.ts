@@ -11,8 +11,16 @@ import {
 describe("stanzas", () => {
   it("splits lines on ' / ' markers and keeps a lone slash inside a line", () => {
     expect(stanzaLines("one / two /three / four")).toEqual(["one", "two /three", "four"]);
-    expect(stanzaLines({ lines: ["a", " b "] })).toEqual(["a", "b"]);
+    expect(stanzaLines({ lines: ["a", " b "] })).toEqual(["a", " b"]);
     expect(stanzaText({ lines: ["a", "b"] })).toBe("a / b");
+  });
+
+  it("keeps a line's leading spaces as indentation and drops blank lines", () => {
+    expect(stanzaLines("  first /    second  /   / third")).toEqual([
+      "  first",
+      "   second",
+      "third",
+    ]);
   });
 
   it("truncates with '...' only when something was cut", () => {

@@ -3,10 +3,13 @@ import { STANZA_LINE_MARKER } from "./constants.ts";
 /** A stanza as the theme view may receive it: a text, or an object with lines (SPEC.md §2). */
 export type StanzaLike = string | { lines: string[] };
 
-/** The lines of a stanza: ' / ' markers become line breaks. */
+/**
+ * The lines of a stanza: ' / ' markers become line breaks. Only each line's end is trimmed: its
+ * leading spaces are the poet's indentation (DESIGN.md, "Indented lines").
+ */
 export function stanzaLines(stanza: StanzaLike): string[] {
   const lines = typeof stanza === "string" ? stanza.split(STANZA_LINE_MARKER) : stanza.lines;
-  return lines.map((line) => line.trim()).filter((line) => line.length > 0);
+  return lines.map((line) => line.trimEnd()).filter((line) => line.length > 0);
 }
 
 /** A stanza as one line of plain text, for previews, descriptions and share text. */

@@ -1,4 +1,5 @@
 import { STANZA_IMAGE } from "../../common/constants.ts";
+import { fitStanza, type StanzaFrame } from "../../common/stanza-fit.ts";
 
 /** 'the-kitchen-table-stanza-2.png', or 'stanza-2.png' without a title (SPEC.md §2, Save image). */
 export function stanzaImageFileName(title: string | undefined, stanzaNumber: number): string {
@@ -6,26 +7,25 @@ export function stanzaImageFileName(title: string | undefined, stanzaNumber: num
   return `${base}stanza-${stanzaNumber}.png`;
 }
 
-function wrapLine(context: CanvasRenderingContext2D, line: string, maxWidth: number): string[] {
-  const words = line.split(/\s+/);
-  const wrapped: string[] = [];
-  let current = "";
-  for (const word of words) {
-    const candidate = current ? `${current} ${word}` : word;
-    if (context.measureText(candidate).width > maxWidth && current) {
-      wrapped.push(current);
-      current = word;
-    } else {
-      current = candidate;
-    }
-  }
-  if (current) wrapped.push(current);
-  return wrapped;
-}
+const PADDING = 44;
+/** The title and the site name sit below this line; the stanza is centred above it. */
+const FOOTER_TOP = 316;
+
+const STANZA_FRAME: StanzaFrame = {
+  width: STANZA_IMAGE.width - 2 * PADDING,
+  height: FOOTER_TOP - PADDING,
+  lineHeight: 1.5,
+  largestFontSize: 22,
+  smallestFontSize: 12,
+  fontSizeStep: 1,
+};
+
+const stanzaFont = (fontSize: number) => `${fontSize}px Georgia, serif`;
 
 /**
  * Draws the stanza with the poem title and the site name on a 600x400 canvas at scale 2 and
- * resolves with a PNG (quality 1).
+ * resolves with a PNG (quality 1). The stanza is set by the share card's rule
+ * (common/stanza-fit.ts), measured by the canvas that draws it.
  */
 export async function renderStanzaImage(
   lines: string[],
@@ -44,28 +44,27 @@ export async function renderStanzaImage(
   context.fillStyle = "#9f4314";
   context.fillRect(0, 0, 6, height);
 
-  const padding = 44;
-  let fontSize = 22;
-  let wrapped: string[] = [];
-  // Shrink until the stanza fits above the footer.
-  for (; fontSize >= 12; fontSize -= 1) {
-    context.font = `${fontSize}px Georgia, serif`;
-    wrapped = lines.flatMap((line) => wrapLine(context, line, width - padding * 2));
-    if (wrapped.length * fontSize * 1.5 <= height - 150) break;
-  }
+  const { fontSize, rows } = fitStanza(lines, STANZA_FRAME, (text, size) => {
+    context.font = stanzaFont(size);
+    return context.measureText(text).width;
+  });
+  const rowHeight = fontSize * STANZA_FRAME.lineHeight;
+  const top = PADDING + (STANZA_FRAME.height - rows.length * rowHeight) / 2;
+  context.font = stanzaFont(fontSize);
   context.fillStyle = "#1c1917";
-  context.textBaseline = "top";
-  const top = (height - 70 - wrapped.length * fontSize * 1.5) / 2;
-  wrapped.forEach((line, index) => {
-    context.fillText(line, padding, top + index * fontSize * 1.5);
+  // Letters centred in their rows, so the space between rows is shared above and below.
+  context.textBaseline = "middle";
+  rows.forEach((row, index) => {
+    context.fillText(row.text, PADDING + row.indent, top + (index + 0.5) * rowHeight);
   });
 
+  context.textBaseline = "top";
   context.font = "italic 15px Georgia, serif";
   context.fillStyle = "#44403c";
-  context.fillText(title ? `— ${title}` : "", padding, height - 62);
+  context.fillText(title ? `— ${title}` : "", PADDING, height - 62);
   context.font = "13px Georgia, serif";
   context.fillStyle = "#9f4314";
-  context.fillText(siteName, padding, height - 38);
+  context.fillText(siteName, PADDING, height - 38);
 
   return new Promise((resolve, reject) =>
     canvas.toBlob(

@@ -3,6 +3,8 @@ import { createRequire } from "node:module";
 import { renderAsync } from "@resvg/resvg-js";
 import type { ReactNode } from "react";
 import satori, { type Font } from "satori";
+import { fitStanza, type MeasureText, type StanzaFrame } from "../../common/stanza-fit.ts";
+import { createTextMeasure } from "./text-measure.ts";
 
 /** The Open Graph image size every platform accepts (1.91:1). */
 export const CARD_WIDTH = 1200;
@@ -18,16 +20,31 @@ const FONT_SUBSETS = ["latin", "latin-ext", "cyrillic", "cyrillic-ext", "vietnam
 /** Each subset is a family of its own, named in order so a glyph missing from one comes from the next. */
 const FONT_FAMILY = FONT_SUBSETS.map((subset) => `"${FONT_NAME} ${subset}"`).join(", ");
 
+const BORDER_TOP = 12;
 const PADDING_X = 88;
-const PADDING_Y = 64;
-/** Room the stanza may use once the site name (top) and the title (bottom) have theirs. */
-const STANZA_WIDTH = CARD_WIDTH - 2 * PADDING_X;
-const STANZA_HEIGHT = 330;
-const LINE_HEIGHT = 1.38;
-const MAX_FONT_SIZE = 60;
-const MIN_FONT_SIZE = 24;
-/** Mean advance of Lora's letters and spaces in em, rounded up so estimates err on the safe side. */
-const CHAR_WIDTH_EM = 0.48;
+const PADDING_Y = 56;
+const SITE_NAME_HEIGHT = 36;
+const TITLE_HEIGHT = 44;
+const GAP = 28;
+
+/** Where the stanza is drawn: between the site name (above) and the title (below). */
+export const STANZA_BOX = {
+  left: PADDING_X,
+  top: BORDER_TOP + PADDING_Y + SITE_NAME_HEIGHT + GAP,
+  width: CARD_WIDTH - 2 * PADDING_X,
+  height: CARD_HEIGHT - BORDER_TOP - 2 * PADDING_Y - SITE_NAME_HEIGHT - TITLE_HEIGHT - 2 * GAP,
+};
+
+/** Down to 20px, still legible where a link preview is shown at about half size. */
+const STANZA_FRAME: StanzaFrame = {
+  width: STANZA_BOX.width,
+  height: STANZA_BOX.height,
+  // Lora's ascent and descent take 1.28em of each row; the rest is space between rows.
+  lineHeight: 1.35,
+  largestFontSize: 60,
+  smallestFontSize: 20,
+  fontSizeStep: 2,
+};
 
 export interface StanzaCard {
   /** The stanza's lines, already split (common/stanza.ts stanzaLines). */
@@ -49,52 +66,13 @@ function node(
   return { type: "div", props: { style, children } };
 }
 
-/** How many rows a line takes at a font size once it wraps to the stanza's width. */
-function rowsFor(line: string, fontSize: number): number {
-  const perRow = Math.max(1, Math.floor(STANZA_WIDTH / (fontSize * CHAR_WIDTH_EM)));
-  return Math.max(1, Math.ceil(line.length / perRow));
-}
-
-function rowsAt(lines: string[], fontSize: number): number {
-  return lines.reduce((sum, line) => sum + rowsFor(line, fontSize), 0);
-}
-
 /**
- * The largest font size (by steps of 2px) at which the stanza's wrapped rows fit the stanza box,
- * and the lines to draw at it: at the smallest size a stanza still too long is cut, the last
- * line kept ending in an ellipsis, so the card never overflows.
+ * The card as a satori tree. Every text is a text child, so markup in it is drawn as written.
+ * Each of the stanza's rows, as common/stanza-fit.ts set it, is an element of its own that never
+ * wraps: satori draws the rows that were measured and cannot break them again.
  */
-export function fitStanza(lines: string[]): { fontSize: number; lines: string[] } {
-  for (let size = MAX_FONT_SIZE; size >= MIN_FONT_SIZE; size -= 2) {
-    if (rowsAt(lines, size) * size * LINE_HEIGHT <= STANZA_HEIGHT) return { fontSize: size, lines };
-  }
-  const fontSize = MIN_FONT_SIZE;
-  const maxRows = Math.floor(STANZA_HEIGHT / (fontSize * LINE_HEIGHT));
-  const perRow = Math.max(1, Math.floor(STANZA_WIDTH / (fontSize * CHAR_WIDTH_EM)));
-  const kept: string[] = [];
-  let rows = 0;
-  for (const line of lines) {
-    const left = maxRows - rows;
-    if (left <= 0) break;
-    const need = rowsFor(line, fontSize);
-    if (need <= left) {
-      kept.push(line);
-      rows += need;
-      continue;
-    }
-    kept.push(`${line.slice(0, left * perRow - 1).trimEnd()}…`);
-    rows = maxRows;
-  }
-  const last = kept.length - 1;
-  if (kept.length < lines.length && last >= 0 && !kept[last]?.endsWith("…")) {
-    kept[last] = `${kept[last]} …`;
-  }
-  return { fontSize, lines: kept };
-}
-
-/** The card as a satori tree. Every text is a text child, so markup in it is drawn as written. */
-export function stanzaCardTree(card: StanzaCard): CardNode {
-  const { fontSize, lines } = fitStanza(card.lines);
+function stanzaCardTree(card: StanzaCard, measure: MeasureText): CardNode {
+  const { fontSize, rows } = fitStanza(card.lines, STANZA_FRAME, measure);
   return node(
     {
       boxSizing: "border-box",
@@ -105,7 +83,7 @@ export function stanzaCardTree(card: StanzaCard): CardNode {
       justifyContent: "space-between",
       padding: `${PADDING_Y}px ${PADDING_X}px`,
       backgroundColor: PAPER,
-      borderTop: `12px solid ${ACCENT}`,
+      borderTop: `${BORDER_TOP}px solid ${ACCENT}`,
       fontFamily: FONT_FAMILY,
       color: INK,
     },
@@ -113,6 +91,7 @@ export function stanzaCardTree(card: StanzaCard): CardNode {
       node(
         {
           display: "flex",
+          height: SITE_NAME_HEIGHT,
           fontSize: 26,
           letterSpacing: 3,
           textTransform: "uppercase",
@@ -125,14 +104,15 @@ export function stanzaCardTree(card: StanzaCard): CardNode {
           display: "flex",
           flexDirection: "column",
           justifyContent: "center",
-          height: STANZA_HEIGHT,
-          overflow: "hidden",
+          height: STANZA_BOX.height,
           fontSize,
-          lineHeight: LINE_HEIGHT,
+          lineHeight: STANZA_FRAME.lineHeight,
         },
-        lines.map((line) => node({ display: "flex" }, line)),
+        rows.map((row) =>
+          node({ display: "flex", paddingLeft: row.indent, whiteSpace: "pre" }, row.text),
+        ),
       ),
-      node({ display: "flex", alignItems: "center" }, [
+      node({ display: "flex", alignItems: "center", height: TITLE_HEIGHT }, [
         node(
           { display: "flex", width: 56, height: 3, backgroundColor: ACCENT, marginRight: 20 },
           [],
@@ -163,10 +143,13 @@ const FONT_FILES = FONT_SUBSETS.flatMap((subset) =>
   })),
 );
 
-let fontsPromise: Promise<Font[]> | undefined;
+let fontsPromise: Promise<{ fonts: Font[]; measure: MeasureText }> | undefined;
 
-/** Lora (@fontsource/lora), read from node_modules once, at the first card. */
-function loadFonts(): Promise<Font[]> {
+/**
+ * Lora (@fontsource/lora), read from node_modules once, at the first card, and a measure of the
+ * stanza's upright text in the same files, tried in the same order as satori tries them.
+ */
+function loadFonts(): Promise<{ fonts: Font[]; measure: MeasureText }> {
   if (!fontsPromise) {
     const require = createRequire(import.meta.url);
     fontsPromise = Promise.all(
@@ -176,7 +159,10 @@ function loadFonts(): Promise<Font[]> {
         weight: 400 as const,
         style,
       })),
-    );
+    ).then(async (fonts) => {
+      const upright = fonts.filter((font) => font.style === "normal").map((font) => font.data);
+      return { fonts, measure: await createTextMeasure(upright) };
+    });
     fontsPromise.catch(() => {
       fontsPromise = undefined;
     });
@@ -186,8 +172,8 @@ function loadFonts(): Promise<Font[]> {
 
 /** Renders the share card to PNG bytes: satori lays it out as SVG, resvg rasterises it. */
 export async function renderStanzaCard(card: StanzaCard): Promise<Uint8Array<ArrayBuffer>> {
-  const fonts = await loadFonts();
-  const svg = await satori(stanzaCardTree(card) as unknown as ReactNode, {
+  const { fonts, measure } = await loadFonts();
+  const svg = await satori(stanzaCardTree(card, measure) as unknown as ReactNode, {
     width: CARD_WIDTH,
     height: CARD_HEIGHT,
     fonts,
