@@ -7,6 +7,8 @@ import {
   dayToDate,
   formatDate,
   formatLongDay,
+  instantInZone,
+  nextMidnightInZone,
   nextMonday,
 } from "./dates.ts";
 
@@ -65,5 +67,58 @@ describe("calendar days", () => {
     expect(nextMonday("2026-11-23")).toBe("2026-11-30");
     expect(nextMonday("2026-11-24")).toBe("2026-11-30");
     expect(nextMonday("2026-12-28")).toBe("2027-01-04");
+  });
+});
+
+describe("times in the site's time zone", () => {
+  it.each([
+    ["2026-11-30", "09:00", "UTC", "2026-11-30T09:00:00.000Z"],
+    ["2026-11-30", "09:00", "America/New_York", "2026-11-30T14:00:00.000Z"],
+    ["2026-07-01", "09:00", "America/New_York", "2026-07-01T13:00:00.000Z"],
+    ["2026-11-30", "00:00", "Pacific/Kiritimati", "2026-11-29T10:00:00.000Z"],
+    // 02:30 does not happen on 8 March 2026 in New York: it comes out as 03:30 EDT.
+    ["2026-03-08", "02:30", "America/New_York", "2026-03-08T07:30:00.000Z"],
+    // 01:30 happens twice on 1 November 2026 in New York: the first, in EDT.
+    ["2026-11-01", "01:30", "America/New_York", "2026-11-01T05:30:00.000Z"],
+  ])("%s %s in %s is %s", (day, time, zone, expected) => {
+    expect(instantInZone(day, time, zone).toISOString()).toBe(expected);
+  });
+
+  it("reads back as the same day and time wherever the reading exists", () => {
+    fc.assert(
+      fc.property(
+        // Since 1970: earlier local mean times had offsets in seconds, no site's publication time.
+        fc.date({ min: new Date("1970-01-01"), max: new Date("2200-12-31"), noInvalidDate: true }),
+        fc.constantFrom(
+          "UTC",
+          "Europe/London",
+          "America/New_York",
+          "Asia/Kolkata",
+          "Pacific/Auckland",
+        ),
+        (instant, zone) => {
+          const wholeMinute = new Date(Math.floor(instant.getTime() / 60_000) * 60_000);
+          const day = dayInZone(zone, wholeMinute);
+          const time = new Intl.DateTimeFormat("en-GB", {
+            timeZone: zone,
+            hour: "2-digit",
+            minute: "2-digit",
+            hourCycle: "h23",
+          }).format(wholeMinute);
+          const back = instantInZone(day, time, zone);
+          expect(dayInZone(zone, back)).toBe(day);
+          expect(Math.abs(back.getTime() - wholeMinute.getTime()) % 3_600_000).toBe(0);
+        },
+      ),
+    );
+  });
+
+  it("finds the next midnight in the zone", () => {
+    const now = new Date("2026-11-24T20:30:00.000Z");
+    expect(nextMidnightInZone("UTC", now).toISOString()).toBe("2026-11-25T00:00:00.000Z");
+    expect(nextMidnightInZone("America/New_York", now).toISOString()).toBe(
+      "2026-11-25T05:00:00.000Z",
+    );
+    expect(nextMidnightInZone("Asia/Tokyo", now).toISOString()).toBe("2026-11-25T15:00:00.000Z");
   });
 });

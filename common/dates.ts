@@ -14,6 +14,64 @@ export function dayInZone(timeZone: string, now: Date = new Date()): string {
   }).format(now);
 }
 
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+const wallClocks = new Map<string, Intl.DateTimeFormat>();
+
+/** The wall-clock reading in `timeZone` at `instant`, as if that reading were UTC (ms). */
+function wallClockMs(instant: number, timeZone: string): number {
+  let format = wallClocks.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+    });
+    wallClocks.set(timeZone, format);
+  }
+  const parts = format.formatToParts(new Date(instant));
+  const part = (type: Intl.DateTimeFormatPartTypes) =>
+    Number(parts.find((candidate) => candidate.type === type)?.value);
+  return Date.UTC(
+    part("year"),
+    part("month") - 1,
+    part("day"),
+    part("hour"),
+    part("minute"),
+    part("second"),
+  );
+}
+
+/**
+ * The instant at which clocks in `timeZone` read `time` ('HH:MM') on `day` ('YYYY-MM-DD'): a
+ * publication time or a digest's send time, which the poet gives in the site's time zone. A time
+ * a daylight-saving change skips comes out an hour later; one it repeats, at its first reading.
+ */
+export function instantInZone(day: string, time: string, timeZone: string): Date {
+  const wall = Date.parse(`${day}T${time}:00.000Z`);
+  const offsetAt = (instant: number) => wallClockMs(instant, timeZone) - instant;
+  // Two corrections settle it: the offset at the guess, then the offset at the answer.
+  let instant = wall - offsetAt(wall);
+  instant = wall - offsetAt(instant);
+  if (wallClockMs(instant, timeZone) !== wall) {
+    // A skipped reading: taken with the offset in force before the change, the smaller one.
+    instant = wall - Math.min(offsetAt(instant - DAY_MS), offsetAt(instant + DAY_MS));
+  } else if (wallClockMs(instant - HOUR_MS, timeZone) === wall) {
+    instant -= HOUR_MS;
+  }
+  return new Date(instant);
+}
+
+/** The instant the day after `now` begins in `timeZone`: when "today" next changes. */
+export function nextMidnightInZone(timeZone: string, now: Date = new Date()): Date {
+  return instantInZone(addDays(dayInZone(timeZone, now), 1), "00:00", timeZone);
+}
+
 /** Midnight UTC of a 'YYYY-MM-DD' day: how an ember's date is stored. */
 export function dayToDate(day: string): Date {
   return new Date(`${day}T00:00:00.000Z`);

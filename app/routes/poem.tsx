@@ -13,8 +13,8 @@ import { orNotFound } from "../lib/not-found.ts";
 import type { Route } from "./+types/poem";
 
 export async function loader({ context, params }: Route.LoaderArgs) {
-  const { services } = context.get(appContext);
-  const poem = await orNotFound(services.poems.getPoem(params.slug));
+  const { services, actor } = context.get(appContext);
+  const poem = await orNotFound(services.poems.getPoem(actor, params.slug));
   return data({ poem: poem ?? null }, { status: poem ? 200 : 404 });
 }
 

@@ -7,8 +7,8 @@ import { orNotFound } from "../lib/not-found.ts";
 import type { Route } from "./+types/share-poem";
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
-  const { services } = context.get(appContext);
-  const poem = await orNotFound(services.poems.getPoem(params.slug));
+  const { services, actor } = context.get(appContext);
+  const poem = await orNotFound(services.poems.getPoem(actor, params.slug));
   if (!poem) return data({ share: null }, { status: 404 });
   // Out of range or not a number: held to the poem's stanzas, never an error page.
   const index = clampStanzaIndex(new URL(request.url).searchParams.get("s"), poem.stanzas.length);

@@ -39,7 +39,9 @@ export function interactionRoutes(services: Services) {
     })
     .get("/poems/:slug/whispers/:stanzaIndex", async (c) => {
       const stanzaIndex = parseInput(stanzaIndexInput, c.req.param("stanzaIndex"));
-      return c.json(await interactions.listWhispers(c.req.param("slug"), stanzaIndex));
+      return c.json(
+        await interactions.listWhispers(c.get("actor"), c.req.param("slug"), stanzaIndex),
+      );
     })
     .delete("/whispers/:id", async (c) => {
       await interactions.deleteWhisper(c.get("actor"), parseInput(whisperId, c.req.param("id")));

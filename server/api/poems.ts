@@ -31,7 +31,7 @@ export function poemRoutes(services: Services) {
       return c.json(await poems.listPoems(query));
     })
     .get("/poems/:slug", async (c) =>
-      c.json(await poems.getPoem(parseInput(slugParam, c.req.param("slug")))),
+      c.json(await poems.getPoem(c.get("actor"), parseInput(slugParam, c.req.param("slug")))),
     )
     .get("/tags", async (c) => c.json(await poems.listTags()))
     .get("/themes/:slug", async (c) =>

@@ -1,5 +1,6 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { type BookPage, books } from "../db/schema.ts";
+import { publishedBooks } from "../db/visibility.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { notFound } from "./errors.ts";
 
@@ -22,19 +23,23 @@ export const asBook = <Row extends { pages: BookPage[] | null }>(
   row: Row,
 ): Omit<Row, "pages"> & { pages: BookPage[] } => ({ ...row, pages: row.pages ?? [] });
 
-export function createBookService({ db }: ServiceDeps) {
+export function createBookService({ db, now }: ServiceDeps) {
   return {
     /** In slot order, then oldest first; `pages` is always a list. */
     async listBooks() {
       const rows = await db
         .select(bookColumns)
         .from(books)
+        .where(publishedBooks(now()))
         .orderBy(sql`${books.order} asc nulls last`, asc(books.createdAt));
       return rows.map(asBook);
     },
 
     async getBook(slug: string) {
-      const [book] = await db.select(bookColumns).from(books).where(eq(books.slug, slug));
+      const [book] = await db
+        .select(bookColumns)
+        .from(books)
+        .where(and(eq(books.slug, slug), publishedBooks(now())));
       if (!book) throw notFound("Book not found");
       return asBook(book);
     },

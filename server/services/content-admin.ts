@@ -170,7 +170,7 @@ export function createContentAdminService({
   }
 
   return {
-    async createPoem(_admin: AdminActor, input: PoemInput): Promise<Poem> {
+    async createPoem(admin: AdminActor, input: PoemInput): Promise<Poem> {
       requireCoverAllowedOnPages(input.coverUrl);
       const slug = await writeContent(
         () =>
@@ -185,10 +185,10 @@ export function createContentAdminService({
           }),
         SLUG_TAKEN,
       );
-      return poemReads.getPoem(slug);
+      return poemReads.getPoem(admin, slug);
     },
 
-    async updatePoem(_admin: AdminActor, id: number, input: PoemInput): Promise<Poem> {
+    async updatePoem(admin: AdminActor, id: number, input: PoemInput): Promise<Poem> {
       requireCoverAllowedOnPages(input.coverUrl);
       const slug = await writeContent(
         () =>
@@ -204,7 +204,7 @@ export function createContentAdminService({
           }),
         SLUG_TAKEN,
       );
-      return poemReads.getPoem(slug);
+      return poemReads.getPoem(admin, slug);
     },
 
     /** Its tag links, echoes, whispers and journal entries go with it (foreign-key cascades). */

@@ -7,4 +7,6 @@ export interface ServiceDeps {
   db: Database;
   config: Config;
   logger: Logger;
+  /** The clock: what "now" is for publication and schedules (tests set it; servers read the time). */
+  now: () => Date;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, inArray, lte, or, sql } from "drizzle-orm";
 import { digestDeliveries, mailRuns, subscriptions } from "../db/schema.ts";
+import { activeSubscribers } from "../db/visibility.ts";
 import { digestEmail } from "../mail/digest.ts";
 import type { MailChannel, Mailer } from "../mail/transport.ts";
 import { createBackgroundLoop } from "./background-loop.ts";
@@ -133,7 +134,7 @@ export function createDigestSender(
           eq(digestDeliveries.id, delivery.id),
           eq(digestDeliveries.status, "sending"),
           eq(digestDeliveries.claimedBy, claimToken),
-          sql`exists (select 1 from ${subscriptions} where ${subscriptions.id} = ${delivery.subscriptionId} and ${subscriptions.verified} and not ${subscriptions.unsubscribed})`,
+          sql`exists (select 1 from ${subscriptions} where ${subscriptions.id} = ${delivery.subscriptionId} and ${activeSubscribers})`,
         ),
       )
       .returning({ id: digestDeliveries.id });
@@ -244,7 +245,7 @@ export function createDigestSender(
         and(
           eq(digestDeliveries.id, delivery.id),
           eq(digestDeliveries.claimedBy, claimToken),
-          sql`not exists (select 1 from ${subscriptions} where ${subscriptions.id} = ${delivery.subscriptionId} and ${subscriptions.verified} and not ${subscriptions.unsubscribed})`,
+          sql`not exists (select 1 from ${subscriptions} where ${subscriptions.id} = ${delivery.subscriptionId} and ${activeSubscribers})`,
         ),
       )
       .returning({ id: digestDeliveries.id });
@@ -301,7 +302,7 @@ export function createDigestSender(
           .select({
             id: subscriptions.id,
             email: subscriptions.email,
-            isActive: sql<boolean>`${subscriptions.verified} and not ${subscriptions.unsubscribed}`,
+            isActive: sql<boolean>`${activeSubscribers}`,
           })
           .from(subscriptions)
           .where(

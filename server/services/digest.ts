@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gte, inArray, ne, sql } from "drizzle-orm";
 import type { DigestContent } from "../../common/schemas/digest.ts";
 import { digestDeliveries, echos, mailRuns, poems, subscriptions } from "../db/schema.ts";
+import { activeSubscribers, publishedPoems } from "../db/visibility.ts";
 import { digestEmail } from "../mail/digest.ts";
 import type { AdminActor } from "./actor.ts";
 import type { ServiceDeps } from "./deps.ts";
@@ -87,7 +88,9 @@ export function createDigestService(
       })
       .from(echos)
       .innerJoin(poems, eq(poems.id, echos.poemId))
-      .where(and(gte(echos.createdAt, since), ne(echos.stanzaIndex, "")))
+      .where(
+        and(gte(echos.createdAt, since), ne(echos.stanzaIndex, ""), publishedPoems(deps.now())),
+      )
       .groupBy(poems.id, echos.stanzaIndex)
       .orderBy(desc(echoCount), desc(sql`max(${echos.createdAt})`))
       .limit(TOP_ECHOED_STANZAS);
@@ -111,7 +114,7 @@ export function createDigestService(
     return db
       .select({ title: poems.title, slug: poems.slug, stanzas: poems.stanzas })
       .from(poems)
-      .where(gte(poems.createdAt, since))
+      .where(and(gte(poems.createdAt, since), publishedPoems(deps.now())))
       .orderBy(desc(poems.createdAt))
       .limit(NEW_POEMS_MAX);
   }
@@ -209,7 +212,7 @@ export function createDigestService(
           await tx.execute(
             sql`insert into ${digestDeliveries} (run_id, subscription_id)
                 select ${run.id}, ${subscriptions.id} from ${subscriptions}
-                where ${subscriptions.verified} and not ${subscriptions.unsubscribed}`,
+                where ${activeSubscribers}`,
           );
           const [queued] = await tx
             .select({ total: count() })
@@ -243,7 +246,7 @@ export function createDigestService(
       const [row] = await db
         .select({ total: count() })
         .from(subscriptions)
-        .where(and(eq(subscriptions.verified, true), eq(subscriptions.unsubscribed, false)));
+        .where(activeSubscribers);
       return row?.total ?? 0;
     },
 

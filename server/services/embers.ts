@@ -1,9 +1,9 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { dayInZone, dayToDate } from "../../common/dates.ts";
 import { embers } from "../db/schema.ts";
+import { shownEmbers } from "../db/visibility.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { notFound } from "./errors.ts";
-import { isPublishedEmber } from "./poems.ts";
 
 export interface EmberView {
   id: number;
@@ -22,12 +22,15 @@ const emberColumns = {
 };
 
 /** Daily embers as readers see them: never one dated after today in SITE_TIMEZONE. */
-export function createEmberService({ db, config }: ServiceDeps) {
-  const published = () => isPublishedEmber(config.siteTimezone);
+export function createEmberService({ db, config, now }: ServiceDeps) {
+  const published = () => shownEmbers(now(), config.siteTimezone);
   return {
     async getTodaysEmber(): Promise<EmberView> {
-      const today = dayToDate(dayInZone(config.siteTimezone));
-      const [ember] = await db.select(emberColumns).from(embers).where(eq(embers.date, today));
+      const today = dayToDate(dayInZone(config.siteTimezone, now()));
+      const [ember] = await db
+        .select(emberColumns)
+        .from(embers)
+        .where(and(published(), eq(embers.date, today)));
       if (!ember) throw notFound("No ember available today");
       return ember;
     },

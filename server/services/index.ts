@@ -20,13 +20,15 @@ import { createSubscriptionService } from "./subscriptions.ts";
 
 /** Every service of one app instance; API handlers and route loaders both call these. */
 export function createServices(
-  deps: ServiceDeps & {
+  given: Omit<ServiceDeps, "now"> & {
+    now?: () => Date;
     handle: DatabaseHandle;
     mailer: Mailer;
     /** Tests shorten the sender's retry delays; servers use its defaults. */
     digestSenderOptions?: Partial<DigestSenderOptions>;
   },
 ) {
+  const deps = { ...given, now: given.now ?? (() => new Date()) };
   const rateLimiter = createRateLimiter(deps.db, deps.config.rateLimitScale);
   const secret = resolveSessionSecret(deps.config);
   const embers = createEmberService(deps);

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
 import { echos, journalEntries, poems, users, whispers } from "../db/schema.ts";
+import { audienceOf, readablePoems } from "../db/visibility.ts";
 import type { Actor, SessionUser } from "./actor.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { forbidden, invalid, notFound, unauthorized } from "./errors.ts";
@@ -37,13 +38,15 @@ function requireUser(actor: Actor): SessionUser {
 /** Echoes, whispers and the cloud journal (SPEC.md §2 action row, §4, §7). */
 export function createInteractionService({
   db,
+  now,
   rateLimiter,
 }: ServiceDeps & { rateLimiter: RateLimiter }) {
-  async function findPoem(slug: string) {
+  /** The poem, if the actor may see it now: echoes and whispers on a poem nobody may read are 404. */
+  async function findPoem(actor: Actor, slug: string) {
     const [poem] = await db
       .select({ id: poems.id, stanzaCount: sql<number>`jsonb_array_length(${poems.stanzas})` })
       .from(poems)
-      .where(eq(poems.slug, slug));
+      .where(and(eq(poems.slug, slug), readablePoems(audienceOf(actor), now())));
     if (!poem) throw notFound("Poem not found");
     return poem;
   }
@@ -70,7 +73,7 @@ export function createInteractionService({
   };
 
   async function readEchoCounts(actor: Actor, slug: string): Promise<EchoCount[]> {
-    const poem = await findPoem(slug);
+    const poem = await findPoem(actor, slug);
     const rows = await db
       .select({
         stanzaIndex: echos.stanzaIndex,
@@ -105,7 +108,7 @@ export function createInteractionService({
     ): Promise<{ added: boolean }> {
       const user = requireUser(actor);
       await rateLimiter.consume(RATE_LIMITS.echoPerUser, user.id);
-      const poem = await findPoem(slug);
+      const poem = await findPoem(actor, slug);
       const key = stanzaKey(poem, stanzaIndex);
       const mine = and(
         eq(echos.poemId, poem.id),
@@ -162,7 +165,7 @@ export function createInteractionService({
     ): Promise<WhisperItem> {
       const user = requireUser(actor);
       await rateLimiter.consume(RATE_LIMITS.whisperPerUser, user.id);
-      const poem = await findPoem(slug);
+      const poem = await findPoem(actor, slug);
       const [row] = await db
         .insert(whispers)
         .values({
@@ -189,8 +192,8 @@ export function createInteractionService({
     },
 
     /** Approved whispers on one stanza, newest first. */
-    async listWhispers(slug: string, stanzaIndex: number): Promise<WhisperItem[]> {
-      const poem = await findPoem(slug);
+    async listWhispers(actor: Actor, slug: string, stanzaIndex: number): Promise<WhisperItem[]> {
+      const poem = await findPoem(actor, slug);
       return db
         .select(whisperColumns)
         .from(whispers)
@@ -223,7 +226,7 @@ export function createInteractionService({
       stanzaIndex: number,
     ): Promise<{ added: boolean }> {
       const user = requireUser(actor);
-      const poem = await findPoem(slug);
+      const poem = await findPoem(actor, slug);
       const key = stanzaKey(poem, stanzaIndex);
       const removed = await db
         .delete(journalEntries)
@@ -250,7 +253,7 @@ export function createInteractionService({
       stanzaIndex: number,
     ): Promise<{ added: boolean }> {
       const user = requireUser(actor);
-      const poem = await findPoem(slug);
+      const poem = await findPoem(actor, slug);
       const inserted = await db
         .insert(journalEntries)
         .values({ userId: user.id, poemId: poem.id, stanzaIndex: stanzaKey(poem, stanzaIndex) })
@@ -270,13 +273,13 @@ export function createInteractionService({
         })
         .from(journalEntries)
         .innerJoin(poems, eq(poems.id, journalEntries.poemId))
-        .where(eq(journalEntries.userId, user.id))
+        .where(and(eq(journalEntries.userId, user.id), readablePoems(audienceOf(user), now())))
         .orderBy(desc(journalEntries.createdAt), desc(journalEntries.id));
     },
 
     async listSavedStanzas(actor: Actor, slug: string): Promise<string[]> {
       const user = requireUser(actor);
-      const poem = await findPoem(slug);
+      const poem = await findPoem(actor, slug);
       const rows = await db
         .select({ stanzaIndex: journalEntries.stanzaIndex })
         .from(journalEntries)

@@ -1,8 +1,15 @@
-import { and, asc, desc, eq, exists, inArray, lte, sql } from "drizzle-orm";
-import { dayInZone, dayToDate } from "../../common/dates.ts";
+import { and, asc, desc, eq, exists, inArray, sql } from "drizzle-orm";
 import { tagSlug } from "../../common/slug.ts";
 import type { Database } from "../db/client.ts";
 import { embers, emberTags, poems, poemTags, tags } from "../db/schema.ts";
+import {
+  type Audience,
+  audienceOf,
+  publishedPoems,
+  readablePoems,
+  shownEmbers,
+} from "../db/visibility.ts";
+import type { Actor } from "./actor.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { notFound } from "./errors.ts";
 
@@ -91,24 +98,30 @@ export async function withTags<Row extends { id: number }>(
   return rows.map((row) => ({ ...row, tags: byOwner.get(row.id) ?? [] }));
 }
 
-/** Embers dated after today (in SITE_TIMEZONE) are the admin's schedule, never shown to readers. */
-export function isPublishedEmber(timezone: string) {
-  return lte(embers.date, dayToDate(dayInZone(timezone)));
-}
-
 /** Reading: poems, tags and themes (SPEC.md §2 Poem list, Poem page, Theme page; §7 reads). */
-export function createPoemService({ db, config }: ServiceDeps) {
+export function createPoemService({ db, config, now }: ServiceDeps) {
   async function findTagBySlug(slug: string): Promise<TagRef | undefined> {
     const all = await db.select({ id: tags.id, name: tags.name }).from(tags);
     return all.find((tag) => tagSlug(tag.name) === slug);
   }
 
-  // The poem page is the hottest read: one prepared query, the tags in the same row.
-  const poemBySlug = db
-    .select({ ...poemColumns, tags: poemTagsJson })
-    .from(poems)
-    .where(eq(poems.slug, sql.placeholder("slug")))
-    .prepare("poem_by_slug");
+  // The poem page is the hottest read: one prepared query per audience, the tags in the same row.
+  const poemBySlug = (audience: Audience) =>
+    db
+      .select({ ...poemColumns, tags: poemTagsJson })
+      .from(poems)
+      .where(
+        and(
+          eq(poems.slug, sql.placeholder("slug")),
+          readablePoems(audience, sql.placeholder("now")),
+        ),
+      )
+      .prepare(`poem_by_slug_${audience}`);
+  const poemBySlugFor = {
+    anonymous: poemBySlug("anonymous"),
+    reader: poemBySlug("reader"),
+    admin: poemBySlug("admin"),
+  };
 
   return {
     /**
@@ -123,20 +136,23 @@ export function createPoemService({ db, config }: ServiceDeps) {
         .select(poemColumns)
         .from(poems)
         .where(
-          tagFilter
-            ? exists(
-                db
-                  .select({ one: sql`1` })
-                  .from(poemTags)
-                  .innerJoin(tags, eq(tags.id, poemTags.tagId))
-                  .where(
-                    and(
-                      eq(poemTags.poemId, poems.id),
-                      sql`lower(${tags.name}) = lower(${tagFilter})`,
+          and(
+            publishedPoems(now()),
+            tagFilter
+              ? exists(
+                  db
+                    .select({ one: sql`1` })
+                    .from(poemTags)
+                    .innerJoin(tags, eq(tags.id, poemTags.tagId))
+                    .where(
+                      and(
+                        eq(poemTags.poemId, poems.id),
+                        sql`lower(${tags.name}) = lower(${tagFilter})`,
+                      ),
                     ),
-                  ),
-              )
-            : undefined,
+                )
+              : undefined,
+          ),
         )
         .orderBy(desc(poems.createdAt), desc(poems.id))
         .limit(options.limit ?? Number.MAX_SAFE_INTEGER)
@@ -144,8 +160,9 @@ export function createPoemService({ db, config }: ServiceDeps) {
       return withTags(db, rows, poemTags);
     },
 
-    async getPoem(slug: string): Promise<Poem> {
-      const [poem] = await poemBySlug.execute({ slug });
+    /** A poem at its own address, as the actor's audience may see it now; 404 when it may not. */
+    async getPoem(actor: Actor, slug: string): Promise<Poem> {
+      const [poem] = await poemBySlugFor[audienceOf(actor)].execute({ slug, now: now() });
       if (!poem) throw notFound("Poem not found");
       return poem;
     },
@@ -162,7 +179,7 @@ export function createPoemService({ db, config }: ServiceDeps) {
         .select(poemColumns)
         .from(poems)
         .innerJoin(poemTags, eq(poemTags.poemId, poems.id))
-        .where(eq(poemTags.tagId, tag.id))
+        .where(and(eq(poemTags.tagId, tag.id), publishedPoems(now())))
         .orderBy(desc(poems.createdAt), desc(poems.id));
       const emberRows = await db
         .select({
@@ -173,7 +190,7 @@ export function createPoemService({ db, config }: ServiceDeps) {
         })
         .from(embers)
         .innerJoin(emberTags, eq(emberTags.emberId, embers.id))
-        .where(and(eq(emberTags.tagId, tag.id), isPublishedEmber(config.siteTimezone)))
+        .where(and(eq(emberTags.tagId, tag.id), shownEmbers(now(), config.siteTimezone)))
         .orderBy(desc(embers.date));
       return {
         tag,

@@ -1,6 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
 import { subscriptions } from "../db/schema.ts";
+import { activeSubscribers } from "../db/visibility.ts";
 import type { Mailer } from "../mail/transport.ts";
 import { verificationMessage } from "../mail/verification.ts";
 import type { AdminActor } from "./actor.ts";
@@ -230,7 +231,7 @@ export function createSubscriptionService(
           createdAt: subscriptions.createdAt,
         })
         .from(subscriptions)
-        .where(and(eq(subscriptions.verified, true), eq(subscriptions.unsubscribed, false)))
+        .where(activeSubscribers)
         .orderBy(asc(subscriptions.createdAt));
       const lines = rows.map((row) =>
         [row.email, row.verifiedAt?.toISOString() ?? "", row.createdAt.toISOString()]

@@ -19,6 +19,8 @@ export interface TestAppOptions {
   logDestination?: { write(line: string): void };
   /** PostgreSQL connections in the pool, for tests of concurrent writes (default 5). */
   poolSize?: number;
+  /** The services' clock, for tests of publication times and schedules (default: the time). */
+  now?: () => Date;
 }
 
 /**
@@ -44,6 +46,7 @@ export async function createTestApp(driver: Driver, options: TestAppOptions = {}
     logger,
     handle,
     mailer,
+    now: options.now,
     digestSenderOptions: options.digestSenderOptions,
   });
   const objectStore = createLocalObjectStore(dataDir);

@@ -139,6 +139,7 @@ describe("listing poems with their tags", () => {
       db: handle.db,
       config: t.config,
       logger: createLogger("silent"),
+      now: () => new Date(),
     });
     const count = async () => {
       statements.length = 0;
