@@ -3,6 +3,8 @@ import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { COMPRESSIBLE_CONTENT_TYPE_REGEX } from "hono/compress";
+import { getMimeType } from "hono/utils/mime";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "../helpers/browser.ts";
@@ -84,11 +86,40 @@ describe("site shell", () => {
     expect(await plain.text()).toBe(built);
   });
 
+  it("serves every text file the build wrote to /assets over 1 KB compressed, as each client accepts", async () => {
+    const assetsDir = path.join(import.meta.dirname, "../../build/client/assets");
+    const textFiles = fs.readdirSync(assetsDir).filter((file) => {
+      const isText = COMPRESSIBLE_CONTENT_TYPE_REGEX.test(getMimeType(file) ?? "");
+      return isText && fs.statSync(path.join(assetsDir, file)).size > 1024;
+    });
+    // React Router writes its manifest after the browser build, beside the built scripts.
+    expect(textFiles.some((file) => file.startsWith("manifest-"))).toBe(true);
+    const negotiations = [
+      ["gzip, deflate, br", "br"],
+      ["gzip", "gzip"],
+      ["br;q=0, gzip", "gzip"],
+      ["br;q=0, gzip;q=0", null],
+    ] as const;
+    for (const file of textFiles) {
+      const built = fs.readFileSync(path.join(assetsDir, file));
+      for (const [acceptEncoding, encoding] of negotiations) {
+        const response = await fetch(`${server.url}/assets/${file}`, {
+          headers: { "Accept-Encoding": acceptEncoding },
+        });
+        expect(response.headers.get("content-encoding"), `${file}, ${acceptEncoding}`).toBe(
+          encoding,
+        );
+        expect(response.headers.get("vary") ?? "", file).toMatch(/accept-encoding/i);
+        expect(Buffer.from(await response.arrayBuffer()).equals(built), file).toBe(true);
+      }
+    }
+  });
+
   it("paints a page before it fetches its scripts, then hydrates it, fresh and from the cache", async () => {
     const html = await (await fetch(`${server.url}/poetry/the-kitchen-table`)).text();
     expect(html).not.toContain('rel="modulepreload"');
-    // The first visit is rendered for this reader (nonce), the second comes from the page cache
-    // (script hashes): the deferred scripts run under both policies.
+    // The first visit is answered from the render that fills the page cache, the second from
+    // memory: the deferred scripts run under its hash-based policy both ways.
     for (let visit = 0; visit < 2; visit++) {
       const page = await openPage("/poetry/the-kitchen-table", 375);
       const timing = await page.evaluate(() => ({
