@@ -69,9 +69,12 @@ export function createApp(deps: AppDeps) {
       "request",
     );
   });
+  // Outside the assets too: a built file served as it is still says that it varies with
+  // Accept-Encoding, and one without a compressed copy beside it is gzipped on the way out.
+  app.use(compressText());
   if (deps.clientAssetsDir) {
     // Content-hashed build output never changes under its name. The build wrote a .br and a .gz
-    // beside each script and stylesheet (vite.config.ts).
+    // beside each text file (react-router.config.ts).
     app.use(
       "/assets/*",
       assetHeaders(config),
@@ -83,7 +86,6 @@ export function createApp(deps: AppDeps) {
     );
   }
   app.use(securityHeaders(config));
-  app.use(compressText());
   const images = createImageService({
     config,
     objectStore: deps.objectStore,

@@ -102,7 +102,9 @@ if (isDev) {
     : undefined;
   if (pageCache) services.contentChanges.onChange(() => pageCache.clear());
   server.on("request", (request, response) => {
-    if (!pageCache?.serve(request, response)) void listener(request, response);
+    const passToApp = () => void listener(request, response);
+    if (pageCache) pageCache.serve(request, response, passToApp);
+    else passToApp();
   });
 }
 

@@ -23,6 +23,16 @@ function acceptedEncodings(header: string | undefined): Set<string> {
   return accepted;
 }
 
+/** Whether a body compressed for this one response may be gzipped (gzip listed without `q=0`). */
+export function acceptsGzip(header: string | undefined): boolean {
+  return acceptedEncodings(header).has("gzip");
+}
+
+/** Gzips a body for one response: zlib's default level, on its thread pool. */
+export function gzipForOneResponse(body: Buffer) {
+  return gzip(body, { level: GZIP_LEVEL });
+}
+
 /** For bodies compressed ahead of time in both codings: Brotli, else gzip, else none. */
 export function preferredEncoding(header: string | undefined): "br" | "gzip" | "identity" {
   const accepted = acceptedEncodings(header);
@@ -58,14 +68,14 @@ export function compressText(): MiddlewareHandler {
     if (vary !== "*" && !VARY_ACCEPT_ENCODING.test(vary ?? "")) {
       c.header("Vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
     }
-    if (!acceptedEncodings(c.req.header("Accept-Encoding")).has("gzip")) return;
+    if (!acceptsGzip(c.req.header("Accept-Encoding"))) return;
 
     const body = Buffer.from(await response.arrayBuffer());
     if (body.length < MIN_COMPRESSED_BYTES) {
       c.res = new Response(body, response);
       return;
     }
-    c.res = new Response(await gzip(body, { level: GZIP_LEVEL }), response);
+    c.res = new Response(await gzipForOneResponse(body), response);
     c.res.headers.delete("Content-Length");
     c.res.headers.set("Content-Encoding", "gzip");
     // The compressed bytes differ from the identity ones: a strong validator would claim otherwise.

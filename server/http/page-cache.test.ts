@@ -3,9 +3,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createLogger } from "../logger.ts";
 import { createPageCache, type PageCache } from "./page-cache.ts";
 
-const PAGE = `<!doctype html><html><head><script nonce="abc">window.a = 1;</script>
-<script type="module" nonce="abc">import("/assets/entry.js");</script></head><body>Poem</body></html>`;
-const POLICY = "default-src 'self'; script-src 'nonce-abc' 'strict-dynamic'";
+/** The page as the app renders it, with a nonce of its own each time. */
+const renderedPage = (nonce: string) =>
+  `<!doctype html><html><head><script nonce="${nonce}">window.a = 1;</script>
+<script type="module" nonce="${nonce}">import("/assets/entry.js");</script></head><body>Poem</body></html>`;
+/** The page as every reader gets it: without the nonce, which its policy no longer names. */
+const PAGE = `<!doctype html><html><head><script>window.a = 1;</script>
+<script type="module">import("/assets/entry.js");</script></head><body>Poem</body></html>`;
 
 describe("the page cache", () => {
   let server: http.Server;
@@ -19,10 +23,15 @@ describe("the page cache", () => {
   beforeEach(async () => {
     renders = [];
     renderGate = undefined;
-    rendered = () =>
-      new Response(PAGE, {
-        headers: { "content-type": "text/html", "content-security-policy": POLICY },
+    rendered = () => {
+      const nonce = `nonce${renders.length}`;
+      return new Response(renderedPage(nonce), {
+        headers: {
+          "content-type": "text/html",
+          "content-security-policy": `default-src 'self'; script-src 'nonce-${nonce}' 'strict-dynamic'`,
+        },
       });
+    };
     cache = createPageCache({
       render: async (path) => {
         renders.push(path);
@@ -32,11 +41,12 @@ describe("the page cache", () => {
       siteTimezone: "UTC",
       logger: createLogger("silent"),
     });
-    server = http.createServer((request, response) => {
-      if (cache.serve(request, response)) return;
-      response.writeHead(200, { "x-rendered-by": "app" });
-      response.end("from the app");
-    });
+    server = http.createServer((request, response) =>
+      cache.serve(request, response, () => {
+        response.writeHead(200, { "x-rendered-by": "app" });
+        response.end("from the app");
+      }),
+    );
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const address = server.address();
     base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
@@ -46,23 +56,53 @@ describe("the page cache", () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  /** The first request is rendered by the app; this waits until the copy is cached. */
+  /** The first request is answered from the render that fills the cache; this waits until kept. */
   async function warm(path: string) {
     await fetch(`${base}${path}`);
     await vi.waitUntil(() => cache.stats().entries > 0);
   }
 
-  it("serves an anonymous page from memory after the first request, with an ETag and 304s", async () => {
+  it("answers the first request from the render that fills the cache, with its ETag", async () => {
     const first = await fetch(`${base}/poetry/river`);
-    expect(first.headers.get("x-rendered-by")).toBe("app");
+    expect(first.headers.get("x-rendered-by")).toBeNull();
+    expect(await first.text()).toBe(PAGE);
+    const etag = first.headers.get("etag") ?? "";
+    expect(etag).toMatch(/^"[\w-]{27}"$/);
+    expect(first.headers.get("cache-control")).toBe("no-cache");
+    expect(first.headers.get("content-security-policy")).not.toContain("nonce-");
     await vi.waitUntil(() => cache.stats().entries === 1);
     const second = await fetch(`${base}/poetry/river`);
     expect(await second.text()).toBe(PAGE);
-    const etag = second.headers.get("etag") ?? "";
-    expect(etag).toMatch(/^"[\w-]{27}"$/);
-    expect(second.headers.get("cache-control")).toBe("no-cache");
+    expect(second.headers.get("etag")).toBe(etag);
     const revalidated = await fetch(`${base}/poetry/river`, { headers: { "If-None-Match": etag } });
     expect(revalidated.status).toBe(304);
+    expect(revalidated.headers.get("etag")).toBe(etag);
+    expect(renders).toEqual(["/poetry/river"]);
+  });
+
+  it("answers If-None-Match with 304 from a fresh render too, its nonce aside", async () => {
+    const etag = (await fetch(`${base}/poetry/river`)).headers.get("etag") ?? "";
+    await vi.waitUntil(() => cache.stats().entries === 1);
+    cache.clear();
+    const revalidated = await fetch(`${base}/poetry/river`, {
+      headers: { "If-None-Match": `W/"other", ${etag}` },
+    });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers.get("etag")).toBe(etag);
+    expect(renders).toEqual(["/poetry/river", "/poetry/river"]);
+  });
+
+  it("renders a page once for the requests that come while it is rendered", async () => {
+    let release = () => {};
+    renderGate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const answers = Promise.all([1, 2, 3].map(() => fetch(`${base}/poetry/river`)));
+    await vi.waitUntil(() => renders.length === 1);
+    release();
+    const etags = (await answers).map((answer) => answer.headers.get("etag"));
+    expect(new Set(etags).size).toBe(1);
+    expect(etags[0]).toMatch(/^"[\w-]{27}"$/);
     expect(renders).toEqual(["/poetry/river"]);
   });
 
@@ -95,14 +135,24 @@ describe("the page cache", () => {
     await vi.waitUntil(() => renders.length === 2);
   });
 
-  it("sends br or gzip bodies that decode to the page", async () => {
-    await warm("/");
+  it("sends br or gzip bodies that decode to the page, honouring q=0", async () => {
+    const fresh = await fetch(`${base}/`, { headers: { "Accept-Encoding": "gzip, br" } });
+    expect(fresh.headers.get("content-encoding")).toBe("gzip");
+    expect(await fresh.text()).toBe(PAGE);
+    await vi.waitUntil(() => cache.stats().entries === 1);
     const gzipped = await fetch(`${base}/`, { headers: { "Accept-Encoding": "gzip" } });
     expect(gzipped.headers.get("content-encoding")).toBe("gzip");
     expect(await gzipped.text()).toBe(PAGE);
     const brotli = await fetch(`${base}/`, { headers: { "Accept-Encoding": "gzip, br" } });
     expect(brotli.headers.get("content-encoding")).toBe("br");
     expect(await brotli.text()).toBe(PAGE);
+    const refused = await fetch(`${base}/`, { headers: { "Accept-Encoding": "br;q=0, gzip;q=0" } });
+    expect(refused.headers.get("content-encoding")).toBeNull();
+    expect(refused.headers.get("vary")).toBe("Accept-Encoding, Cookie");
+    cache.clear();
+    const freshRefused = await fetch(`${base}/`, { headers: { "Accept-Encoding": "gzip;q=0" } });
+    expect(freshRefused.headers.get("content-encoding")).toBeNull();
+    expect(await freshRefused.text()).toBe(PAGE);
   });
 
   it("never serves signed-in readers, API calls, files or other methods from it", async () => {
@@ -125,20 +175,28 @@ describe("the page cache", () => {
     expect(renders).toEqual(["/poetry"]);
   });
 
-  it("forgets everything on a content change, including a render that was under way", async () => {
+  it("forgets everything on a content change; a render under way answers its requests, with its ETag", async () => {
     await warm("/poetry");
     cache.clear();
-    expect((await fetch(`${base}/poetry`)).headers.get("x-rendered-by")).toBe("app");
+    await fetch(`${base}/poetry`);
+    expect(renders).toEqual(["/poetry", "/poetry"]);
 
     let release = () => {};
     renderGate = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const rendersBefore = renders.length;
-    await fetch(`${base}/books`);
-    await vi.waitUntil(() => renders.length > rendersBefore);
+    const answer = fetch(`${base}/books`);
+    await vi.waitUntil(() => renders.includes("/books"));
+    cache.clear();
+    // A request after the change does not wait for the render that began before it.
+    const afterChange = fetch(`${base}/books`);
+    await vi.waitUntil(() => renders.filter((path) => path === "/books").length === 2);
     cache.clear();
     release();
+    const beforeChange = await answer;
+    expect(beforeChange.status).toBe(200);
+    expect(beforeChange.headers.get("etag")).toMatch(/^"[\w-]{27}"$/);
+    expect((await afterChange).headers.get("etag")).toBe(beforeChange.headers.get("etag"));
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(cache.stats().entries).toBe(0);
   });
@@ -148,6 +206,7 @@ describe("the page cache", () => {
     await warm("/ember");
     expect((await fetch(`${base}/ember`)).headers.get("x-rendered-by")).toBeNull();
     vi.setSystemTime(new Date("2026-11-23T00:00:05Z"));
-    expect((await fetch(`${base}/ember`)).headers.get("x-rendered-by")).toBe("app");
+    await fetch(`${base}/ember`);
+    expect(renders).toEqual(["/ember", "/ember"]);
   });
 });

@@ -4,7 +4,7 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { dayInZone } from "../../common/dates.ts";
 import type { Logger } from "../logger.ts";
-import { preferredEncoding } from "./compression.ts";
+import { acceptsGzip, gzipForOneResponse, preferredEncoding } from "./compression.ts";
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
@@ -46,21 +46,41 @@ const PER_RESPONSE_HEADERS = new Set([
   "keep-alive",
 ]);
 
-interface Entry {
-  day: string;
+/** A page as every anonymous reader gets it: one render's body, its shared headers and ETag. */
+interface SharedPage {
   headers: Record<string, string>;
   etag: string;
   identity: Buffer;
+}
+
+/** A shared page kept in memory, with its body compressed once in both codings. */
+interface Entry extends SharedPage {
+  day: string;
   gzip: Buffer;
   br: Buffer;
   bytes: number;
 }
 
+/** If-None-Match names this ETag (a list, weak or strong, or `*`; RFC 9110's weak comparison). */
+function isNotModified(request: IncomingMessage, etag: string): boolean {
+  const header = request.headers["if-none-match"];
+  if (!header) return false;
+  return header
+    .split(",")
+    .map((tag) => tag.trim().replace(/^W\//, ""))
+    .some((tag) => tag === etag || tag === "*");
+}
+
 /**
- * A policy that lets exactly these inline scripts run: their SHA-256 hashes instead of the
- * render's nonce. A cached page is sent to many readers, and a nonce must never be reused.
+ * A render made fit for many readers, since a nonce must never be reused: the nonce leaves the
+ * body, and the policy lets exactly its inline scripts run by their SHA-256 hashes instead.
+ * Without it, a page's bytes (and so its ETag) change only when its content does: a reader's
+ * If-None-Match still matches after a content change elsewhere, or on another instance.
  */
-function hashedScriptPolicy(policy: string, html: string): string {
+function withoutNonce(policy: string, body: Buffer): { policy: string; body: Buffer } {
+  const nonce = /'nonce-([^']*)'/.exec(policy)?.[1];
+  if (!nonce) return { policy, body };
+  const html = body.toString("utf8").replaceAll(` nonce="${nonce}"`, "");
   const hashes = new Set<string>();
   for (const match of html.matchAll(/<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)) {
     hashes.add(
@@ -69,12 +89,18 @@ function hashedScriptPolicy(policy: string, html: string): string {
         .digest("base64")}'`,
     );
   }
-  return policy.replace(/'nonce-[^']*'/, [...hashes].join(" ") || "'none'");
+  return {
+    policy: policy.replace(`'nonce-${nonce}'`, [...hashes].join(" ") || "'none'"),
+    body: Buffer.from(html),
+  };
 }
 
 export interface PageCache {
-  /** Answers a cacheable request from memory; false when the app has to render it. */
-  serve(request: IncomingMessage, response: ServerResponse): boolean;
+  /**
+   * Answers a cacheable request from memory, or from one render shared by every request for the
+   * page meanwhile; anything else, and a page that cannot be shared, goes to `passToApp`.
+   */
+  serve(request: IncomingMessage, response: ServerResponse, passToApp: () => void): void;
   /** Forgets every page (content changed); pages being rendered now are not kept either. */
   clear(): void;
   stats(): { entries: number; bytes: number; hits: number; misses: number };
@@ -82,10 +108,10 @@ export interface PageCache {
 
 /**
  * Anonymous pages kept in memory as rendered HTML (and `.data`, content API reads, the sitemap
- * and feed), served with an ETag, 304s and
- * precompressed bodies straight from node:http. The first request for a page is rendered by the
- * app as usual while a copy is rendered for the cache; a content change clears it all
- * (ContentChanges), and a page rendered on another day in SITE_TIMEZONE is rendered again.
+ * and feed), served with an ETag, 304s and precompressed bodies straight from node:http. The
+ * first request for a page is answered from the render that fills the cache, so it carries the
+ * same ETag and policy as every later copy; a content change clears it all (ContentChanges), and
+ * a page rendered on another day in SITE_TIMEZONE is rendered again.
  */
 export function createPageCache(options: {
   /** Renders a path as an anonymous reader would see it. */
@@ -94,7 +120,11 @@ export function createPageCache(options: {
   logger: Logger;
 }): PageCache {
   const entries = new Map<string, Entry>();
-  const filling = new Set<string>();
+  /**
+   * Renders under way (and the keeping of their copies), one per page: a request for a page that
+   * is not in memory yet waits for its render instead of starting another.
+   */
+  const rendering = new Map<string, Promise<SharedPage | undefined>>();
   /** Paths whose render was not cacheable, and until when not to try again. */
   const notCacheable = new Map<string, number>();
   let generation = 0;
@@ -118,97 +148,151 @@ export function createPageCache(options: {
     bytes -= entry.bytes;
   };
 
-  async function fill(key: string, day: string) {
-    const startedIn = generation;
-    try {
-      const rendered = await options.render(key);
-      if (rendered.status !== 200 || rendered.headers.has("set-cookie")) {
-        // A 404 or a personal answer: do not render it twice per request for a while.
-        notCacheable.set(key, Date.now() + NOT_CACHEABLE_MS);
-        if (notCacheable.size > MAX_ENTRIES) notCacheable.clear();
-        return;
-      }
-      const identity = Buffer.from(await rendered.arrayBuffer());
-      const headers: Record<string, string> = {};
-      rendered.headers.forEach((value, name) => {
-        if (!PER_RESPONSE_HEADERS.has(name)) headers[name] = value;
-      });
-      const policy = headers["content-security-policy"];
-      if (policy)
-        headers["content-security-policy"] = hashedScriptPolicy(policy, identity.toString("utf8"));
-      const etag = `"${createHash("sha256").update(identity).digest("base64url").slice(0, 27)}"`;
-      const [gzipped, brotlied] = await Promise.all([
-        gzip(identity, { level: 9 }),
-        brotli(identity, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
-      ]);
-      // A content change during the render may have made this copy stale already.
-      if (startedIn !== generation) return;
-      const entry: Entry = {
-        day,
-        headers: { ...headers, etag, vary: "Accept-Encoding, Cookie", "cache-control": "no-cache" },
-        etag,
-        identity,
-        gzip: gzipped,
-        br: brotlied,
-        bytes: identity.length + gzipped.length + brotlied.length,
-      };
-      remove(key);
-      entries.set(key, entry);
-      bytes += entry.bytes;
-      for (const [oldest] of entries) {
-        if (entries.size <= MAX_ENTRIES && bytes <= MAX_BYTES) break;
-        remove(oldest);
-      }
-    } catch (error) {
-      options.logger.warn({ err: error, path: key }, "page could not be cached");
-    } finally {
-      filling.delete(key);
+  /** Renders a page for every anonymous reader; undefined when its answer cannot be shared. */
+  async function renderShared(key: string): Promise<SharedPage | undefined> {
+    const rendered = await options.render(key);
+    if (rendered.status !== 200 || rendered.headers.has("set-cookie")) {
+      // A 404 or a personal answer: do not render it twice per request for a while.
+      notCacheable.set(key, Date.now() + NOT_CACHEABLE_MS);
+      if (notCacheable.size > MAX_ENTRIES) notCacheable.clear();
+      return undefined;
+    }
+    const headers: Record<string, string> = {};
+    rendered.headers.forEach((value, name) => {
+      if (!PER_RESPONSE_HEADERS.has(name)) headers[name] = value;
+    });
+    let identity: Buffer = Buffer.from(await rendered.arrayBuffer());
+    const renderedPolicy = headers["content-security-policy"];
+    if (renderedPolicy) {
+      const shared = withoutNonce(renderedPolicy, identity);
+      headers["content-security-policy"] = shared.policy;
+      identity = shared.body;
+    }
+    const etag = `"${createHash("sha256").update(identity).digest("base64url").slice(0, 27)}"`;
+    return {
+      headers: { ...headers, etag, vary: "Accept-Encoding, Cookie", "cache-control": "no-cache" },
+      etag,
+      identity,
+    };
+  }
+
+  async function keep(key: string, day: string, page: SharedPage, startedIn: number) {
+    const [gzipped, brotlied] = await Promise.all([
+      gzip(page.identity, { level: 9 }),
+      brotli(page.identity, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
+    ]);
+    // A content change during the render may have made this copy stale already; the requests
+    // that were waiting for it came before the change, so they were answered from it all the same.
+    if (startedIn !== generation) return;
+    const entry: Entry = {
+      ...page,
+      day,
+      gzip: gzipped,
+      br: brotlied,
+      bytes: page.identity.length + gzipped.length + brotlied.length,
+    };
+    remove(key);
+    entries.set(key, entry);
+    bytes += entry.bytes;
+    for (const [oldest] of entries) {
+      if (entries.size <= MAX_ENTRIES && bytes <= MAX_BYTES) break;
+      remove(oldest);
     }
   }
 
+  /** The page's render under way, or a new one, which is kept in memory once compressed. */
+  function renderOnce(key: string, day: string): Promise<SharedPage | undefined> {
+    const pending = rendering.get(key);
+    if (pending) return pending;
+    const startedIn = generation;
+    const page = renderShared(key).catch((error: unknown) => {
+      options.logger.warn({ err: error, path: key }, "page could not be rendered for sharing");
+      return undefined;
+    });
+    rendering.set(key, page);
+    // Requests that come while the copy is compressed (Brotli 11 takes longer than the render)
+    // are answered from this render too, rather than starting another.
+    void page
+      .then((rendered) => rendered && keep(key, day, rendered, startedIn))
+      .catch((error: unknown) => {
+        options.logger.warn({ err: error, path: key }, "page could not be cached");
+      })
+      .finally(() => {
+        if (rendering.get(key) === page) rendering.delete(key);
+      });
+    return page;
+  }
+
+  function answerNotModified(response: ServerResponse, page: SharedPage) {
+    response.writeHead(304, {
+      etag: page.etag,
+      vary: page.headers.vary ?? "",
+      "cache-control": "no-cache",
+    });
+    response.end();
+  }
+
+  function answerFromMemory(request: IncomingMessage, response: ServerResponse, entry: Entry) {
+    if (isNotModified(request, entry.etag)) return answerNotModified(response, entry);
+    const encoding = preferredEncoding(request.headers["accept-encoding"]);
+    const body = encoding === "br" ? entry.br : encoding === "gzip" ? entry.gzip : entry.identity;
+    response.writeHead(200, {
+      ...entry.headers,
+      ...(encoding === "identity" ? {} : { "content-encoding": encoding }),
+      "content-length": String(body.length),
+    });
+    response.end(request.method === "HEAD" ? undefined : body);
+  }
+
+  /** A page just rendered has no compressed copies yet: it is gzipped for this response alone. */
+  async function answerFromRender(
+    request: IncomingMessage,
+    response: ServerResponse,
+    page: SharedPage,
+  ) {
+    if (isNotModified(request, page.etag)) return answerNotModified(response, page);
+    const isGzipped = request.method !== "HEAD" && acceptsGzip(request.headers["accept-encoding"]);
+    const body = isGzipped ? await gzipForOneResponse(page.identity) : page.identity;
+    response.writeHead(200, {
+      ...page.headers,
+      ...(isGzipped ? { "content-encoding": "gzip" } : {}),
+      "content-length": String(body.length),
+    });
+    response.end(request.method === "HEAD" ? undefined : body);
+  }
+
   return {
-    serve(request, response) {
+    serve(request, response, passToApp) {
       const method = request.method;
       const key = request.url ?? "/";
-      if (method !== "GET" && method !== "HEAD") return false;
-      if (SESSION_COOKIE.test(request.headers.cookie ?? "")) return false;
       const path = key.split("?", 1)[0] ?? "/";
-      if (!isCacheablePath(path)) return false;
+      if (
+        (method !== "GET" && method !== "HEAD") ||
+        SESSION_COOKIE.test(request.headers.cookie ?? "") ||
+        !isCacheablePath(path)
+      ) {
+        return passToApp();
+      }
       const day = currentDay();
       const entry = entries.get(key);
-      if (!entry || entry.day !== day) {
-        misses += 1;
-        const isKnownUncacheable = (notCacheable.get(key) ?? 0) > Date.now();
-        if (!filling.has(key) && !isKnownUncacheable) {
-          filling.add(key);
-          void fill(key, day);
-        }
-        return false;
+      if (entry && entry.day === day) {
+        hits += 1;
+        return answerFromMemory(request, response, entry);
       }
-      hits += 1;
-      if (request.headers["if-none-match"] === entry.etag) {
-        response.writeHead(304, {
-          etag: entry.etag,
-          vary: entry.headers.vary ?? "",
-          "cache-control": "no-cache",
+      misses += 1;
+      if ((notCacheable.get(key) ?? 0) > Date.now()) return passToApp();
+      void renderOnce(key, day)
+        .then((page) => (page ? answerFromRender(request, response, page) : passToApp()))
+        .catch((error: unknown) => {
+          options.logger.error({ err: error, path: key }, "page could not be answered");
+          response.destroy();
         });
-        response.end();
-        return true;
-      }
-      const encoding = preferredEncoding(request.headers["accept-encoding"] as string | undefined);
-      const body = encoding === "br" ? entry.br : encoding === "gzip" ? entry.gzip : entry.identity;
-      response.writeHead(200, {
-        ...entry.headers,
-        ...(encoding === "identity" ? {} : { "content-encoding": encoding }),
-        "content-length": String(body.length),
-      });
-      response.end(method === "HEAD" ? undefined : body);
-      return true;
     },
 
     clear() {
       generation += 1;
       entries.clear();
+      rendering.clear();
       notCacheable.clear();
       bytes = 0;
     },

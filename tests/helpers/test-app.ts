@@ -15,6 +15,8 @@ export interface TestAppOptions {
   digestSenderOptions?: Partial<DigestSenderOptions>;
   /** Renders pages (React Router's handler for the build); without it pages answer a plain 404. */
   pageHandler?: PageHandler;
+  /** A built client to serve under /assets, as in production; without it /assets is not served. */
+  clientAssetsDir?: string;
   /** Where the app logs (every level); without it the app logs nothing. */
   logDestination?: { write(line: string): void };
   /** PostgreSQL connections in the pool, for tests of concurrent writes (default 5). */
@@ -56,6 +58,7 @@ export async function createTestApp(driver: Driver, options: TestAppOptions = {}
     services,
     objectStore,
     pageHandler: options.pageHandler,
+    clientAssetsDir: options.clientAssetsDir,
   });
   return {
     app,
