@@ -10,6 +10,8 @@ import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { startControlSocket } from "./control/socket.ts";
 import { openDatabaseFor } from "./db/open.ts";
 import { seedDemo } from "./db/seed-demo.ts";
+import { nextVisibilityChange } from "./db/visibility.ts";
+import { createCachePolicy } from "./http/cache-policy.ts";
 import { createPageCache } from "./http/page-cache.ts";
 import { createLogger } from "./logger.ts";
 import { createMailer } from "./mail/transport.ts";
@@ -96,7 +98,9 @@ if (isDev) {
     ? createPageCache({
         render: async (pathWithQuery) =>
           app.fetch(new Request(new URL(pathWithQuery, config.publicUrl))),
-        siteTimezone: config.siteTimezone,
+        isShared: createCachePolicy({ routes: app.routes, build }),
+        nextVisibilityChange: () =>
+          nextVisibilityChange(handle.db, new Date(), config.siteTimezone),
         logger,
       })
     : undefined;

@@ -4,9 +4,13 @@ import { data, Link } from "react-router";
 import { NotFoundState } from "../components/not-found-state.tsx";
 import { PositionDots } from "../components/position-dots.tsx";
 import { appContext } from "../lib/app-context.ts";
+import { sharedPage } from "../lib/cache-policy.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
 import { orNotFound } from "../lib/not-found.ts";
 import type { Route } from "./+types/book-preview";
+
+/** The same page for every reader of an audience: the page cache may keep it. */
+export const handle = sharedPage;
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const { services } = context.get(appContext);

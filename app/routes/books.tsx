@@ -3,8 +3,12 @@ import { Link } from "react-router";
 import { matchBookSlots } from "../../common/book-slots.ts";
 import { CoverImage } from "../components/cover-image.tsx";
 import { appContext } from "../lib/app-context.ts";
+import { sharedPage } from "../lib/cache-policy.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
 import type { Route } from "./+types/books";
+
+/** The same page for every reader of an audience: the page cache may keep it. */
+export const handle = sharedPage;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services } = context.get(appContext);

@@ -7,9 +7,13 @@ import {
   MISSING_FIELDS,
 } from "../../common/schemas/guest-submission.ts";
 import { apiRequest } from "../lib/api.ts";
+import { sharedPage } from "../lib/cache-policy.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
 import { notifyError } from "../lib/toast.ts";
 import type { Route } from "./+types/contribute";
+
+/** The same page for every reader of an audience: the page cache may keep it. */
+export const handle = sharedPage;
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(siteFromMatches(matches), {

@@ -6,9 +6,13 @@ import { formatLongDay } from "../../common/dates.ts";
 import { EmberShareButton } from "../components/ember-share-button.tsx";
 import { apiRequest } from "../lib/api.ts";
 import { appContext } from "../lib/app-context.ts";
+import { sharedPage } from "../lib/cache-policy.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
 import { notifyError } from "../lib/toast.ts";
 import type { Route } from "./+types/ember-archive";
+
+/** The same page for every reader of an audience: the page cache may keep it. */
+export const handle = sharedPage;
 
 interface ArchiveEmber {
   id: number;

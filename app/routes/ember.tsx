@@ -3,9 +3,13 @@ import { EMBER_DESCRIPTION_LENGTH } from "../../common/constants.ts";
 import { formatLongDay } from "../../common/dates.ts";
 import { EmberShareButton } from "../components/ember-share-button.tsx";
 import { appContext } from "../lib/app-context.ts";
+import { sharedPage } from "../lib/cache-policy.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
 import { orNotFound } from "../lib/not-found.ts";
 import type { Route } from "./+types/ember";
+
+/** The same page for every reader of an audience: the page cache may keep it. */
+export const handle = sharedPage;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services } = context.get(appContext);

@@ -3,8 +3,12 @@ import { data, Link } from "react-router";
 import { findGuestVoice, GUEST_VOICES } from "../../common/guest-voices.ts";
 import { GuestVoiceAvatar } from "../components/guest-voice-avatar.tsx";
 import { NotFoundState } from "../components/not-found-state.tsx";
+import { sharedPage } from "../lib/cache-policy.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
 import type { Route } from "./+types/guest-voice";
+
+/** The same page for every reader of an audience: the page cache may keep it. */
+export const handle = sharedPage;
 
 export function loader({ params }: Route.LoaderArgs) {
   const voice = findGuestVoice(params.slug);

@@ -1,8 +1,12 @@
 import { Link } from "react-router";
 import { GUEST_VOICES } from "../../common/guest-voices.ts";
 import { GuestVoiceAvatar } from "../components/guest-voice-avatar.tsx";
+import { sharedPage } from "../lib/cache-policy.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
 import type { Route } from "./+types/guest-voices";
+
+/** The same page for every reader of an audience: the page cache may keep it. */
+export const handle = sharedPage;
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(siteFromMatches(matches), {

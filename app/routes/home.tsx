@@ -6,9 +6,13 @@ import { GUEST_VOICES } from "../../common/guest-voices.ts";
 import { tagSlug } from "../../common/slug.ts";
 import { GuestVoiceAvatar } from "../components/guest-voice-avatar.tsx";
 import { appContext } from "../lib/app-context.ts";
+import { sharedPage } from "../lib/cache-policy.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
 import { orNotFound } from "../lib/not-found.ts";
 import type { Route } from "./+types/home";
+
+/** The same page for every reader of an audience: the page cache may keep it. */
+export const handle = sharedPage;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services } = context.get(appContext);

@@ -4,6 +4,7 @@ import { Link, useRevalidator } from "react-router";
 import { formatDate } from "../../common/dates.ts";
 import { stanzaLines } from "../../common/stanza.ts";
 import { appContext } from "../lib/app-context.ts";
+import { sharedWithAnonymousReaders } from "../lib/cache-policy.ts";
 import { entries, syncLocalJournal } from "../lib/journal-sync.ts";
 import { type LocalJournalEntry, readLocalJournal, removeLocally } from "../lib/local-journal.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
@@ -11,6 +12,9 @@ import { notify } from "../lib/toast.ts";
 import { useIsHydrated } from "../lib/use-is-hydrated.ts";
 import { announceSync, useJournalAutoSync } from "../lib/use-journal-sync.ts";
 import type { Route } from "./+types/journal";
+
+/** Anonymous readers all get the same page; a signed-in reader's holds their cloud journal. */
+export const handle = sharedWithAnonymousReaders;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services, actor } = context.get(appContext);

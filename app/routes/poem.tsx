@@ -7,10 +7,14 @@ import { CoverImage } from "../components/cover-image.tsx";
 import { PoemNotFound, poemNotFoundMeta } from "../components/poem-not-found.tsx";
 import { StanzaViewer } from "../components/stanza-viewer.tsx";
 import { appContext } from "../lib/app-context.ts";
+import { sharedPage } from "../lib/cache-policy.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
 import { useNonce } from "../lib/nonce.tsx";
 import { orNotFound } from "../lib/not-found.ts";
 import type { Route } from "./+types/poem";
+
+/** The same page for every reader of an audience: the page cache may keep it. */
+export const handle = sharedPage;
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const { services, actor } = context.get(appContext);

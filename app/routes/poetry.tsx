@@ -9,8 +9,12 @@ import {
 } from "../components/poem-card.tsx";
 import { apiRequest } from "../lib/api.ts";
 import { appContext } from "../lib/app-context.ts";
+import { sharedPage } from "../lib/cache-policy.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
 import type { Route } from "./+types/poetry";
+
+/** The same page for every reader of an audience: the page cache may keep it. */
+export const handle = sharedPage;
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { services } = context.get(appContext);

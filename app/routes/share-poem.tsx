@@ -2,9 +2,13 @@ import { data } from "react-router";
 import { clampStanzaIndex, stanzaText } from "../../common/stanza.ts";
 import { PoemNotFound, poemNotFoundMeta } from "../components/poem-not-found.tsx";
 import { appContext } from "../lib/app-context.ts";
+import { sharedPage } from "../lib/cache-policy.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
 import { orNotFound } from "../lib/not-found.ts";
 import type { Route } from "./+types/share-poem";
+
+/** The same page for every reader of an audience: the page cache may keep it. */
+export const handle = sharedPage;
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
   const { services, actor } = context.get(appContext);

@@ -4,9 +4,13 @@ import { formatLongDay } from "../../common/dates.ts";
 import { type StanzaLike, stanzaLines } from "../../common/stanza.ts";
 import { NotFoundState } from "../components/not-found-state.tsx";
 import { appContext } from "../lib/app-context.ts";
+import { sharedPage } from "../lib/cache-policy.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
 import { orNotFound } from "../lib/not-found.ts";
 import type { Route } from "./+types/theme";
+
+/** The same page for every reader of an audience: the page cache may keep it. */
+export const handle = sharedPage;
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const { services } = context.get(appContext);

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { EMBERS_MAX_LIMIT, EMBERS_PAGE_SIZE } from "../../common/constants.ts";
 import { guestSubmissionInput } from "../../common/schemas/guest-submission.ts";
 import type { Config } from "../config.ts";
+import { sharedRead } from "../http/cache-policy.ts";
 import { clientAddress } from "../http/client-address.ts";
 import type { AppEnv } from "../http/env.ts";
 import { parseInput, readJsonBody } from "../http/json-body.ts";
@@ -26,21 +27,23 @@ const emberPageQuery = z.object({
 /** Public reads for embers and books, and the guest submission form. */
 export function emberAndBookRoutes(services: Services, config: Config) {
   return new Hono<AppEnv>()
-    .get("/embers/featured", async (c) => {
+    .get("/embers/featured", sharedRead, async (c) => {
       const { text, date, featuredAt } = await services.embers.getFeaturedEmber();
       return c.json({ text, date, featuredAt });
     })
-    .get("/ember/today", async (c) => {
+    .get("/ember/today", sharedRead, async (c) => {
       const { text, date } = await services.embers.getTodaysEmber();
       return c.json({ text, date });
     })
-    .get("/embers", async (c) => {
+    .get("/embers", sharedRead, async (c) => {
       const { page, limit } = parseInput(emberPageQuery, c.req.query());
       const embers = await services.embers.listEmbers(page, limit);
       return c.json(embers.map(({ id, text, date }) => ({ id, text, date })));
     })
-    .get("/books", async (c) => c.json(await services.books.listBooks()))
-    .get("/books/:slug", async (c) => c.json(await services.books.getBook(c.req.param("slug"))))
+    .get("/books", sharedRead, async (c) => c.json(await services.books.listBooks()))
+    .get("/books/:slug", sharedRead, async (c) =>
+      c.json(await services.books.getBook(c.req.param("slug"))),
+    )
     .post("/guest-submission", async (c) => {
       const input = await readJsonBody(c, guestSubmissionInput);
       await services.guestSubmissions.submit(input, clientAddress(c, config.trustProxy));

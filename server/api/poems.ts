@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { POEMS_MAX_LIMIT } from "../../common/constants.ts";
+import { sharedRead } from "../http/cache-policy.ts";
 import type { AppEnv } from "../http/env.ts";
 import { parseInput } from "../http/json-body.ts";
 import type { Services } from "../services/index.ts";
@@ -26,15 +27,15 @@ const slugParam = z.string().min(1).max(200);
 export function poemRoutes(services: Services) {
   const { poems } = services;
   return new Hono<AppEnv>()
-    .get("/poems", async (c) => {
+    .get("/poems", sharedRead, async (c) => {
       const query = parseInput(poemListQuery, c.req.query());
       return c.json(await poems.listPoems(query));
     })
-    .get("/poems/:slug", async (c) =>
+    .get("/poems/:slug", sharedRead, async (c) =>
       c.json(await poems.getPoem(c.get("actor"), parseInput(slugParam, c.req.param("slug")))),
     )
-    .get("/tags", async (c) => c.json(await poems.listTags()))
-    .get("/themes/:slug", async (c) =>
+    .get("/tags", sharedRead, async (c) => c.json(await poems.listTags()))
+    .get("/themes/:slug", sharedRead, async (c) =>
       c.json(await poems.getTheme(parseInput(slugParam, c.req.param("slug")))),
     );
 }

@@ -3,6 +3,7 @@ import { tagSlug } from "../../common/slug.ts";
 import { stanzaLines, stanzaText } from "../../common/stanza.ts";
 import type { Config } from "../config.ts";
 import { escapeMarkup as escapeXml } from "../escape.ts";
+import { sharedRead } from "../http/cache-policy.ts";
 import type { AppEnv } from "../http/env.ts";
 import type { Services } from "../services/index.ts";
 
@@ -37,7 +38,7 @@ export function siteFileRoutes(services: Services, config: Config) {
         ].join("\n"),
       );
     })
-    .get("/sitemap.xml", async (c) => {
+    .get("/sitemap.xml", sharedRead, async (c) => {
       const { poems, tagNames, books } = await services.sitemap.listEntries();
       const url = (path: string, lastmod?: Date) =>
         `  <url><loc>${escapeXml(absolute(path))}</loc>${lastmod ? `<lastmod>${lastmod.toISOString().slice(0, 10)}</lastmod>` : ""}</url>`;
@@ -55,7 +56,7 @@ export function siteFileRoutes(services: Services, config: Config) {
         `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join("\n")}\n</urlset>\n`,
       );
     })
-    .get("/feed.xml", async (c) => {
+    .get("/feed.xml", sharedRead, async (c) => {
       const poems = (await services.sitemap.listEntries()).poems.slice(0, FEED_SIZE);
       const updated = (poems[0]?.updatedAt ?? new Date(0)).toISOString();
       const entries = poems.map((poem) => {

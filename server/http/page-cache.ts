@@ -2,34 +2,12 @@ import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
-import { dayInZone } from "../../common/dates.ts";
 import type { Logger } from "../logger.ts";
 import { acceptsGzip, gzipForOneResponse, preferredEncoding } from "./compression.ts";
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
 
-/** Pages readers see without signing in; everything else (API, files, admin, forms) is rendered. */
-const UNCACHED_PREFIXES = [
-  "/api/",
-  "/objects/",
-  "/og/",
-  "/assets/",
-  "/admin",
-  "/login",
-  "/unsubscribe",
-  "/subscribe",
-];
-/** Page paths have no file extension, except React Router's `.data` for client navigation. */
-const FILE_PATH = /\.(?!data$)[a-z0-9]+$/i;
-/** Public reads of the content itself (never interactions, which change with every echo). */
-const CONTENT_READS =
-  /^\/(?:api\/(?:poems(?:\/[^/]+)?|tags|themes\/[^/]+|books(?:\/[^/]+)?|embers(?:\/featured)?|ember\/today)|sitemap\.xml|feed\.xml)$/;
-
-function isCacheablePath(path: string): boolean {
-  if (CONTENT_READS.test(path)) return true;
-  return !FILE_PATH.test(path) && !UNCACHED_PREFIXES.some((prefix) => path.startsWith(prefix));
-}
 /** Any session cookie means a signed-in reader, whose pages carry their own state. */
 const SESSION_COOKIE = /session_token=/;
 const MAX_ENTRIES = 2_000;
@@ -55,7 +33,8 @@ interface SharedPage {
 
 /** A shared page kept in memory, with its body compressed once in both codings. */
 interface Entry extends SharedPage {
-  day: string;
+  /** When what readers may see next changes by itself (a new ember day): the copy ends then. */
+  expiresAt: number;
   gzip: Buffer;
   br: Buffer;
   bytes: number;
@@ -110,13 +89,18 @@ export interface PageCache {
  * Anonymous pages kept in memory as rendered HTML (and `.data`, content API reads, the sitemap
  * and feed), served with an ETag, 304s and precompressed bodies straight from node:http. The
  * first request for a page is answered from the render that fills the cache, so it carries the
- * same ETag and policy as every later copy; a content change clears it all (ContentChanges), and
- * a page rendered on another day in SITE_TIMEZONE is rendered again.
+ * same ETag and policy as every later copy. Which answers may be kept, the routes say
+ * (`isShared`, server/http/cache-policy.ts); a content change clears them all (ContentChanges),
+ * and each copy ends by itself when visibility next changes (`nextVisibilityChange`,
+ * server/db/visibility.ts): the next ember day.
  */
 export function createPageCache(options: {
   /** Renders a path as an anonymous reader would see it. */
   render(pathWithQuery: string): Promise<Response>;
-  siteTimezone: string;
+  /** Whether the route answering this path allows its answer to be kept. */
+  isShared(pathWithQuery: string): boolean;
+  /** When what readers may see next changes without a write. */
+  nextVisibilityChange(): Promise<Date>;
   logger: Logger;
 }): PageCache {
   const entries = new Map<string, Entry>();
@@ -131,15 +115,6 @@ export function createPageCache(options: {
   let bytes = 0;
   let hits = 0;
   let misses = 0;
-  // Which day it is, looked up at most once a second: embers change at midnight.
-  let today = { day: dayInZone(options.siteTimezone), checkedAt: Date.now() };
-  const currentDay = () => {
-    const now = Date.now();
-    // A clock set back counts as a change too.
-    if (Math.abs(now - today.checkedAt) > 1_000)
-      today = { day: dayInZone(options.siteTimezone), checkedAt: now };
-    return today.day;
-  };
 
   const remove = (key: string) => {
     const entry = entries.get(key);
@@ -176,17 +151,18 @@ export function createPageCache(options: {
     };
   }
 
-  async function keep(key: string, day: string, page: SharedPage, startedIn: number) {
-    const [gzipped, brotlied] = await Promise.all([
+  async function keep(key: string, page: SharedPage, startedIn: number) {
+    const [gzipped, brotlied, expiresAt] = await Promise.all([
       gzip(page.identity, { level: 9 }),
       brotli(page.identity, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
+      options.nextVisibilityChange(),
     ]);
     // A content change during the render may have made this copy stale already; the requests
     // that were waiting for it came before the change, so they were answered from it all the same.
     if (startedIn !== generation) return;
     const entry: Entry = {
       ...page,
-      day,
+      expiresAt: expiresAt.getTime(),
       gzip: gzipped,
       br: brotlied,
       bytes: page.identity.length + gzipped.length + brotlied.length,
@@ -201,7 +177,7 @@ export function createPageCache(options: {
   }
 
   /** The page's render under way, or a new one, which is kept in memory once compressed. */
-  function renderOnce(key: string, day: string): Promise<SharedPage | undefined> {
+  function renderOnce(key: string): Promise<SharedPage | undefined> {
     const pending = rendering.get(key);
     if (pending) return pending;
     const startedIn = generation;
@@ -213,7 +189,7 @@ export function createPageCache(options: {
     // Requests that come while the copy is compressed (Brotli 11 takes longer than the render)
     // are answered from this render too, rather than starting another.
     void page
-      .then((rendered) => rendered && keep(key, day, rendered, startedIn))
+      .then((rendered) => rendered && keep(key, rendered, startedIn))
       .catch((error: unknown) => {
         options.logger.warn({ err: error, path: key }, "page could not be cached");
       })
@@ -265,23 +241,21 @@ export function createPageCache(options: {
     serve(request, response, passToApp) {
       const method = request.method;
       const key = request.url ?? "/";
-      const path = key.split("?", 1)[0] ?? "/";
       if (
         (method !== "GET" && method !== "HEAD") ||
         SESSION_COOKIE.test(request.headers.cookie ?? "") ||
-        !isCacheablePath(path)
+        !options.isShared(key)
       ) {
         return passToApp();
       }
-      const day = currentDay();
       const entry = entries.get(key);
-      if (entry && entry.day === day) {
+      if (entry && Date.now() < entry.expiresAt) {
         hits += 1;
         return answerFromMemory(request, response, entry);
       }
       misses += 1;
       if ((notCacheable.get(key) ?? 0) > Date.now()) return passToApp();
-      void renderOnce(key, day)
+      void renderOnce(key)
         .then((page) => (page ? answerFromRender(request, response, page) : passToApp()))
         .catch((error: unknown) => {
           options.logger.error({ err: error, path: key }, "page could not be answered");

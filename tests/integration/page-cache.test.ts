@@ -4,6 +4,8 @@ import { getRequestListener } from "@hono/node-server";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { poems } from "../../server/db/schema.ts";
+import { nextVisibilityChange } from "../../server/db/visibility.ts";
+import { createCachePolicy } from "../../server/http/cache-policy.ts";
 import { createPageCache, type PageCache } from "../../server/http/page-cache.ts";
 import { createLogger } from "../../server/logger.ts";
 import { drivers } from "../helpers/database.ts";
@@ -23,7 +25,7 @@ describe.each(drivers)("page cache validators on %s", (driver) => {
   const page = "/poetry/river-at-dusk";
 
   beforeAll(async () => {
-    const { pageHandler } = await loadPageHandler();
+    const { pageHandler, build } = await loadPageHandler();
     t = await createTestApp(driver, { pageHandler });
     await createPoem(t.db, { slug: "river-at-dusk", title: "River at Dusk" });
     // Wired as server/main.ts wires it.
@@ -34,7 +36,8 @@ describe.each(drivers)("page cache validators on %s", (driver) => {
         await renderGate;
         return response;
       },
-      siteTimezone: t.config.siteTimezone,
+      isShared: createCachePolicy({ routes: t.app.routes, build }),
+      nextVisibilityChange: () => nextVisibilityChange(t.db, new Date(), t.config.siteTimezone),
       logger: createLogger("silent"),
     });
     t.services.contentChanges.onChange(() => cache.clear());

@@ -1,0 +1,74 @@
+import type { MiddlewareHandler } from "hono";
+import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
+import type { CacheHandle } from "../../app/lib/cache-policy.ts";
+
+/**
+ * Declares an API read (or a site file) the same for every anonymous reader, so the page cache
+ * may keep it: `.get("/poems", sharedRead, handler)`. The cache finds these routes in Hono's own
+ * route list (createCachePolicy); for a browser, the answer is still checked each time.
+ */
+export const sharedRead: MiddlewareHandler = async (c, next) => {
+  await next();
+  c.header("Cache-Control", "no-cache");
+};
+
+/** Hono's route patterns (':slug', ':file{[0-9a-z]+\.png}') as one anchored regular expression. */
+function patternToRegExp(pattern: string): RegExp {
+  const source = pattern
+    .split("/")
+    .map((segment) => {
+      const parameter = /^:\w+(?:\{(.+)\})?$/.exec(segment);
+      if (parameter) return `(?:${parameter[1] ?? "[^/]+"})`;
+      return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    })
+    .join("/");
+  return new RegExp(`^${source}$`);
+}
+
+/** React Router's route tree, from the server build's flat route list. */
+function routeTree(build: ServerBuild): RouteObject[] {
+  const byParent = new Map<string | undefined, RouteObject[]>();
+  for (const route of Object.values(build.routes)) {
+    if (!route) continue;
+    const node = {
+      id: route.id,
+      path: route.path,
+      index: route.index,
+      caseSensitive: route.caseSensitive,
+      handle: route.module.handle,
+    } as RouteObject;
+    byParent.set(route.parentId, [...(byParent.get(route.parentId) ?? []), node]);
+  }
+  const attach = (nodes: RouteObject[]): RouteObject[] =>
+    nodes.map((node) => {
+      const children = byParent.get(node.id);
+      return children && !node.index ? { ...node, children: attach(children) } : node;
+    });
+  return attach(byParent.get(undefined) ?? []);
+}
+
+/**
+ * Whether the page cache may keep an anonymous reader's answer to a GET of `pathWithQuery`, asked
+ * of the routes themselves: a page whose deepest route's `handle` allows it
+ * (app/lib/cache-policy.ts), as a document or as React Router's `.data` for client navigation,
+ * or an API read or site file declared with `sharedRead`. Anything else (admin, sign-in,
+ * interactions, files) is not cached, because nothing said it may be.
+ */
+export function createCachePolicy(options: {
+  routes: { method: string; path: string; handler: unknown }[];
+  build?: ServerBuild;
+}): (pathWithQuery: string) => boolean {
+  const sharedReads = options.routes
+    .filter((route) => route.method === "GET" && route.handler === sharedRead)
+    .map((route) => patternToRegExp(route.path));
+  const pages = options.build ? routeTree(options.build) : [];
+  return (pathWithQuery) => {
+    const path = pathWithQuery.split("?", 1)[0] ?? "/";
+    if (sharedReads.some((pattern) => pattern.test(path))) return true;
+    // Client navigation asks for /poetry.data for /poetry, and /_root.data for /.
+    const pagePath = path === "/_root.data" ? "/" : path.replace(/\.data$/, "");
+    if (/\.[a-z0-9]+$/i.test(pagePath)) return false;
+    const deepest = matchRoutes(pages, pagePath)?.at(-1)?.route;
+    return (deepest?.handle as CacheHandle | undefined)?.cache !== undefined;
+  };
+}
