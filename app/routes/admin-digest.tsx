@@ -140,6 +140,7 @@ const STATUS_LABELS: Record<RunRow["status"], string> = {
   sending: "Sending",
   paused: "Paused",
   sent: "Sent",
+  skipped: "Skipped",
 };
 
 /** Sending this week's digest to every verified subscriber, and the runs so far. */

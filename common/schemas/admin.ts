@@ -44,6 +44,20 @@ const optional = <Schema extends z.ZodType>(schema: Schema) =>
 
 const tagIds = z.array(z.number().int().positive(), "Tags must be a list of tag ids").max(50);
 
+/**
+ * Publication, beyond the spec's payload (left out, a poem or book is published at once on
+ * create, and keeps its state on update): a draft is never shown to readers; publishAt, an ISO
+ * 8601 date-time with its offset, is when they first see it (future: scheduled).
+ */
+const publication = {
+  draft: z.boolean("draft must be true or false").optional(),
+  publishAt: z
+    .string("Invalid date format")
+    .pipe(z.iso.datetime({ offset: true, error: "Invalid date format" }))
+    .transform((value) => new Date(value))
+    .optional(),
+};
+
 export const poemInput = z.object({
   title: requiredText("Title is required", 300),
   slug,
@@ -69,6 +83,7 @@ export const poemInput = z.object({
   // The form sends it; the server derives it from the cover all the same (SPEC.md §3).
   coverProvider: optional(z.enum(["object-storage", "url"])),
   tagIds: tagIds.min(1, "At least one tag is required"),
+  ...publication,
 });
 export type PoemInput = z.infer<typeof poemInput>;
 
@@ -108,6 +123,7 @@ export const bookInput = z.object({
     )
     .max(100, "Please keep a book under 100 pages")
     .default([]),
+  ...publication,
 });
 export type BookInput = z.infer<typeof bookInput>;
 

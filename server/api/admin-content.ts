@@ -34,6 +34,7 @@ const scheduleQuery = z.object({
 export function adminContentRoutes(services: Services) {
   const { contentAdmin } = services;
   return new Hono<AdminEnv>()
+    .get("/poems", async (c) => c.json(await contentAdmin.listPoems(c.var.admin)))
     .post("/poems", async (c) =>
       c.json(await contentAdmin.createPoem(c.var.admin, await readJsonBody(c, poemInput)), 201),
     )

@@ -67,7 +67,7 @@ export function siteFileRoutes(services: Services, config: Config) {
           `    <title>${escapeXml(poem.title)}</title>`,
           `    <link href="${escapeXml(link)}"/>`,
           `    <id>${escapeXml(link)}</id>`,
-          `    <published>${poem.createdAt.toISOString()}</published>`,
+          `    <published>${poem.publishAt.toISOString()}</published>`,
           `    <updated>${poem.updatedAt.toISOString()}</updated>`,
           `    <summary>${escapeXml(stanzaText(poem.stanzas[0] ?? ""))}</summary>`,
           `    <content type="text">${escapeXml(content)}</content>`,

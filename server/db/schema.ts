@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   boolean,
+  check,
   index,
   integer,
   jsonb,
@@ -124,13 +125,17 @@ export const poems = pgTable(
     coverProvider: text("cover_provider", { enum: ["object-storage", "url"] }),
     coverWidth: integer("cover_width"),
     coverHeight: integer("cover_height"),
+    /** Never shown to readers while true, whatever publishAt says (server/db/visibility.ts). */
+    draft: boolean("draft").notNull().default(false),
+    /** When readers first see it: now or past is published, future is scheduled. */
+    publishAt: timestamp("publish_at", { withTimezone: true }).notNull().defaultNow(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  // The poem list's order (newest first, then id): its pages are read straight off this index.
+  // The poem list's order (newest published first, then id): its pages are read off this index.
   (table) => [
-    index("poems_newest_first_idx").on(
-      table.createdAt.desc().nullsFirst(),
+    index("poems_newest_published_idx").on(
+      table.publishAt.desc().nullsFirst(),
       table.id.desc().nullsFirst(),
     ),
   ],
@@ -200,6 +205,9 @@ export const books = pgTable("books", {
   /** The spec says "integer"; the client reads a list of pages (docs/decisions/002). */
   pages: jsonb("pages").$type<BookPage[]>(),
   order: integer("order"),
+  /** As for poems: a draft is never shown; a future publishAt is a scheduled book. */
+  draft: boolean("draft").notNull().default(false),
+  publishAt: timestamp("publish_at", { withTimezone: true }).notNull().defaultNow(),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -303,7 +311,8 @@ export const subscriptions = pgTable(
   ],
 );
 
-export const MAIL_RUN_STATUSES = ["sending", "paused", "sent"] as const;
+/** 'skipped': a scheduled week that sent nothing, with its reason (skipReason). */
+export const MAIL_RUN_STATUSES = ["sending", "paused", "sent", "skipped"] as const;
 
 /**
  * One sending of the digest. The content is kept with the run so that a restart sends every
@@ -321,6 +330,13 @@ export const mailRuns = pgTable(
     pausedReason: text("paused_reason"),
     recipientCount: integer("recipient_count").notNull().default(0),
     createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    /**
+     * The scheduled send this run is for (the weekly schedule's instant), null for a manual
+     * send. Unique: two instances, a restart or a clock at the boundary make one run a week.
+     */
+    scheduledFor: timestamp("scheduled_for", { withTimezone: true }).unique(),
+    /** Why a scheduled week sent nothing (status 'skipped'). */
+    skipReason: text("skip_reason"),
     completedAt: timestamp("completed_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
@@ -330,6 +346,24 @@ export const mailRuns = pgTable(
       .on(sql`(true)`)
       .where(sql`${table.status} in ('sending', 'paused')`),
   ],
+);
+
+/**
+ * The weekly digest's automatic sending: one row (id 1), in the site's time zone. Absent means
+ * off. Kept in the database so every instance follows the same schedule.
+ */
+export const digestSchedule = pgTable(
+  "digest_schedule",
+  {
+    id: integer("id").primaryKey().default(1),
+    enabled: boolean("enabled").notNull(),
+    /** 0 = Sunday … 6 = Saturday. */
+    weekday: integer("weekday").notNull(),
+    /** 'HH:MM', on the site's clock (SITE_TIMEZONE). */
+    time: text("time").notNull(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [check("digest_schedule_one_row", sql`${table.id} = 1`)],
 );
 
 export const DELIVERY_STATUSES = ["pending", "sending", "sent", "failed", "skipped"] as const;

@@ -1,8 +1,8 @@
-import { and, eq, lte, type Placeholder, type SQL, sql } from "drizzle-orm";
+import { and, eq, gt, lte, min, type Placeholder, type SQL, sql } from "drizzle-orm";
 import { dayInZone, dayToDate, nextMidnightInZone } from "../../common/dates.ts";
 import type { Actor } from "../services/actor.ts";
 import type { Database } from "./client.ts";
-import { embers, subscriptions } from "./schema.ts";
+import { books, embers, poems, subscriptions } from "./schema.ts";
 
 /**
  * Who may see what, as of when: the one place that answers it (DESIGN.md, "Who may see what").
@@ -26,21 +26,29 @@ export function audienceOf(actor: Actor): Audience {
 export type Now = Date | Placeholder;
 
 /**
- * Poems the audience may open at their own address now. Every poem is out the moment it is
- * saved, for every audience; a poem's publication state will narrow this one condition.
+ * A poem is published when it is no draft and its publishAt has come; until then it is a draft
+ * (never shown to readers) or scheduled (shown from publishAt on).
  */
-export function readablePoems(_audience: Audience, _now: Now): SQL {
-  return sql`true`;
+const isPublished = (table: typeof poems | typeof books, now: Now): SQL =>
+  and(eq(table.draft, false), lte(table.publishAt, now)) as SQL;
+
+/**
+ * Poems the audience may open at their own address now: published ones, and for the admin every
+ * poem, so the poet can see a draft or a scheduled poem exactly as readers will (a render that is
+ * never kept in the page cache, which keeps nothing for a signed-in request).
+ */
+export function readablePoems(audience: Audience, now: Now): SQL {
+  return audience === "admin" ? sql`true` : isPublished(poems, now);
 }
 
 /** Poems in lists, feeds, the sitemap, themes and the digest: what any reader may see now. */
 export function publishedPoems(now: Now): SQL {
-  return readablePoems("anonymous", now);
+  return isPublished(poems, now);
 }
 
-/** Books, likewise: every book is out the moment it is saved. */
-export function publishedBooks(_now: Date): SQL {
-  return sql`true`;
+/** Books readers see now: the same rule as poems. */
+export function publishedBooks(now: Now): SQL {
+  return isPublished(books, now);
 }
 
 /**
@@ -58,13 +66,21 @@ export const activeSubscribers: SQL = and(
 ) as SQL;
 
 /**
- * When what readers may see next changes by itself, with no write: the next ember day begins at
- * midnight in the site's time zone. A cached page is good until then, and no longer.
+ * When what readers may see next changes by itself, with no write: the next scheduled poem or
+ * book comes due, or the next ember day begins at midnight in the site's time zone, whichever is
+ * first. A cached page is good until then, and no longer, on every instance alike.
  */
 export async function nextVisibilityChange(
-  _db: Database,
+  db: Database,
   now: Date,
   timeZone: string,
 ): Promise<Date> {
-  return nextMidnightInZone(timeZone, now);
+  const firstDue = (table: typeof poems | typeof books) =>
+    db
+      .select({ at: min(table.publishAt) })
+      .from(table)
+      .where(and(eq(table.draft, false), gt(table.publishAt, now)));
+  const [[poem], [book]] = await Promise.all([firstDue(poems), firstDue(books)]);
+  const instants = [nextMidnightInZone(timeZone, now), poem?.at, book?.at];
+  return new Date(Math.min(...instants.filter((at) => at != null).map((at) => at.getTime())));
 }

@@ -14,6 +14,8 @@ export const bookColumns = {
   buyUrl: books.buyUrl,
   pages: books.pages,
   order: books.order,
+  draft: books.draft,
+  publishAt: books.publishAt,
   createdAt: books.createdAt,
   updatedAt: books.updatedAt,
 };

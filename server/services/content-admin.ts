@@ -13,7 +13,7 @@ import { asBook, type BookService, bookColumns } from "./books.ts";
 import type { ContentChanges } from "./content-changes.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { conflict, invalid, isUniqueViolation, notFound } from "./errors.ts";
-import { type Poem, type PoemService, type TagRef, withTags } from "./poems.ts";
+import { type Poem, type PoemService, poemColumns, type TagRef, withTags } from "./poems.ts";
 
 /** The admin schedule reads at most this many embers (SPEC.md §9: 30). */
 export const EMBER_SCHEDULE_MAX = 30;
@@ -63,6 +63,7 @@ type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 export function createContentAdminService({
   db,
   config,
+  now,
   poems: poemReads,
   contentChanges,
 }: ServiceDeps & { poems: PoemService; contentChanges: ContentChanges }) {
@@ -119,7 +120,14 @@ export function createContentAdminService({
     }
   }
 
-  const poemValues = (input: PoemInput) => ({
+  /** On create, publication defaults to now and not a draft; on update, it stays unless given. */
+  const publicationValues = (input: { draft?: boolean; publishAt?: Date }, isCreate: boolean) => ({
+    ...(input.draft !== undefined || isCreate ? { draft: input.draft ?? false } : {}),
+    ...(input.publishAt !== undefined || isCreate ? { publishAt: input.publishAt ?? now() } : {}),
+  });
+
+  const poemValues = (input: PoemInput, isCreate: boolean) => ({
+    ...publicationValues(input, isCreate),
     title: input.title,
     slug: input.slug,
     stanzas: input.stanzas,
@@ -177,7 +185,7 @@ export function createContentAdminService({
           db.transaction(async (tx) => {
             const [poem] = await tx
               .insert(poems)
-              .values(poemValues(input))
+              .values(poemValues(input, true))
               .returning({ id: poems.id, slug: poems.slug });
             if (!poem) throw new Error("poem insert returned nothing");
             await linkTags(tx, { poemId: poem.id }, input.tagIds);
@@ -195,7 +203,7 @@ export function createContentAdminService({
           db.transaction(async (tx) => {
             const [poem] = await tx
               .update(poems)
-              .set(poemValues(input))
+              .set(poemValues(input, false))
               .where(eq(poems.id, id))
               .returning({ slug: poems.slug });
             if (!poem) throw notFound("Poem not found");
@@ -213,6 +221,24 @@ export function createContentAdminService({
         const deleted = await db.delete(poems).where(eq(poems.id, id)).returning({ id: poems.id });
         if (deleted.length === 0) throw notFound("Poem not found");
       });
+    },
+
+    /**
+     * Every poem, for the Poems tab: drafts first, then scheduled ones (soonest first), then the
+     * published (newest first).
+     */
+    async listPoems(_admin: AdminActor): Promise<Poem[]> {
+      const asOf = now();
+      const rows = await db
+        .select(poemColumns)
+        .from(poems)
+        .orderBy(
+          sql`case when ${poems.draft} then 0 when ${poems.publishAt} > ${asOf} then 1 else 2 end`,
+          sql`case when not ${poems.draft} and ${poems.publishAt} > ${asOf} then ${poems.publishAt} end asc`,
+          desc(poems.publishAt),
+          desc(poems.id),
+        );
+      return withTags(db, rows, poemTags);
     },
 
     /** From today in SITE_TIMEZONE onward, soonest first: the schedule, future days included. */
@@ -281,7 +307,11 @@ export function createContentAdminService({
     async createBook(_admin: AdminActor, input: BookInput): Promise<Book> {
       requireCoverAllowedOnPages(input.coverUrl);
       const [book] = await writeContent(
-        () => db.insert(books).values(input).returning(bookColumns),
+        () =>
+          db
+            .insert(books)
+            .values({ ...input, ...publicationValues(input, true) })
+            .returning(bookColumns),
         BOOK_SLUG_TAKEN,
       );
       if (!book) throw new Error("book insert returned nothing");
@@ -291,7 +321,12 @@ export function createContentAdminService({
     async updateBook(_admin: AdminActor, id: number, input: BookInput): Promise<Book> {
       requireCoverAllowedOnPages(input.coverUrl);
       const [book] = await writeContent(
-        () => db.update(books).set(input).where(eq(books.id, id)).returning(bookColumns),
+        () =>
+          db
+            .update(books)
+            .set({ ...input, ...publicationValues(input, false) })
+            .where(eq(books.id, id))
+            .returning(bookColumns),
         BOOK_SLUG_TAKEN,
       );
       if (!book) throw notFound("Book not found");

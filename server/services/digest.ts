@@ -114,8 +114,8 @@ export function createDigestService(
     return db
       .select({ title: poems.title, slug: poems.slug, stanzas: poems.stanzas })
       .from(poems)
-      .where(and(gte(poems.createdAt, since), publishedPoems(deps.now())))
-      .orderBy(desc(poems.createdAt))
+      .where(and(gte(poems.publishAt, since), publishedPoems(deps.now())))
+      .orderBy(desc(poems.publishAt))
       .limit(NEW_POEMS_MAX);
   }
 

@@ -28,6 +28,10 @@ export interface Poem {
   coverAlt: string | null;
   coverWidth: number | null;
   coverHeight: number | null;
+  /** Never shown to readers while true (server/db/visibility.ts). */
+  draft: boolean;
+  /** When readers first see it. */
+  publishAt: Date;
   createdAt: Date;
   updatedAt: Date;
   tags: TagRef[];
@@ -47,7 +51,7 @@ export interface Theme {
   embers: ThemeEmber[];
 }
 
-const poemColumns = {
+export const poemColumns = {
   id: poems.id,
   title: poems.title,
   slug: poems.slug,
@@ -57,6 +61,8 @@ const poemColumns = {
   coverAlt: poems.coverAlt,
   coverWidth: poems.coverWidth,
   coverHeight: poems.coverHeight,
+  draft: poems.draft,
+  publishAt: poems.publishAt,
   createdAt: poems.createdAt,
   updatedAt: poems.updatedAt,
 };
@@ -125,7 +131,7 @@ export function createPoemService({ db, config, now }: ServiceDeps) {
 
   return {
     /**
-     * Newest first, optionally only those with a tag (by name, case-insensitive), optionally one
+     * Published poems, newest published first, optionally only those with a tag (by name, case-insensitive), optionally one
      * page at a time (`limit`, `offset`).
      */
     async listPoems(
@@ -154,7 +160,7 @@ export function createPoemService({ db, config, now }: ServiceDeps) {
               : undefined,
           ),
         )
-        .orderBy(desc(poems.createdAt), desc(poems.id))
+        .orderBy(desc(poems.publishAt), desc(poems.id))
         .limit(options.limit ?? Number.MAX_SAFE_INTEGER)
         .offset(options.offset ?? 0);
       return withTags(db, rows, poemTags);
@@ -180,7 +186,7 @@ export function createPoemService({ db, config, now }: ServiceDeps) {
         .from(poems)
         .innerJoin(poemTags, eq(poemTags.poemId, poems.id))
         .where(and(eq(poemTags.tagId, tag.id), publishedPoems(now())))
-        .orderBy(desc(poems.createdAt), desc(poems.id));
+        .orderBy(desc(poems.publishAt), desc(poems.id));
       const emberRows = await db
         .select({
           id: embers.id,

@@ -14,12 +14,12 @@ export function createSitemapService({ db, now }: ServiceDeps) {
             slug: poems.slug,
             title: poems.title,
             stanzas: poems.stanzas,
-            createdAt: poems.createdAt,
+            publishAt: poems.publishAt,
             updatedAt: poems.updatedAt,
           })
           .from(poems)
           .where(publishedPoems(asOf))
-          .orderBy(desc(poems.createdAt), desc(poems.id)),
+          .orderBy(desc(poems.publishAt), desc(poems.id)),
         db.select({ name: tags.name }).from(tags).orderBy(asc(tags.name)),
         db
           .select({ slug: books.slug, updatedAt: books.updatedAt })

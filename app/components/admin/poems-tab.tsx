@@ -23,7 +23,7 @@ export function PoemsTab() {
   return (
     <ContentTab<AdminPoem>
       entity="Poem"
-      listUrl="/api/poems"
+      listUrl="/api/admin/poems"
       canDelete
       describe={(poem) => ({
         title: poem.title,
