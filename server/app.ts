@@ -6,17 +6,19 @@ import { requestId } from "hono/request-id";
 import { RouterContextProvider } from "react-router";
 import { type AppLoadContext, appContext } from "../app/lib/app-context.ts";
 import { adminContentRoutes } from "./api/admin-content.ts";
+import { audioRoutes } from "./api/audio.ts";
 import { authRoutes } from "./api/auth.ts";
 import { digestRoutes } from "./api/digest.ts";
 import { emberAndBookRoutes } from "./api/embers-books.ts";
 import { healthRoutes } from "./api/health.ts";
-import { imageRoutes, localUploadRoutes } from "./api/images.ts";
+import { imageRoutes } from "./api/images.ts";
 import { interactionRoutes } from "./api/interactions.ts";
 import { objectRoutes } from "./api/objects.ts";
 import { ogRoutes } from "./api/og.ts";
 import { poemRoutes } from "./api/poems.ts";
 import { siteFileRoutes } from "./api/site-files.ts";
 import { ONE_CLICK_UNSUBSCRIBE_PATH, subscriptionRoutes } from "./api/subscriptions.ts";
+import { localUploadRoutes } from "./api/uploads.ts";
 import type { Config } from "./config.ts";
 import { compressText } from "./http/compression.ts";
 import type { AppEnv } from "./http/env.ts";
@@ -25,12 +27,13 @@ import { requireAdminApi } from "./http/require-admin.ts";
 import { requireSameOrigin } from "./http/same-origin.ts";
 import { assetHeaders, securityHeaders } from "./http/security-headers.ts";
 import type { ImageUrlCheckOptions } from "./images/image-url-check.ts";
-import { LOCAL_UPLOAD_PATH } from "./images/upload-url.ts";
 import type { Logger } from "./logger.ts";
 import { resolveSessionSecret } from "./secrets.ts";
+import { createAudioService } from "./services/audio.ts";
 import { createImageService } from "./services/images.ts";
 import type { Services } from "./services/index.ts";
 import type { ObjectStore } from "./storage/local.ts";
+import { localUploadPath } from "./storage/upload-url.ts";
 
 /** Renders a page: React Router's request handler, given the request and its load context. */
 export type PageHandler = (request: Request, context: RouterContextProvider) => Promise<Response>;
@@ -86,15 +89,20 @@ export function createApp(deps: AppDeps) {
   }
   app.use(securityHeaders(config));
   app.use(compressText());
-  const images = createImageService({
+  const storage = {
     config,
     objectStore: deps.objectStore,
     secret: resolveSessionSecret(config),
+  };
+  const images = createImageService({
+    ...storage,
     urlCheck: deps.imageUrlCheck,
     rateLimiter: services.rateLimiter,
   });
-  app.route("/objects", objectRoutes(deps.objectStore, images.createMissingImage));
-  app.route(LOCAL_UPLOAD_PATH, localUploadRoutes(images));
+  const audio = createAudioService(storage);
+  app.route("/objects", objectRoutes(deps.objectStore, images.createMissingImage, audio));
+  app.route(localUploadPath("images"), localUploadRoutes(images.uploads));
+  app.route(localUploadPath("audio"), localUploadRoutes(audio.uploads));
   app.route("/og", ogRoutes(services, config));
   app.route("/", siteFileRoutes(services, config));
 
@@ -133,10 +141,10 @@ export function createApp(deps: AppDeps) {
   api.use(requireSameOrigin(config, (path) => path === ONE_CLICK_UNSUBSCRIBE_PATH));
   api.use("/admin/*", requireAdminApi);
   // An admin write to content may change what readers see: cached pages go, here and on other
-  // instances. Image checks, the digest and the submissions' review change no page.
+  // instances. Upload URLs, image checks, the digest and the submissions' review change no page.
   api.use("/admin/*", async (c, next) => {
     await next();
-    const isContentWrite = !/^\/api\/admin\/(images|digest|submissions)\//.test(c.req.path);
+    const isContentWrite = !/^\/api\/admin\/(images|audio|digest|submissions)\//.test(c.req.path);
     if (c.req.method !== "GET" && c.res.status < 400 && isContentWrite) {
       await services.contentChanges.announce();
     }
@@ -150,6 +158,7 @@ export function createApp(deps: AppDeps) {
   api.route("/", adminContentRoutes(services));
   api.route("/", digestRoutes(services));
   api.route("/", imageRoutes(images));
+  api.route("/", audioRoutes(audio));
   api.all("*", (c) => c.json({ message: "Not found" }, 404));
   app.route("/api", api);
   const pageServices = withPageOutageErrors(services);
