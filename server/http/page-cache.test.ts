@@ -5,7 +5,8 @@ import { createPageCache, type PageCache } from "./page-cache.ts";
 
 const PAGE = `<!doctype html><html><head><script nonce="abc">window.a = 1;</script>
 <script type="module" nonce="abc">import("/assets/entry.js");</script></head><body>Poem</body></html>`;
-const POLICY = "default-src 'self'; script-src 'nonce-abc' 'strict-dynamic'";
+const POLICY =
+  "default-src 'self'; script-src 'nonce-abc' 'strict-dynamic'; media-src 'self' https:";
 
 describe("the page cache", () => {
   let server: http.Server;
@@ -73,6 +74,8 @@ describe("the page cache", () => {
     expect(policy).toContain("'sha256-");
     expect(policy.match(/'sha256-/g)).toHaveLength(2);
     expect(policy).toContain("'strict-dynamic'");
+    // Only the nonce is traded: the rest of the policy (a poem's reading: media-src) is kept.
+    expect(policy).toContain("; media-src 'self' https:");
   });
 
   it("keeps the content API's public reads and the feed, but not interactions", async () => {
