@@ -32,6 +32,7 @@ async function addPoem(title: string, audio: { file: string } | { url: string })
     expect(await form.getByLabel("Audio URL").inputValue()).toMatch(
       /^\/objects\/audio\/[0-9a-f-]{36}$/,
     );
+    await admin.screenshot({ path: "test-results/poem-form-audio-1280.png", fullPage: true });
   } else {
     await form.getByLabel("Audio URL").fill(audio.url);
   }
