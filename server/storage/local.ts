@@ -32,7 +32,7 @@ export interface ObjectStore {
   delete(key: string): Promise<void>;
   /**
    * A URL a browser can PUT a new object to directly, for stores that accept uploads themselves
-   * (S3). Absent on local disk, where this server receives the upload (server/images/upload-url.ts).
+   * (S3). Absent on local disk, where this server receives the upload (server/storage/upload-url.ts).
    */
   presignUpload?(
     key: string,
