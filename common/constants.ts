@@ -6,6 +6,8 @@ export const SUBSCRIPTION_EMAIL_MAX_LENGTH = 255;
 export const CONTRIBUTION_BIO_MAX_LENGTH = 160;
 export const TAG_NAME_MAX_LENGTH = 50;
 export const UPLOAD_MAX_BYTES = 5_242_880;
+/** A poem read aloud (issue 21): 25 MB holds a long reading even as WAV at speech quality. */
+export const AUDIO_UPLOAD_MAX_BYTES = 26_214_400;
 export const LOCAL_JOURNAL_MAX_ENTRIES = 200;
 export const LOCAL_JOURNAL_STORAGE_KEY = "emberJournal";
 export const JOURNAL_AUTO_SYNC_DELAY_MS = 1000;

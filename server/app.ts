@@ -9,13 +9,13 @@ import { adminRoutes } from "./api/admin.ts";
 import { authRoutes } from "./api/auth.ts";
 import { emberAndBookRoutes } from "./api/embers-books.ts";
 import { healthRoutes } from "./api/health.ts";
-import { localUploadRoutes } from "./api/images.ts";
 import { interactionRoutes } from "./api/interactions.ts";
 import { objectRoutes } from "./api/objects.ts";
 import { ogRoutes } from "./api/og.ts";
 import { poemRoutes } from "./api/poems.ts";
 import { siteFileRoutes } from "./api/site-files.ts";
 import { ONE_CLICK_UNSUBSCRIBE_PATH, subscriptionRoutes } from "./api/subscriptions.ts";
+import { localUploadRoutes } from "./api/uploads.ts";
 import type { Config } from "./config.ts";
 import { compressText } from "./http/compression.ts";
 import type { AppEnv } from "./http/env.ts";
@@ -23,12 +23,13 @@ import { createErrorHandler, isConnectionError, withPageOutageErrors } from "./h
 import { requireSameOrigin } from "./http/same-origin.ts";
 import { assetHeaders, securityHeaders } from "./http/security-headers.ts";
 import type { ImageUrlCheckOptions } from "./images/image-url-check.ts";
-import { LOCAL_UPLOAD_PATH } from "./images/upload-url.ts";
 import type { Logger } from "./logger.ts";
 import { resolveSessionSecret } from "./secrets.ts";
+import { createAudioService } from "./services/audio.ts";
 import { createImageService } from "./services/images.ts";
 import type { Services } from "./services/index.ts";
 import type { ObjectStore } from "./storage/local.ts";
+import { localUploadPath } from "./storage/upload-url.ts";
 
 /** Renders a page: React Router's request handler, given the request and its load context. */
 export type PageHandler = (request: Request, context: RouterContextProvider) => Promise<Response>;
@@ -86,15 +87,20 @@ export function createApp(deps: AppDeps) {
     );
   }
   app.use(securityHeaders(config));
-  const images = createImageService({
+  const storage = {
     config,
     objectStore: deps.objectStore,
     secret: resolveSessionSecret(config),
+  };
+  const images = createImageService({
+    ...storage,
     urlCheck: deps.imageUrlCheck,
     rateLimiter: services.rateLimiter,
   });
-  app.route("/objects", objectRoutes(deps.objectStore, images.createMissingImage));
-  app.route(LOCAL_UPLOAD_PATH, localUploadRoutes(images));
+  const audio = createAudioService(storage);
+  app.route("/objects", objectRoutes(deps.objectStore, images.createMissingImage, audio));
+  app.route(localUploadPath("images"), localUploadRoutes(images.uploads));
+  app.route(localUploadPath("audio"), localUploadRoutes(audio.uploads));
   app.route("/og", ogRoutes(services, config));
   app.route("/", siteFileRoutes(services, config));
 
@@ -137,7 +143,7 @@ export function createApp(deps: AppDeps) {
   api.route("/", emberAndBookRoutes(services, config));
   api.route("/", interactionRoutes(services));
   api.route("/", subscriptionRoutes(services, config));
-  api.route("/admin", adminRoutes(services, images));
+  api.route("/admin", adminRoutes(services, images, audio));
   api.all("*", (c) => c.json({ message: "Not found" }, 404));
   app.route("/api", api);
   const pageServices = withPageOutageErrors(services);

@@ -4,6 +4,7 @@ import { POEM_DESCRIPTION_LENGTH } from "../../common/constants.ts";
 import { tagSlug } from "../../common/slug.ts";
 import { stanzaText } from "../../common/stanza.ts";
 import { CoverImage } from "../components/cover-image.tsx";
+import { PoemAudio } from "../components/poem-audio.tsx";
 import { PoemNotFound, poemNotFoundMeta } from "../components/poem-not-found.tsx";
 import { StanzaViewer } from "../components/stanza-viewer.tsx";
 import { appContext } from "../lib/app-context.ts";
@@ -114,6 +115,7 @@ export default function PoemPage({ loaderData, matches }: Route.ComponentProps) 
           </ul>
         )}
       </header>
+      {poem.audioUrl && <PoemAudio src={poem.audioUrl} title={poem.title} />}
       <StanzaViewer poem={poem} siteName={site.name} publicUrl={site.publicUrl} />
     </article>
   );

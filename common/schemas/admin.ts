@@ -28,9 +28,23 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
+function isHttpsUrl(value: string): boolean {
+  return isHttpUrl(value) && new URL(value).protocol === "https:";
+}
+
 /** An uploaded image's path on this site (SPEC.md §7: /objects/images/{id}). */
 const isObjectPath = (value: string) =>
   /^\/objects\/[A-Za-z0-9/_.-]+$/.test(value) && !value.includes("..");
+
+/** An uploaded reading's path on this site: /objects/audio/{id}. */
+const isAudioObjectPath = (value: string) => /^\/objects\/audio\/[A-Za-z0-9_-]+$/.test(value);
+
+/**
+ * A poem's audioUrl is an uploaded recording or an https: URL: what the page's media-src allows
+ * (DESIGN.md, External audio), so an accepted one is never blocked on the page.
+ */
+export const AUDIO_URL_MESSAGE =
+  "Audio must be an https:// URL or an uploaded /objects/audio/ file";
 
 const link = (message: string, accepts: (value: string) => boolean) =>
   z.string(message).trim().max(URL_MAX_LENGTH, message).refine(accepts, message);
@@ -70,7 +84,9 @@ export const poemInput = z.object({
         .array(z.string().max(10_000, "Please keep each stanza under 10000 characters"))
         .min(1, "At least one stanza is required"),
     ),
-  audioUrl: optional(link("Must be a valid URL", isHttpUrl)),
+  audioUrl: optional(
+    link(AUDIO_URL_MESSAGE, (value) => isHttpsUrl(value) || isAudioObjectPath(value)),
+  ),
   coverUrl: optional(
     link(
       "Must be a valid URL or object storage path",

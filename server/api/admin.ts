@@ -1,9 +1,11 @@
 import { Hono } from "hono";
 import type { AdminEnv } from "../http/env.ts";
 import { requireAdmin } from "../services/actor.ts";
+import type { AudioService } from "../services/audio.ts";
 import type { ImageService } from "../services/images.ts";
 import type { Services } from "../services/index.ts";
 import { adminContentRoutes } from "./admin-content.ts";
+import { audioRoutes } from "./audio.ts";
 import { digestRoutes } from "./digest.ts";
 import { imageRoutes } from "./images.ts";
 
@@ -12,7 +14,7 @@ import { imageRoutes } from "./images.ts";
  * 403. Handlers pass the guard's AdminActor (`c.var.admin`) to the admin services, which take
  * nothing else, so an admin call mounted anywhere but here does not compile.
  */
-export function adminRoutes(services: Services, images: ImageService) {
+export function adminRoutes(services: Services, images: ImageService, audio: AudioService) {
   return new Hono<AdminEnv>()
     .use(async (c, next) => {
       c.set("admin", requireAdmin(c.get("actor")));
@@ -20,5 +22,6 @@ export function adminRoutes(services: Services, images: ImageService) {
     })
     .route("/", adminContentRoutes(services))
     .route("/", digestRoutes(services))
-    .route("/", imageRoutes(images));
+    .route("/", imageRoutes(images))
+    .route("/", audioRoutes(audio));
 }

@@ -1,39 +1,16 @@
 import { Hono } from "hono";
-import { UPLOAD_MAX_BYTES } from "../../common/constants.ts";
 import { uploadUrlInput, validateImageUrlInput } from "../../common/schemas/images.ts";
-import type { AdminEnv, AppEnv } from "../http/env.ts";
-import { parseInput, readJsonBody } from "../http/json-body.ts";
-import { readLimitedBody } from "../http/read-limited-body.ts";
+import type { AdminEnv } from "../http/env.ts";
+import { readJsonBody } from "../http/json-body.ts";
 import type { ImageService } from "../services/images.ts";
+import { uploadUrlHandler } from "./uploads.ts";
 
 /** Image calls on the admin router (SPEC.md §7). */
 export function imageRoutes(images: ImageService) {
   return new Hono<AdminEnv>()
-    .post("/images/upload-url", async (c) => {
-      // SPEC.md §7 sends no body; a JSON body may name the file's type.
-      const hasBody = (await c.req.text()).trim() !== "";
-      const { contentType } = hasBody
-        ? await readJsonBody(c, uploadUrlInput)
-        : parseInput(uploadUrlInput, {});
-      return c.json(await images.createUploadUrl(c.var.admin, contentType));
-    })
+    .post("/images/upload-url", uploadUrlHandler(images.uploads, uploadUrlInput))
     .post("/images/validate-url", async (c) => {
       const { url } = await readJsonBody(c, validateImageUrlInput);
       return c.json(await images.validateImageUrl(c.var.admin, url));
     });
-}
-
-/**
- * The browser's PUT of an upload to local disk. Mounted outside /api: its body may be up to
- * UPLOAD_MAX_BYTES, far past the API's JSON limit, and the signed URL, not a session, allows it.
- */
-export function localUploadRoutes(images: ImageService) {
-  return new Hono<AppEnv>().put("/:id", async (c) => {
-    const stored = await images.receiveUpload(
-      c.req.param("id"),
-      { expires: c.req.query("expires"), signature: c.req.query("signature") },
-      () => readLimitedBody(c.req.raw, UPLOAD_MAX_BYTES),
-    );
-    return c.json(stored);
-  });
 }

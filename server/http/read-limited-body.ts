@@ -1,3 +1,4 @@
+import { fileTooLargeMessage } from "../../common/uploads.ts";
 import { tooLarge } from "../services/errors.ts";
 
 /**
@@ -6,7 +7,7 @@ import { tooLarge } from "../services/errors.ts";
  * what decides: a chunked body has no length and a declared one can be wrong.
  */
 export async function readLimitedBody(request: Request, maxBytes: number): Promise<Uint8Array> {
-  const message = `File size must be less than ${(maxBytes / 1024 / 1024).toFixed(1)}MB`;
+  const message = fileTooLargeMessage(maxBytes);
   const declared = Number(request.headers.get("content-length"));
   if (declared > maxBytes) throw tooLarge(message);
   if (!request.body) return new Uint8Array();

@@ -17,6 +17,9 @@ export function securityHeaders(config: Config) {
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", "data:", "blob:", "https:"],
       fontSrc: ["'self'"],
+      // A poem's reading: uploaded (/objects/audio/) or any https: URL, exactly what the poem
+      // form accepts, so an accepted audioUrl always plays (DESIGN.md, External audio).
+      mediaSrc: ["'self'", "https:"],
       // Admin uploads go straight to the bucket when images are kept in S3.
       connectSrc: ["'self'", ...(config.s3 ? [s3UploadOrigin(config.s3)] : [])],
       objectSrc: ["'none'"],

@@ -1,8 +1,18 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { Readable } from "node:stream";
 
-/** Stored images on local disk under DATA_DIR/objects (S3-compatible storage is the other kind). */
+/** A stretch of a stored object, start to end inclusive, and the object's whole size. */
+export interface ObjectRange {
+  body: ReadableStream<Uint8Array>;
+  size: number;
+}
+
+/**
+ * Stored images and audio on local disk under DATA_DIR/objects (S3-compatible storage is the
+ * other kind).
+ */
 export interface ObjectStore {
   /** Writes atomically: a reader never sees a half-written object. */
   put(key: string, body: Uint8Array): Promise<void>;
@@ -12,11 +22,17 @@ export interface ObjectStore {
    */
   putIfAbsent(key: string, body: Uint8Array): Promise<boolean>;
   get(key: string): Promise<Uint8Array | undefined>;
+  /**
+   * Bytes `start` to `end` (inclusive; an end past the object stops at its last byte) streamed
+   * from the store without reading the rest, with the object's size; undefined if nothing is
+   * stored under the key. `start` must lie inside the object.
+   */
+  getRange(key: string, start: number, end: number): Promise<ObjectRange | undefined>;
   exists(key: string): Promise<boolean>;
   delete(key: string): Promise<void>;
   /**
    * A URL a browser can PUT a new object to directly, for stores that accept uploads themselves
-   * (S3). Absent on local disk, where this server receives the upload (server/images/upload-url.ts).
+   * (S3). Absent on local disk, where this server receives the upload (server/storage/upload-url.ts).
    */
   presignUpload?(
     key: string,
@@ -74,6 +90,25 @@ export function createLocalObjectStore(dataDir: string): ObjectStore {
         if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
         throw error;
       }
+    },
+    async getRange(key, start, end) {
+      let file: fs.FileHandle;
+      try {
+        file = await fs.open(resolveKey(key));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+        throw error;
+      }
+      let size: number;
+      try {
+        ({ size } = await file.stat());
+      } catch (error) {
+        await file.close();
+        throw error;
+      }
+      // The stream owns the handle from here and closes it at its end or when it is cancelled.
+      const stream = file.createReadStream({ start, end: Math.min(end, size - 1) });
+      return { body: Readable.toWeb(stream) as ReadableStream<Uint8Array>, size };
     },
   };
 }

@@ -13,8 +13,17 @@ import type { S3Settings } from "./object-store.ts";
 const statusOf = (error: unknown) =>
   error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined;
 
+/** The object's whole size from a ranged answer's `Content-Range: bytes 0-99/12345`. */
+function sizeFromContentRange(contentRange: string | undefined): number {
+  const size = /\/(\d+)$/.exec(contentRange ?? "")?.[1];
+  // A store that ignored the Range would have sent the whole object as if it were the range.
+  if (size === undefined)
+    throw new Error("The bucket answered a ranged read without a Content-Range");
+  return Number(size);
+}
+
 /**
- * Stored images in an S3-compatible bucket (S3_* variables). A custom endpoint (MinIO, R2, …)
+ * Stored images and audio in an S3-compatible bucket (S3_* variables). A custom endpoint (MinIO, R2, …)
  * is addressed path-style, which every such service understands.
  */
 export function createS3ObjectStore(settings: S3Settings): ObjectStore {
@@ -46,6 +55,21 @@ export function createS3ObjectStore(settings: S3Settings): ObjectStore {
       try {
         const object = await client.send(new GetObjectCommand({ Bucket, Key: key }));
         return object.Body ? await object.Body.transformToByteArray() : undefined;
+      } catch (error) {
+        if (statusOf(error) === 404) return undefined;
+        throw error;
+      }
+    },
+    async getRange(key, start, end) {
+      try {
+        const object = await client.send(
+          new GetObjectCommand({ Bucket, Key: key, Range: `bytes=${start}-${end}` }),
+        );
+        if (!object.Body) return undefined;
+        return {
+          body: object.Body.transformToWebStream(),
+          size: sizeFromContentRange(object.ContentRange),
+        };
       } catch (error) {
         if (statusOf(error) === 404) return undefined;
         throw error;

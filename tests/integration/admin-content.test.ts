@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, dayInZone } from "../../common/dates.ts";
+import { AUDIO_URL_MESSAGE } from "../../common/schemas/admin.ts";
 import { echos, journalEntries, poems, poemTags, users, whispers } from "../../server/db/schema.ts";
 import { drivers } from "../helpers/database.ts";
 import { createPoem, ensureTags } from "../helpers/factories.ts";
@@ -198,7 +199,7 @@ describe.each(drivers)("admin content on %s", (driver) => {
       [{ slug: "" }, "Slug is required"],
       [{ slug: "Not A Slug" }, "Slug must be lowercase letters, numbers, and hyphens only"],
       [{ stanzas: [" ", ""] }, "At least one stanza is required"],
-      [{ audioUrl: "not a url" }, "Must be a valid URL"],
+      [{ audioUrl: "not a url" }, AUDIO_URL_MESSAGE],
       [{ coverUrl: "javascript:alert(1)" }, "Must be a valid URL or object storage path"],
       [{ tagIds: [] }, "At least one tag is required"],
     ];
@@ -208,6 +209,41 @@ describe.each(drivers)("admin content on %s", (driver) => {
       expect(await messageOf(response)).toBe(message);
     }
     expect(await t.db.select().from(poems).where(eq(poems.slug, "bad"))).toEqual([]);
+  });
+
+  it("takes an uploaded recording or an https: URL as audioUrl, and nothing the page would block", async () => {
+    const accepted = [
+      "/objects/audio/0b5e4a51-2c1d-4e8f-9a7b-3c6d5e4f1a2b",
+      "https://media.example.com/readings/salt-letters.mp3",
+    ];
+    for (const [index, audioUrl] of accepted.entries()) {
+      const response = await call(
+        "POST",
+        "/api/admin/poems",
+        poemBody({ slug: `read-aloud-${index}`, audioUrl: ` ${audioUrl} ` }),
+      );
+      expect(response.status, audioUrl).toBe(201);
+      expect((await response.json()).audioUrl).toBe(audioUrl);
+    }
+    for (const audioUrl of [
+      "http://media.example.com/salt-letters.mp3",
+      "/objects/images/0b5e4a51-2c1d-4e8f-9a7b-3c6d5e4f1a2b",
+      "/objects/audio/../images/x",
+      "/uploads/audio/x",
+      "javascript:alert(1)",
+      "data:audio/wav;base64,UklGRg==",
+      "ftp://media.example.com/a.mp3",
+    ]) {
+      const response = await call(
+        "POST",
+        "/api/admin/poems",
+        poemBody({ slug: "refused-audio", audioUrl }),
+      );
+      expect(response.status, audioUrl).toBe(400);
+      const body = (await response.json()) as { errors: Record<string, string[]> };
+      expect(body.errors.audioUrl, audioUrl).toEqual([AUDIO_URL_MESSAGE]);
+    }
+    expect(await t.db.select().from(poems).where(eq(poems.slug, "refused-audio"))).toEqual([]);
   });
 
   it("refuses a taken slug with 409 and an unknown poem with 404", async () => {

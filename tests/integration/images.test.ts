@@ -8,10 +8,10 @@ import { UPLOAD_MAX_BYTES } from "../../common/constants.ts";
 import { createApp } from "../../server/app.ts";
 import type { ImageUrlCheckOptions } from "../../server/images/image-url-check.ts";
 import { isPublicAddress } from "../../server/images/public-address.ts";
-import { signLocalUploadUrl } from "../../server/images/upload-url.ts";
 import { createLogger } from "../../server/logger.ts";
 import { resolveSessionSecret } from "../../server/secrets.ts";
 import { createLocalObjectStore, type ObjectStore } from "../../server/storage/local.ts";
+import { signLocalUploadUrl } from "../../server/storage/upload-url.ts";
 import { drivers } from "../helpers/database.ts";
 import { signIn } from "../helpers/session.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
@@ -210,6 +210,7 @@ describe.each(drivers)("image uploads on %s", (driver) => {
     const expiredUrl = signLocalUploadUrl(
       t.config.publicUrl,
       secret,
+      "images",
       "11111111-1111-4111-8111-111111111111",
       Math.floor(Date.now() / 1000) - 1,
     );
@@ -570,6 +571,12 @@ function createMemoryBucket(): ObjectStore & { objects: Map<string, Uint8Array> 
     async get(key) {
       return objects.get(key);
     },
+    async getRange(key, start, end) {
+      const bytes = objects.get(key);
+      return (
+        bytes && { body: new Blob([bytes.slice(start, end + 1)]).stream(), size: bytes.length }
+      );
+    },
     async exists(key) {
       return objects.has(key);
     },
@@ -623,7 +630,7 @@ describe.each(drivers)("image uploads to a bucket on %s", (driver) => {
     expect(url.origin).toBe("https://covers.s3.example");
     expect(url.searchParams.get("X-Amz-Expires")).toBe("300");
     expect(objectPath).toBe(`/objects/images/${url.pathname.split("/").at(-1)}`);
-    expect(url.pathname).toMatch(/^\/uploads\/[0-9a-f-]{36}$/);
+    expect(url.pathname).toMatch(/^\/uploads\/images\/[0-9a-f-]{36}$/);
   });
 
   it("processes the upload when its cover is first read: metadata gone, variants made", async () => {
@@ -655,6 +662,7 @@ describe.each(drivers)("image uploads to a bucket on %s", (driver) => {
     const url = signLocalUploadUrl(
       t.config.publicUrl,
       resolveSessionSecret(t.config),
+      "images",
       "22222222-2222-4222-8222-222222222222",
       Math.floor(Date.now() / 1000) + 60,
     );

@@ -49,8 +49,10 @@ const validDigest = {
  */
 export const ACCESS_MATRIX: Record<string, AccessRule> = {
   "GET /objects/images/:name{[A-Za-z0-9_.-]+}": { expect: everyone(404) },
+  "GET /objects/audio/:id": { expect: everyone(404) },
   // Only the signed upload URL allows a PUT; no session does.
   "PUT /uploads/images/:id": { expect: everyone(404) },
+  "PUT /uploads/audio/:id": { expect: everyone(404) },
   "GET /og/stanza/:slug/:file{[0-9A-Za-z-]+\\.png}": { expect: everyone("ok") },
   "GET /robots.txt": { expect: everyone("ok") },
   "GET /sitemap.xml": { expect: everyone("ok") },

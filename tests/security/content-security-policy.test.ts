@@ -51,6 +51,8 @@ describe.each(drivers)("content security policy on %s", (driver) => {
           );
           expect(directive(policy, "object-src"), label).toEqual(["'none'"]);
           expect(directive(policy, "frame-ancestors"), label).toEqual(["'none'"]);
+          // What the poem form accepts as audioUrl plays (DESIGN.md, External audio).
+          expect(directive(policy, "media-src"), label).toEqual(["'self'", "https:"]);
           const nonce = /'nonce-([^']+)'/.exec(policy)?.[1];
           expect(nonce, `${label}: ${policy}`).toMatch(/^[A-Za-z0-9+/=_-]{16,}$/);
           nonces.push(nonce ?? "");

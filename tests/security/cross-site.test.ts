@@ -11,9 +11,14 @@ import { sampleParameter, seedWorld, type World } from "./world.ts";
 /**
  * Authorised by a signed token in their URL, not by a session, so another site's page changes
  * nothing by calling them: the RFC 8058 one-click unsubscribe (mail providers post it from their
- * own sites) and the signed, single-use image upload URL (tests/integration/images.test.ts).
+ * own sites) and the signed, single-use upload URLs (tests/integration/images.test.ts and
+ * audio.test.ts).
  */
-const SIGNED_URL_ROUTES = new Set(["POST /api/unsubscribe", "PUT /uploads/images/:id"]);
+const SIGNED_URL_ROUTES = new Set([
+  "POST /api/unsubscribe",
+  "PUT /uploads/images/:id",
+  "PUT /uploads/audio/:id",
+]);
 
 /** DESIGN.md: the only GETs that may change state, each single-purpose and harmless to repeat. */
 const STATE_CHANGING_GETS = new Set([

@@ -5,7 +5,7 @@ import type { Poem } from "../../../server/services/poems.ts";
 import { apiRequest } from "../../lib/api.ts";
 import { notifyError } from "../../lib/toast.ts";
 import { ContentTab } from "./content-tab.tsx";
-import { ImageUpload } from "./image-upload.tsx";
+import { FileUpload } from "./file-upload.tsx";
 import { type Tag, TagChoices } from "./tag-choices.tsx";
 import { Field, FormPanel, inputClass, secondaryButton } from "./ui.tsx";
 import { saveMessages, useAdminForm } from "./use-admin-form.ts";
@@ -134,11 +134,19 @@ function PoemForm({ poem, onDone }: { poem?: AdminPoem; onDone: (isSaved: boolea
           />
         )}
       </Field>
-      {text("audioUrl", "Audio URL")}
+      <div className="space-y-2">
+        {text(
+          "audioUrl",
+          "Audio URL",
+          "An https:// URL or an uploaded recording's /objects/audio/ path",
+        )}
+        <FileUpload kind="audio" onUploaded={(file) => set("audioUrl", file.path)} />
+      </div>
       <div className="space-y-2">
         {text("coverUrl", "Cover image", "An image URL or an uploaded image's /objects/ path")}
         <div className="flex flex-wrap items-start gap-3">
-          <ImageUpload
+          <FileUpload
+            kind="images"
             onUploaded={(image) => {
               set("coverUrl", image.path);
               setCoverSize({ width: image.width, height: image.height });

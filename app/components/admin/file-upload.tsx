@@ -1,15 +1,41 @@
-import { Check, ImageUp, LoaderCircle, TriangleAlert } from "lucide-react";
+import { AudioLines, Check, ImageUp, LoaderCircle, TriangleAlert } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
+import {
+  fileTooLargeMessage,
+  UPLOADS,
+  type UploadKind,
+  uploadedObjectPath,
+} from "../../../common/uploads.ts";
 import { ApiError, apiRequest } from "../../lib/api.ts";
 import { notify, notifyError } from "../../lib/toast.ts";
 import { secondaryButton } from "./ui.tsx";
 
-/** SPEC.md §5: the client refuses files over 5 MB and anything that is not an image. */
-const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
 const STATE_RESET_MS = { success: 2_000, error: 3_000 } as const;
 
-export interface UploadedImage {
+/** What each kind's control shows and lets the file picker offer. */
+const CONTROLS = {
+  images: {
+    typePrefix: "image/",
+    accept: "image/jpeg,image/png,image/webp",
+    label: "Upload image",
+    icon: ImageUp,
+    hint: "JPG, PNG or WebP, best 4:5 (e.g. 1080x1350)",
+    done: "Image uploaded successfully",
+  },
+  audio: {
+    typePrefix: "audio/",
+    // Extensions too: some systems name no type for .opus or .m4a files.
+    accept: "audio/mpeg,audio/mp4,audio/aac,audio/ogg,audio/wav,.mp3,.m4a,.aac,.ogg,.opus,.wav",
+    label: "Upload audio",
+    icon: AudioLines,
+    hint: "MP3, M4A, Ogg/Opus or WAV, up to 25 MB",
+    done: "Audio uploaded successfully",
+  },
+} satisfies Record<UploadKind, unknown>;
+
+export interface UploadedFile {
   path: string;
+  /** An image's size, as the server measured it. */
   width?: number;
   height?: number;
 }
@@ -17,12 +43,23 @@ export interface UploadedImage {
 type UploadState = "idle" | "uploading" | "success" | "error";
 
 /**
- * The cover upload control (SPEC.md §2, §7): ask the server for an upload URL, PUT the file there
- * with its content type, and hand back /objects/images/{id}.
+ * The admin's upload control for a cover image or a poem's reading (SPEC.md §2, §7): ask the
+ * server for an upload URL, PUT the file there with its content type, and hand back
+ * /objects/{kind}/{id}. The server checks the file's bytes; the checks here only save a wasted
+ * upload.
  */
-export function ImageUpload({ onUploaded }: { onUploaded: (image: UploadedImage) => void }) {
+export function FileUpload({
+  kind,
+  onUploaded,
+}: {
+  kind: UploadKind;
+  onUploaded: (file: UploadedFile) => void;
+}) {
   const [state, setState] = useState<UploadState>("idle");
   const input = useRef<HTMLInputElement>(null);
+  const control = CONTROLS[kind];
+  const { maxBytes, wrongTypeMessage } = UPLOADS[kind];
+  const hintId = `${kind}-upload-hint`;
 
   useEffect(() => {
     if (state !== "success" && state !== "error") return;
@@ -31,12 +68,13 @@ export function ImageUpload({ onUploaded }: { onUploaded: (image: UploadedImage)
   }, [state]);
 
   async function upload(file: File) {
-    if (file.size > MAX_UPLOAD_BYTES) {
-      window.alert("File size must be less than 5.0MB");
+    if (file.size > maxBytes) {
+      window.alert(fileTooLargeMessage(maxBytes));
       return;
     }
-    if (!file.type.startsWith("image/")) {
-      window.alert("Please select an image file");
+    // A file whose type the browser cannot name goes on: its bytes decide on the server.
+    if (file.type !== "" && !file.type.startsWith(control.typePrefix)) {
+      window.alert(wrongTypeMessage);
       return;
     }
     setState("uploading");
@@ -44,7 +82,7 @@ export function ImageUpload({ onUploaded }: { onUploaded: (image: UploadedImage)
     try {
       ({ uploadURL } = await apiRequest<{ uploadURL: string }>(
         "POST",
-        "/api/admin/images/upload-url",
+        `/api/admin/${kind}/upload-url`,
         {},
       ));
     } catch {
@@ -56,7 +94,7 @@ export function ImageUpload({ onUploaded }: { onUploaded: (image: UploadedImage)
       const response = await fetch(uploadURL, {
         method: "PUT",
         body: file,
-        headers: { "Content-Type": file.type },
+        headers: { "Content-Type": file.type || "application/octet-stream" },
         credentials: "include",
       });
       if (!response.ok) {
@@ -68,9 +106,13 @@ export function ImageUpload({ onUploaded }: { onUploaded: (image: UploadedImage)
       };
       // The stored path is the upload URL's last segment, without its query (SPEC.md §7).
       const id = new URL(uploadURL, window.location.href).pathname.split("/").pop() ?? "";
-      onUploaded({ path: `/objects/images/${id}`, width: stored.width, height: stored.height });
+      onUploaded({
+        path: uploadedObjectPath(kind, id),
+        width: stored.width,
+        height: stored.height,
+      });
       setState("success");
-      notify("Upload Complete", "Image uploaded successfully");
+      notify("Upload Complete", control.done);
     } catch (error) {
       setState("error");
       const message =
@@ -80,21 +122,24 @@ export function ImageUpload({ onUploaded }: { onUploaded: (image: UploadedImage)
   }
 
   const label = {
-    idle: "Upload image",
+    idle: control.label,
     uploading: "Uploading...",
     success: "Uploaded",
     error: "Upload failed",
   }[state];
-  const Icon = { idle: ImageUp, uploading: LoaderCircle, success: Check, error: TriangleAlert }[
-    state
-  ];
+  const Icon = {
+    idle: control.icon,
+    uploading: LoaderCircle,
+    success: Check,
+    error: TriangleAlert,
+  }[state];
 
   return (
     <div>
       <input
         ref={input}
         type="file"
-        accept="image/jpeg,image/png,image/webp"
+        accept={control.accept}
         className="sr-only"
         tabIndex={-1}
         aria-hidden
@@ -109,13 +154,13 @@ export function ImageUpload({ onUploaded }: { onUploaded: (image: UploadedImage)
         className={secondaryButton}
         disabled={state === "uploading"}
         onClick={() => input.current?.click()}
-        aria-describedby="image-upload-hint"
+        aria-describedby={hintId}
       >
         <Icon aria-hidden className={`size-4 ${state === "uploading" ? "animate-spin" : ""}`} />
         {label}
       </button>
-      <p id="image-upload-hint" className="mt-1 text-sm text-stone-600">
-        JPG, PNG or WebP, best 4:5 (e.g. 1080x1350)
+      <p id={hintId} className="mt-1 text-sm text-stone-600">
+        {control.hint}
       </p>
       <span className="sr-only" aria-live="polite">
         {state === "idle" ? "" : label}
