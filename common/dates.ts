@@ -121,6 +121,12 @@ export function formatDate(instant: Date | string | number, zone: "local" | "utc
     : `${MONTHS[date.getMonth()]} ${date.getDate()}, ${date.getFullYear()}`;
 }
 
+/** 'November 30' for '2026-11-30': the digest's default subject names its week so. */
+export function formatMonthDay(day: string): string {
+  const date = dayToDate(day);
+  return `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}`;
+}
+
 /** Day of the week of a stored day, 0 for Sunday to 6 for Saturday. */
 export function weekdayOf(day: string): number {
   return dayToDate(day).getUTCDay();

@@ -127,6 +127,7 @@ if (handle.driver === "pglite") await services.digestSender.releaseOwnClaims();
 services.digestSender.start();
 services.subscriptions.verificationRetries.start();
 services.databaseUpkeep.loop.start();
+services.digest.scheduleLoop.start();
 
 server.listen(config.port, config.host, () => {
   const address = server.address();
@@ -168,6 +169,7 @@ async function shutdown(signal: string) {
   await services.digestSender.stop();
   await services.subscriptions.verificationRetries.stop();
   await services.databaseUpkeep.loop.stop();
+  await services.digest.scheduleLoop.stop();
   await stopListening();
   mailer.close();
   await handle.close();

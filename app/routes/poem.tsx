@@ -3,6 +3,7 @@ import { data, Link } from "react-router";
 import { POEM_DESCRIPTION_LENGTH } from "../../common/constants.ts";
 import { tagSlug } from "../../common/slug.ts";
 import { stanzaText } from "../../common/stanza.ts";
+import type { Poem } from "../../server/services/poems.ts";
 import { CoverImage } from "../components/cover-image.tsx";
 import { PoemAudio } from "../components/poem-audio.tsx";
 import { PoemNotFound, poemNotFoundMeta } from "../components/poem-not-found.tsx";
@@ -18,9 +19,24 @@ import type { Route } from "./+types/poem";
 export const handle = sharedPage;
 
 export async function loader({ context, params }: Route.LoaderArgs) {
-  const { services, actor } = context.get(appContext);
+  const { services, actor, site } = context.get(appContext);
   const poem = await orNotFound(services.poems.getPoem(actor, params.slug));
-  return data({ poem: poem ?? null }, { status: poem ? 200 : 404 });
+  /** What the admin reads above a poem readers cannot see yet (only the admin is shown one). */
+  const previewNotice = (shown: Poem): string | null => {
+    const state = services.poems.publicationOf(shown);
+    if (state === "published") return null;
+    if (state === "draft") return "Draft — only you can see this";
+    const when = new Intl.DateTimeFormat("en-US", {
+      timeZone: site.timezone,
+      dateStyle: "full",
+      timeStyle: "short",
+    }).format(shown.publishAt);
+    return `Scheduled for ${when} (${site.timezone}) — only you can see this`;
+  };
+  return data(
+    { poem: poem ?? null, preview: poem ? previewNotice(poem) : null },
+    { status: poem ? 200 : 404 },
+  );
 }
 
 export function meta({ matches, loaderData, params }: Route.MetaArgs) {
@@ -58,7 +74,7 @@ function coverSizes(width: number | null, height: number | null) {
 export default function PoemPage({ loaderData, matches }: Route.ComponentProps) {
   const site = siteFromMatches(matches);
   const nonce = useNonce();
-  const { poem } = loaderData;
+  const { poem, preview } = loaderData;
   if (!poem) {
     return <PoemNotFound />;
   }
@@ -87,6 +103,14 @@ export default function PoemPage({ loaderData, matches }: Route.ComponentProps) 
           __html: JSON.stringify(structuredData).replace(/</g, "\\u003c"),
         }}
       />
+      {preview && (
+        <p
+          role="status"
+          className="rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm font-medium text-amber-950"
+        >
+          {preview}
+        </p>
+      )}
       <BackLink />
       <CoverImage
         src={poem.coverUrl}

@@ -46,3 +46,17 @@ export const DIGEST_SUBJECT_MAX_LENGTH = 200;
 export const digestSendInput = z.object({
   subject: text("Subject", DIGEST_SUBJECT_MAX_LENGTH),
 });
+
+/** PUT /api/admin/digest/schedule: automatic weekly sending, on the site's clock. */
+export const digestScheduleInput = z.object({
+  enabled: z.boolean("enabled must be true or false"),
+  weekday: z
+    .number("weekday must be a whole number from 0 (Sunday) to 6 (Saturday)")
+    .int("weekday must be a whole number from 0 (Sunday) to 6 (Saturday)")
+    .min(0, "weekday must be a whole number from 0 (Sunday) to 6 (Saturday)")
+    .max(6, "weekday must be a whole number from 0 (Sunday) to 6 (Saturday)"),
+  time: z
+    .string("time must be HH:MM")
+    .regex(/^(?:[01]\d|2[0-3]):[0-5]\d$/, "time must be HH:MM (00:00 to 23:59)"),
+});
+export type DigestScheduleInput = z.infer<typeof digestScheduleInput>;

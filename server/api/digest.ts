@@ -1,6 +1,10 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { digestContentInput, digestSendInput } from "../../common/schemas/digest.ts";
+import {
+  digestContentInput,
+  digestScheduleInput,
+  digestSendInput,
+} from "../../common/schemas/digest.ts";
 import type { AdminEnv } from "../http/env.ts";
 import { parseInput, readJsonBody } from "../http/json-body.ts";
 import type { Services } from "../services/index.ts";
@@ -28,6 +32,10 @@ export function digestRoutes(services: Services) {
       return c.json(await digest.send(c.var.admin, subject), 201);
     })
     .get("/digest/runs", async (c) => c.json(await digest.listRuns(c.var.admin)))
+    .get("/digest/schedule", async (c) => c.json(await digest.getSchedule(c.var.admin)))
+    .put("/digest/schedule", async (c) =>
+      c.json(await digest.setSchedule(c.var.admin, await readJsonBody(c, digestScheduleInput))),
+    )
     .get("/digest/recipients", async (c) =>
       c.json({ recipients: await digest.countRecipients(c.var.admin) }),
     )

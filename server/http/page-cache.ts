@@ -102,7 +102,10 @@ export function createPageCache(options: {
   /** When what readers may see next changes without a write. */
   nextVisibilityChange(): Promise<Date>;
   logger: Logger;
+  /** The clock copies expire by (tests set it; servers read the time). */
+  now?: () => number;
 }): PageCache {
+  const now = options.now ?? Date.now;
   const entries = new Map<string, Entry>();
   /**
    * Renders under way (and the keeping of their copies), one per page: a request for a page that
@@ -128,7 +131,7 @@ export function createPageCache(options: {
     const rendered = await options.render(key);
     if (rendered.status !== 200 || rendered.headers.has("set-cookie")) {
       // A 404 or a personal answer: do not render it twice per request for a while.
-      notCacheable.set(key, Date.now() + NOT_CACHEABLE_MS);
+      notCacheable.set(key, now() + NOT_CACHEABLE_MS);
       if (notCacheable.size > MAX_ENTRIES) notCacheable.clear();
       return undefined;
     }
@@ -249,12 +252,12 @@ export function createPageCache(options: {
         return passToApp();
       }
       const entry = entries.get(key);
-      if (entry && Date.now() < entry.expiresAt) {
+      if (entry && now() < entry.expiresAt) {
         hits += 1;
         return answerFromMemory(request, response, entry);
       }
       misses += 1;
-      if ((notCacheable.get(key) ?? 0) > Date.now()) return passToApp();
+      if ((notCacheable.get(key) ?? 0) > now()) return passToApp();
       void renderOnce(key)
         .then((page) => (page ? answerFromRender(request, response, page) : passToApp()))
         .catch((error: unknown) => {

@@ -1,9 +1,26 @@
-import { and, count, desc, eq, gte, inArray, ne, sql } from "drizzle-orm";
-import type { DigestContent } from "../../common/schemas/digest.ts";
-import { digestDeliveries, echos, mailRuns, poems, subscriptions } from "../db/schema.ts";
-import { activeSubscribers, publishedPoems } from "../db/visibility.ts";
+import { and, count, desc, eq, gt, gte, inArray, lte, ne, sql } from "drizzle-orm";
+import {
+  addDays,
+  dayInZone,
+  dayToDate,
+  formatMonthDay,
+  instantInZone,
+  weekdayOf,
+} from "../../common/dates.ts";
+import type { DigestContent, DigestScheduleInput } from "../../common/schemas/digest.ts";
+import {
+  digestDeliveries,
+  digestSchedule,
+  echos,
+  embers,
+  mailRuns,
+  poems,
+  subscriptions,
+} from "../db/schema.ts";
+import { activeSubscribers, publishedPoems, shownEmbers } from "../db/visibility.ts";
 import { digestEmail } from "../mail/digest.ts";
 import type { AdminActor } from "./actor.ts";
+import { createBackgroundLoop } from "./background-loop.ts";
 import type { ServiceDeps } from "./deps.ts";
 import type { DigestSender } from "./digest-sender.ts";
 import type { EmberService } from "./embers.ts";
@@ -13,6 +30,13 @@ const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
 const TOP_ECHOED_STANZAS = 2;
 const NEW_POEMS_MAX = 20;
 const RUNS_LISTED = 20;
+/** How often each instance looks whether the weekly digest is due (well within a minute). */
+const SCHEDULE_POLL_MS = 20_000;
+/**
+ * A scheduled send that no instance made within this long of its time (the site was down) is
+ * recorded as missed, not sent days late.
+ */
+const SCHEDULE_GRACE_MS = 24 * 60 * 60 * 1000;
 
 /** The spec's fixed sample (SPEC.md §2, Digest admin), for a site with nothing of its own yet. */
 export const SAMPLE_DIGEST_CONTENT: DigestContent = {
@@ -43,11 +67,25 @@ export const SAMPLE_DIGEST_CONTENT: DigestContent = {
   ],
 };
 
+/** GET /api/admin/digest/schedule (DESIGN.md, Digest schedule). */
+export interface DigestScheduleView {
+  enabled: boolean;
+  weekday: number;
+  time: string;
+  timezone: string;
+  /** The next scheduled send while enabled. */
+  nextSendAt: Date | null;
+}
+
 export interface DigestRunView {
   id: number;
   subject: string;
   status: (typeof mailRuns.$inferSelect)["status"];
   pausedReason: string | null;
+  /** The weekly schedule's instant this run is for; null for a manual send. */
+  scheduledFor: Date | null;
+  /** Why a scheduled week sent nothing (status 'skipped'). */
+  skipReason: string | null;
   recipientCount: number;
   sentCount: number;
   failedCount: number;
@@ -64,11 +102,11 @@ export interface DigestRunView {
 export function createDigestService(
   deps: ServiceDeps & { embers: EmberService; sender: DigestSender },
 ) {
-  const { db, config, embers, sender } = deps;
+  const { db, config, embers: emberService, sender, now } = deps;
 
   async function featuredEmber(): Promise<DigestContent["featuredEmber"] | undefined> {
     try {
-      const ember = await embers.getFeaturedEmber();
+      const ember = await emberService.getFeaturedEmber();
       return { text: ember.text, date: ember.date.toISOString() };
     } catch (error) {
       if (isServiceError(error) && error.status === 404) return undefined;
@@ -152,6 +190,8 @@ export function createDigestService(
       subject: run.subject,
       status: run.status,
       pausedReason: run.pausedReason,
+      scheduledFor: run.scheduledFor,
+      skipReason: run.skipReason,
       recipientCount: run.recipientCount,
       sentCount: tally(run.id, "sent"),
       failedCount: tally(run.id, "failed"),
@@ -183,6 +223,160 @@ export function createDigestService(
     };
   }
 
+  /**
+   * Writes a run and one delivery for every active subscriber, in one transaction. A scheduled
+   * run that another instance (or an earlier poll) already wrote for the same instant is not
+   * written again: undefined.
+   */
+  async function queueRun(values: {
+    subject: string;
+    content: DigestContent;
+    createdBy?: string;
+    scheduledFor?: Date;
+  }): Promise<number | undefined> {
+    return db.transaction(async (tx) => {
+      const [run] = await tx
+        .insert(mailRuns)
+        .values(values)
+        .onConflictDoNothing({ target: mailRuns.scheduledFor })
+        .returning({ id: mailRuns.id });
+      if (!run) return undefined;
+      await tx.execute(
+        sql`insert into ${digestDeliveries} (run_id, subscription_id)
+            select ${run.id}, ${subscriptions.id} from ${subscriptions}
+            where ${activeSubscribers}`,
+      );
+      const [queued] = await tx
+        .select({ total: count() })
+        .from(digestDeliveries)
+        .where(eq(digestDeliveries.runId, run.id));
+      const recipientCount = queued?.total ?? 0;
+      await tx
+        .update(mailRuns)
+        .set(
+          recipientCount > 0
+            ? { recipientCount }
+            : { recipientCount, status: "sent", completedAt: new Date() },
+        )
+        .where(eq(mailRuns.id, run.id));
+      return run.id;
+    });
+  }
+
+  /** A scheduled week that sends nothing, listed with the runs with its reason. */
+  async function recordSkippedWeek(scheduledFor: Date, subject: string, skipReason: string) {
+    await db
+      .insert(mailRuns)
+      .values({
+        subject,
+        content: SAMPLE_DIGEST_CONTENT,
+        status: "skipped",
+        skipReason,
+        scheduledFor,
+        completedAt: now(),
+      })
+      .onConflictDoNothing({ target: mailRuns.scheduledFor });
+  }
+
+  /** The scheduled send times around `at`: the last one at or before it, and the next after. */
+  function scheduledSends(schedule: { weekday: number; time: string }, at: Date) {
+    const zone = config.siteTimezone;
+    const today = dayInZone(zone, at);
+    const sendOn = (day: string) => instantInZone(day, schedule.time, zone);
+    let day = addDays(today, -((weekdayOf(today) - schedule.weekday + 7) % 7));
+    if (sendOn(day) > at) day = addDays(day, -7);
+    return { last: sendOn(day), next: sendOn(addDays(day, 7)) };
+  }
+
+  async function readSchedule(): Promise<DigestScheduleView> {
+    const [row] = await db.select().from(digestSchedule);
+    const schedule = row ?? { enabled: false, weekday: 0, time: "09:00" };
+    return {
+      enabled: schedule.enabled,
+      weekday: schedule.weekday,
+      time: schedule.time,
+      timezone: config.siteTimezone,
+      nextSendAt: schedule.enabled ? scheduledSends(schedule, now()).next : null,
+    };
+  }
+
+  /** Whether anything came out in the seven days up to `until`: a poem, an ember or an echo. */
+  async function hasNewsInWeekBefore(until: Date): Promise<boolean> {
+    const since = new Date(until.getTime() - WEEK_MS);
+    const untilDay = dayToDate(dayInZone(config.siteTimezone, until));
+    const [poem, ember, echo] = await Promise.all([
+      db
+        .select({ id: poems.id })
+        .from(poems)
+        .where(and(publishedPoems(until), gt(poems.publishAt, since), lte(poems.publishAt, until)))
+        .limit(1),
+      db
+        .select({ id: embers.id })
+        .from(embers)
+        .where(
+          and(
+            shownEmbers(until, config.siteTimezone),
+            gt(embers.date, dayToDate(addDays(dayInZone(config.siteTimezone, until), -7))),
+            lte(embers.date, untilDay),
+          ),
+        )
+        .limit(1),
+      db
+        .select({ id: echos.id })
+        .from(echos)
+        .where(and(gt(echos.createdAt, since), lte(echos.createdAt, until)))
+        .limit(1),
+    ]);
+    return poem.length + ember.length + echo.length > 0;
+  }
+
+  /**
+   * Sends this week's digest when its scheduled time has come: exactly one run per scheduled
+   * time, whatever the number of instances or restarts (mail_runs.scheduled_for is unique). A
+   * week with nothing new, or nobody to send to, is recorded as skipped with its reason; a time
+   * before the schedule was saved is not sent for.
+   */
+  async function sendScheduledDigest(): Promise<void> {
+    const [schedule] = await db.select().from(digestSchedule);
+    if (!schedule?.enabled) return;
+    const asOf = now();
+    const due = scheduledSends(schedule, asOf).last;
+    if (due < schedule.updatedAt) return;
+    const [done] = await db
+      .select({ id: mailRuns.id })
+      .from(mailRuns)
+      .where(eq(mailRuns.scheduledFor, due));
+    if (done) return;
+    const subject = `${config.siteName}: the week of ${formatMonthDay(dayInZone(config.siteTimezone, due))}`;
+    if (asOf.getTime() - due.getTime() > SCHEDULE_GRACE_MS) {
+      return recordSkippedWeek(due, subject, "Missed: the site was not running at the time");
+    }
+    if (!(await hasNewsInWeekBefore(due))) {
+      return recordSkippedWeek(due, subject, "Nothing new this week: no poem, ember or echo");
+    }
+    const [audience] = await db
+      .select({ total: count() })
+      .from(subscriptions)
+      .where(activeSubscribers);
+    if (!audience?.total) {
+      return recordSkippedWeek(due, subject, "No verified subscribers");
+    }
+    try {
+      const runId = await queueRun({
+        subject,
+        content: await weeklyContent(due),
+        scheduledFor: due,
+      });
+      if (runId !== undefined) {
+        deps.logger.info({ runId, scheduledFor: due }, "scheduled digest queued");
+        sender.wake();
+      }
+    } catch (error) {
+      // A manual run is still sending: this week's goes out at a later poll, once it is done.
+      if (!isUniqueViolation(error)) throw error;
+    }
+  }
+
   return {
     content: (_admin: AdminActor, now = new Date()) => weeklyContent(now),
 
@@ -195,39 +389,16 @@ export function createDigestService(
     },
 
     /**
-     * Queues this week's digest for every verified, still-subscribed address: one delivery row
-     * each, written with the run in one transaction. One run sends at a time, so a double click
-     * cannot mail everyone twice.
+     * Queues this week's digest for every verified, still-subscribed address. One run sends at a
+     * time, so a double click cannot mail everyone twice.
      */
     async send(admin: AdminActor, subject: string): Promise<DigestRunView> {
-      const content = await weeklyContent(new Date());
-      let runId: number;
+      let runId: number | undefined;
       try {
-        runId = await db.transaction(async (tx) => {
-          const [run] = await tx
-            .insert(mailRuns)
-            .values({ subject, content, createdBy: admin.id })
-            .returning({ id: mailRuns.id });
-          if (!run) throw new Error("mail run insert returned nothing");
-          await tx.execute(
-            sql`insert into ${digestDeliveries} (run_id, subscription_id)
-                select ${run.id}, ${subscriptions.id} from ${subscriptions}
-                where ${activeSubscribers}`,
-          );
-          const [queued] = await tx
-            .select({ total: count() })
-            .from(digestDeliveries)
-            .where(eq(digestDeliveries.runId, run.id));
-          const recipientCount = queued?.total ?? 0;
-          await tx
-            .update(mailRuns)
-            .set(
-              recipientCount > 0
-                ? { recipientCount }
-                : { recipientCount, status: "sent", completedAt: new Date() },
-            )
-            .where(eq(mailRuns.id, run.id));
-          return run.id;
+        runId = await queueRun({
+          subject,
+          content: await weeklyContent(now()),
+          createdBy: admin.id,
         });
       } catch (error) {
         if (isUniqueViolation(error)) {
@@ -235,9 +406,33 @@ export function createDigestService(
         }
         throw error;
       }
+      if (runId === undefined) throw new Error("mail run insert returned nothing");
       sender.wake();
       return runView(runId);
     },
+
+    getSchedule: (_admin: AdminActor) => readSchedule(),
+
+    /** Turns automatic sending on or off, and sets its weekday and time (site time zone). */
+    async setSchedule(_admin: AdminActor, input: DigestScheduleInput): Promise<DigestScheduleView> {
+      await db
+        .insert(digestSchedule)
+        .values({ id: 1, ...input, updatedAt: now() })
+        .onConflictDoUpdate({ target: digestSchedule.id, set: { ...input, updatedAt: now() } });
+      return readSchedule();
+    },
+
+    sendScheduledDigest,
+    /** Every instance looks for a due week; the unique scheduled time lets only one send it. */
+    scheduleLoop: createBackgroundLoop({
+      name: "digest schedule",
+      step: async () => {
+        await sendScheduledDigest();
+        return 0;
+      },
+      pollMs: SCHEDULE_POLL_MS,
+      logger: deps.logger,
+    }),
 
     listRuns: (_admin: AdminActor) => listRuns(),
 

@@ -173,6 +173,12 @@ export function createPoemService({ db, config, now }: ServiceDeps) {
       return poem;
     },
 
+    /** Where a poem stands now: a draft, scheduled (publishAt still to come), or published. */
+    publicationOf(poem: Pick<Poem, "draft" | "publishAt">): "draft" | "scheduled" | "published" {
+      if (poem.draft) return "draft";
+      return poem.publishAt > now() ? "scheduled" : "published";
+    },
+
     async listTags(): Promise<TagRef[]> {
       return db.select({ id: tags.id, name: tags.name }).from(tags).orderBy(asc(tags.name));
     },

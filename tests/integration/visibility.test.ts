@@ -1,5 +1,7 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, dayInZone } from "../../common/dates.ts";
+import { books, journalEntries, poems, users } from "../../server/db/schema.ts";
 import { drivers } from "../helpers/database.ts";
 import { createEmber, createPoem } from "../helpers/factories.ts";
 import { loadPageHandler } from "../helpers/page-handler.ts";
@@ -10,7 +12,53 @@ import { createTestApp, type TestApp } from "../helpers/test-app.ts";
  * Rows the visibility module (server/db/visibility.ts) hides from readers, each with a marker
  * that must not appear behind any reader door. Each new rule adds its row here.
  */
+const FAR_FUTURE = new Date("2999-01-01T00:00:00.000Z");
+const hiddenBook =
+  (marker: string, fields: { draft?: boolean; publishAt?: Date }) => (t: TestApp) =>
+    t.db.insert(books).values({
+      title: marker,
+      slug: marker.toLowerCase(),
+      blurb: marker,
+      coverUrl: "/objects/images/cover",
+      buyUrl: "https://example.com/buy",
+      ...fields,
+    });
+
 const HIDDEN_ROWS = [
+  {
+    name: "a draft poem",
+    marker: "HIDDEN-DRAFT-POEM",
+    seed: (t: TestApp) =>
+      createPoem(t.db, {
+        slug: "hidden-draft-poem",
+        title: "HIDDEN-DRAFT-POEM",
+        stanzas: ["HIDDEN-DRAFT-POEM / a line"],
+        tagNames: ["Hearth"],
+        draft: true,
+      }),
+  },
+  {
+    name: "a scheduled poem",
+    marker: "HIDDEN-SCHEDULED-POEM",
+    seed: (t: TestApp) =>
+      createPoem(t.db, {
+        slug: "hidden-scheduled-poem",
+        title: "HIDDEN-SCHEDULED-POEM",
+        stanzas: ["HIDDEN-SCHEDULED-POEM / a line"],
+        tagNames: ["Hearth"],
+        publishAt: FAR_FUTURE,
+      }),
+  },
+  {
+    name: "a draft book",
+    marker: "HIDDEN-DRAFT-BOOK",
+    seed: hiddenBook("HIDDEN-DRAFT-BOOK", { draft: true }),
+  },
+  {
+    name: "a scheduled book",
+    marker: "HIDDEN-SCHEDULED-BOOK",
+    seed: hiddenBook("HIDDEN-SCHEDULED-BOOK", { publishAt: FAR_FUTURE }),
+  },
   {
     name: "an ember dated tomorrow",
     marker: "HIDDEN-TOMORROWS-EMBER",
@@ -52,16 +100,20 @@ const READER_DOORS = [
   "/api/poems/open-poem/echos",
   "/feed.xml",
   "/sitemap.xml",
+  "/journal",
+  "/api/journal",
 ];
 
 describe.each(drivers)("what readers may see, at every door, on %s", (driver) => {
   let t: TestApp;
   let reader: string;
+  let admin: string;
 
   beforeAll(async () => {
     const { pageHandler } = await loadPageHandler();
     t = await createTestApp(driver, { pageHandler });
     reader = await signIn(t, "reader@example.com");
+    admin = await signIn(t, "poet@example.com", { admin: true });
     await createPoem(t.db, {
       slug: "open-poem",
       title: "Open Poem",
@@ -70,6 +122,20 @@ describe.each(drivers)("what readers may see, at every door, on %s", (driver) =>
     });
     await createEmber(t.db, { day: dayInZone(t.config.siteTimezone), text: "Today's ember" });
     for (const row of HIDDEN_ROWS) await row.seed(t);
+    // The reader saved stanzas of both hidden poems while they were out.
+    for (const poemSlug of ["hidden-draft-poem", "hidden-scheduled-poem"]) {
+      const [poem] = await t.db
+        .select({ id: poems.id })
+        .from(poems)
+        .where(eq(poems.slug, poemSlug));
+      const [user] = await t.db
+        .select({ id: users.id })
+        .from(users)
+        .where(eq(users.email, "reader@example.com"));
+      await t.db
+        .insert(journalEntries)
+        .values({ poemId: poem?.id ?? 0, userId: user?.id ?? "", stanzaIndex: "0" });
+    }
   }, 120_000);
   afterAll(() => t.close());
 
@@ -80,11 +146,17 @@ describe.each(drivers)("what readers may see, at every door, on %s", (driver) =>
         ["anonymous", undefined],
         ["reader", reader],
       ] as const) {
+        // The journal API is for signed-in readers only.
+        if (door === "/api/journal" && !cookie) continue;
         const response = await t.app.request(door, { headers: cookie ? { Cookie: cookie } : {} });
         expect(response.status, `${door} as ${audience}`).toBe(200);
         if ((await response.text()).includes(marker)) shown.push(`${door} as ${audience}`);
       }
     }
+    // The digest the admin previews and sends holds only what readers may see.
+    const digest = await t.app.request("/api/admin/digest/content", { headers: { Cookie: admin } });
+    expect(digest.status).toBe(200);
+    if ((await digest.text()).includes(marker)) shown.push("the digest's content");
     expect(shown).toEqual([]);
   });
 
