@@ -67,6 +67,11 @@ export function instantInZone(day: string, time: string, timeZone: string): Date
   return new Date(instant);
 }
 
+/** 'HH:MM' of the instant `now` on the clocks of `timeZone`. */
+export function timeInZone(timeZone: string, now: Date = new Date()): string {
+  return new Date(wallClockMs(now.getTime(), timeZone)).toISOString().slice(11, 16);
+}
+
 /** The instant the day after `now` begins in `timeZone`: when "today" next changes. */
 export function nextMidnightInZone(timeZone: string, now: Date = new Date()): Date {
   return instantInZone(addDays(dayInZone(timeZone, now), 1), "00:00", timeZone);

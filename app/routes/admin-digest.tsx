@@ -3,6 +3,7 @@ import { type FormEvent, useEffect, useState } from "react";
 import { Link } from "react-router";
 import { DIGEST_SUBJECT_MAX_LENGTH, type DigestContent } from "../../common/schemas/digest.ts";
 import type { DigestRunView } from "../../server/services/digest.ts";
+import { DigestSchedule } from "../components/admin/digest-schedule.tsx";
 import { inputClass, primaryButton, secondaryButton } from "../components/admin/ui.tsx";
 import { ModalDialog } from "../components/modal-dialog.tsx";
 import { adminMeta } from "../lib/admin-access.ts";
@@ -39,6 +40,7 @@ export default function AdminDigest({ loaderData }: Route.ComponentProps) {
       <h1 className="mt-2 font-serif text-3xl">Weekly Ember Digest</h1>
       <DigestPreview />
       <SubscribersDownload />
+      <DigestSchedule />
       <DigestSending initialRuns={loaderData.runs} siteName={loaderData.siteName} />
     </section>
   );
@@ -281,7 +283,13 @@ function DigestSending({ initialRuns, siteName }: { initialRuns: RunRow[]; siteN
                 >
                   {STATUS_LABELS[run.status]}
                 </span>{" "}
-                {run.sentCount} of {run.recipientCount} sent
+                {run.status === "skipped" ? (
+                  run.skipReason
+                ) : (
+                  <>
+                    {run.sentCount} of {run.recipientCount} sent
+                  </>
+                )}
                 {run.failedCount > 0 && `, ${run.failedCount} failed`}
                 {run.skippedCount > 0 && `, ${run.skippedCount} unsubscribed before sending`}
                 {run.pendingCount > 0 && `, ${run.pendingCount} waiting`}

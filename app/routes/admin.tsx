@@ -12,7 +12,8 @@ import type { Route } from "./+types/admin";
 
 export function loader({ context }: Route.LoaderArgs) {
   // The ember schedule starts today in SITE_TIMEZONE, wherever the poet's browser is.
-  return { today: dayInZone(context.get(appContext).site.timezone) };
+  const { timezone } = context.get(appContext).site;
+  return { today: dayInZone(timezone), timezone };
 }
 
 export const meta = () => adminMeta("Content Management");
@@ -34,7 +35,7 @@ export default function Admin({ loaderData }: Route.ComponentProps) {
       </div>
       <AdminTabs
         tabs={[
-          { id: "poems", label: "Poems", panel: <PoemsTab /> },
+          { id: "poems", label: "Poems", panel: <PoemsTab timeZone={loaderData.timezone} /> },
           { id: "embers", label: "Embers", panel: <EmbersTab today={loaderData.today} /> },
           { id: "books", label: "Books", panel: <BooksTab /> },
           { id: "tags", label: "Tags", panel: <TagsTab /> },

@@ -105,7 +105,7 @@ export function createPageCache(options: {
   /** The clock copies expire by (tests set it; servers read the time). */
   now?: () => number;
 }): PageCache {
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (() => Date.now());
   const entries = new Map<string, Entry>();
   /**
    * Renders under way (and the keeping of their copies), one per page: a request for a page that

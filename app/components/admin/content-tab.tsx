@@ -19,7 +19,8 @@ export function ContentTab<Item extends { id: number }>({
   entity: string;
   listUrl: string;
   canDelete: boolean;
-  describe: (item: Item) => { title: string; detail?: ReactNode };
+  /** `badge` follows the title (a poem's publication state). */
+  describe: (item: Item) => { title: string; badge?: ReactNode; detail?: ReactNode };
   renderForm: (item: Item | undefined, onDone: (isSaved: boolean) => void) => ReactNode;
 }) {
   const { items, isFailed, reload } = useAdminList<Item>(listUrl);
@@ -49,11 +50,14 @@ export function ContentTab<Item extends { id: number }>({
       {isFailed && <p role="alert">The {entity.toLowerCase()}s could not be loaded.</p>}
       <ul className="divide-y divide-stone-200 rounded-lg border border-stone-300 bg-white">
         {items?.map((item) => {
-          const { title, detail } = describe(item);
+          const { title, badge, detail } = describe(item);
           return (
             <li key={item.id} className="flex flex-wrap items-start gap-3 px-4 py-3">
               <div className="min-w-0 flex-1">
-                <p className="font-medium">{title}</p>
+                <p className="font-medium">
+                  {title}
+                  {badge}
+                </p>
                 {detail && <p className="text-sm text-stone-700">{detail}</p>}
               </div>
               <div className="flex gap-2">

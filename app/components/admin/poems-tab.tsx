@@ -6,20 +6,24 @@ import { apiRequest } from "../../lib/api.ts";
 import { notifyError } from "../../lib/toast.ts";
 import { ContentTab } from "./content-tab.tsx";
 import { FileUpload } from "./file-upload.tsx";
+import { PublicationBadge, publishAtFieldValue, publishAtFromField } from "./publication.tsx";
 import { type Tag, TagChoices } from "./tag-choices.tsx";
 import { Field, FormPanel, inputClass, secondaryButton } from "./ui.tsx";
 import { saveMessages, useAdminForm } from "./use-admin-form.ts";
 import { useAdminList } from "./use-admin-list.ts";
 import { useSluggedValues } from "./use-slugged-values.ts";
 
-/** A poem as GET /api/poems lists it; the form has no use for its dates. */
-type AdminPoem = Omit<Poem, "createdAt" | "updatedAt">;
+/** A poem as GET /api/admin/poems lists it (dates as JSON strings). */
+type AdminPoem = Omit<Poem, "createdAt" | "updatedAt" | "publishAt"> & { publishAt: string };
 
 const stanzaCount = (poem: AdminPoem) =>
   `${poem.stanzas.length} ${poem.stanzas.length === 1 ? "stanza" : "stanzas"}`;
 
-/** Poems: title, stanza count and tag names, with Edit and Delete (no confirmation). */
-export function PoemsTab() {
+/**
+ * Poems: title, publication state, stanza count and tag names, with Edit and Delete (no
+ * confirmation); drafts and scheduled poems first. Times are on the site's clock (`timeZone`).
+ */
+export function PoemsTab({ timeZone }: { timeZone: string }) {
   return (
     <ContentTab<AdminPoem>
       entity="Poem"
@@ -27,16 +31,26 @@ export function PoemsTab() {
       canDelete
       describe={(poem) => ({
         title: poem.title,
+        badge: <PublicationBadge item={poem} timeZone={timeZone} />,
         detail: [stanzaCount(poem), poem.tags.map((tag) => tag.name).join(", ")]
           .filter(Boolean)
           .join(" · "),
       })}
-      renderForm={(poem, onDone) => <PoemForm poem={poem} onDone={onDone} />}
+      renderForm={(poem, onDone) => <PoemForm poem={poem} timeZone={timeZone} onDone={onDone} />}
     />
   );
 }
 
-function PoemForm({ poem, onDone }: { poem?: AdminPoem; onDone: (isSaved: boolean) => void }) {
+function PoemForm({
+  poem,
+  timeZone,
+  onDone,
+}: {
+  poem?: AdminPoem;
+  timeZone: string;
+  onDone: (isSaved: boolean) => void;
+}) {
+  const [publishAt, setPublishAt] = useState(publishAtFieldValue(poem, timeZone));
   const { items: tags } = useAdminList<Tag>("/api/tags");
   const { values, set } = useSluggedValues(
     {
@@ -72,9 +86,15 @@ function PoemForm({ poem, onDone }: { poem?: AdminPoem; onDone: (isSaved: boolea
     setPreview(url);
   }
 
-  async function save() {
+  /** Save publishes (at 'Publish at', or now); 'Save as draft' keeps it from readers. */
+  async function save(draft = false) {
     const coverUrl = values.coverUrl.trim();
     const body = {
+      draft,
+      // A new draft without a time keeps the server's default; everything else says when.
+      ...(draft && !publishAt && !poem
+        ? {}
+        : { publishAt: publishAtFromField(publishAt, timeZone) }),
       title: values.title,
       slug: values.slug,
       stanzas: stanzasFromText(values.stanzas),
@@ -112,9 +132,19 @@ function PoemForm({ poem, onDone }: { poem?: AdminPoem; onDone: (isSaved: boolea
     <FormPanel
       title={poem ? "Edit Poem" : "New Poem"}
       onCancel={() => onDone(false)}
-      onSubmit={save}
+      onSubmit={() => save()}
       isSaving={form.isSaving}
       formError={form.formError}
+      otherActions={
+        <button
+          type="button"
+          className={secondaryButton}
+          disabled={form.isSaving}
+          onClick={() => save(true)}
+        >
+          Save as draft
+        </button>
+      }
     >
       {text("title", "Title")}
       {text("slug", "Slug", "Lowercase letters, numbers and hyphens")}
@@ -176,6 +206,27 @@ function PoemForm({ poem, onDone }: { poem?: AdminPoem; onDone: (isSaved: boolea
         )}
       </div>
       {text("coverAlt", "Cover alt text", "Left empty, the title is used")}
+      <Field
+        label={`Publish at (${timeZone})`}
+        name="poem-publishAt"
+        errors={errors.publishAt}
+        hint="Left empty, it is published now; a later time schedules it"
+      >
+        {(props) => (
+          <div className="flex flex-wrap gap-2">
+            <input
+              {...props}
+              type="datetime-local"
+              value={publishAt}
+              onChange={(event) => setPublishAt(event.target.value)}
+              className={`${inputClass} max-w-xs`}
+            />
+            <button type="button" className={secondaryButton} onClick={() => setPublishAt("")}>
+              Now
+            </button>
+          </div>
+        )}
+      </Field>
       <TagChoices
         tags={tags ?? []}
         chosen={tagIds}

@@ -59,6 +59,7 @@ export function FormPanel({
   onSubmit,
   isSaving,
   formError,
+  otherActions,
   children,
 }: {
   title: string;
@@ -66,6 +67,8 @@ export function FormPanel({
   onSubmit: () => void;
   isSaving: boolean;
   formError?: string;
+  /** Buttons beside Save (a poem's 'Save as draft'). */
+  otherActions?: ReactNode;
   children: ReactNode;
 }) {
   return (
@@ -89,6 +92,7 @@ export function FormPanel({
         <button type="submit" className={primaryButton} disabled={isSaving}>
           {isSaving ? "Saving..." : "Save"}
         </button>
+        {otherActions}
         <button type="button" className={secondaryButton} onClick={onCancel}>
           Cancel
         </button>

@@ -1,0 +1,112 @@
+import { type FormEvent, useEffect, useState } from "react";
+import type { DigestScheduleView } from "../../../server/services/digest.ts";
+import { apiRequest } from "../../lib/api.ts";
+import { adminRequest } from "./admin-request.ts";
+import { inputClass, primaryButton } from "./ui.tsx";
+
+const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+
+/** The schedule as JSON: the next send time arrives as a string. */
+type Schedule = Omit<DigestScheduleView, "nextSendAt"> & { nextSendAt: string | null };
+
+/**
+ * Automatic sending: the digest goes out by itself each week on a weekday and time of the site's
+ * clock, once, with a default subject; a week with nothing new is skipped and listed as such.
+ */
+export function DigestSchedule() {
+  const [schedule, setSchedule] = useState<Schedule>();
+  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const [isSaving, setSaving] = useState(false);
+
+  useEffect(() => {
+    apiRequest<Schedule>("GET", "/api/admin/digest/schedule")
+      .then(setSchedule)
+      .catch((error) => console.warn("the digest schedule could not be loaded", error));
+  }, []);
+
+  if (!schedule) return null;
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    if (!schedule) return;
+    setSaving(true);
+    const { enabled, weekday, time } = schedule;
+    const result = await adminRequest<Schedule>(
+      "PUT",
+      "/api/admin/digest/schedule",
+      { enabled, weekday, time },
+      { success: "Digest schedule saved", failure: "Failed to save the digest schedule" },
+    );
+    setSaving(false);
+    if (!result.ok) return setErrors(result.fieldErrors);
+    setErrors({});
+    setSchedule(result.data);
+  }
+
+  const nextSend = schedule.nextSendAt
+    ? new Intl.DateTimeFormat("en-US", {
+        timeZone: schedule.timezone,
+        dateStyle: "full",
+        timeStyle: "short",
+      }).format(new Date(schedule.nextSendAt))
+    : undefined;
+
+  return (
+    <form
+      onSubmit={save}
+      aria-label="Automatic sending"
+      className="mt-6 rounded-lg border border-stone-300 bg-white p-5"
+    >
+      <h2 className="font-serif text-xl">Automatic sending</h2>
+      <label className="mt-3 flex items-center gap-2 text-sm font-medium">
+        <input
+          type="checkbox"
+          checked={schedule.enabled}
+          onChange={(event) => setSchedule({ ...schedule, enabled: event.target.checked })}
+          className="size-4 accent-ember-700"
+        />
+        Send the digest every week by itself
+      </label>
+      <div className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-end">
+        <label className="text-sm font-medium">
+          Weekday
+          <select
+            value={schedule.weekday}
+            onChange={(event) => setSchedule({ ...schedule, weekday: Number(event.target.value) })}
+            aria-invalid={errors.weekday ? true : undefined}
+            className={inputClass}
+          >
+            {WEEKDAYS.map((name, index) => (
+              <option key={name} value={index}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="text-sm font-medium">
+          Time ({schedule.timezone})
+          <input
+            type="time"
+            value={schedule.time}
+            onChange={(event) => setSchedule({ ...schedule, time: event.target.value })}
+            aria-invalid={errors.time ? true : undefined}
+            className={inputClass}
+          />
+        </label>
+        <button type="submit" className={primaryButton} disabled={isSaving}>
+          {isSaving ? "Saving..." : "Save schedule"}
+        </button>
+      </div>
+      {Object.values(errors).flat().length > 0 && (
+        <p role="alert" className="mt-2 text-sm text-red-800">
+          {Object.values(errors).flat().join(" ")}
+        </p>
+      )}
+      <p className="mt-3 text-sm text-stone-700" aria-live="polite">
+        {nextSend
+          ? `Next send: ${nextSend} (${schedule.timezone}), with the subject “the week of …”.`
+          : "Automatic sending is off: the digest goes out only when you press Send."}
+      </p>
+    </form>
+  );
+}

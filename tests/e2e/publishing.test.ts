@@ -1,0 +1,108 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dayInZone, timeInZone } from "../../common/dates.ts";
+import { hydrated, launchBrowser } from "../helpers/browser.ts";
+import { type RunningServer, startServer } from "../helpers/server.ts";
+
+let server: RunningServer;
+let browser: Browser;
+let admin: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  admin = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const link = await server.cli("login-link", "poet@example.com", "--admin");
+  page = await admin.newPage();
+  await page.goto(link.stdout.trim());
+  await page.goto(`${server.url}/admin`);
+  await hydrated(page);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** What an anonymous reader gets: the page cache's copy once the page has been served before. */
+const anonymousHtml = async (pathname: string) => (await fetch(`${server.url}${pathname}`)).text();
+
+describe("the poet's week in the browser", () => {
+  it("writes a draft, previews it, schedules it, and a reader sees it appear when it is due", async () => {
+    await anonymousHtml("/poetry");
+    expect(await anonymousHtml("/poetry")).not.toContain("Tide Tables");
+
+    await page.getByRole("button", { name: "Add New Poem" }).click();
+    const form = page.getByRole("form", { name: "New Poem" });
+    await form.getByLabel("Title").fill("Tide Tables");
+    await form.getByLabel("Stanzas").fill("The sea keeps its own hours\nand tells no one");
+    await form.getByText("Belonging", { exact: true }).click();
+    await form.getByRole("button", { name: "Save as draft" }).click();
+    await page.getByText("Poem created successfully").waitFor();
+    const row = page.getByRole("listitem").filter({ hasText: "Tide Tables" });
+    await row.getByText("Draft", { exact: true }).waitFor();
+    await page.screenshot({ path: "test-results/publishing-draft-1280.png", fullPage: true });
+
+    // Readers cannot open it; the poet sees it as readers will, under the banner.
+    const hidden = await fetch(`${server.url}/poetry/tide-tables`);
+    expect(hidden.status).toBe(404);
+    const preview = await admin.newPage();
+    await preview.goto(`${server.url}/poetry/tide-tables`);
+    await preview.getByText("Draft — only you can see this").waitFor();
+    await preview.getByRole("heading", { name: "Tide Tables" }).waitFor();
+    await preview.close();
+
+    // Scheduled for the next whole minute at least a few seconds off (the field holds minutes),
+    // on the site's clock (UTC here).
+    const due = new Date(Math.ceil((Date.now() + 8_000) / 60_000) * 60_000);
+    await row.getByRole("button", { name: "Edit Tide Tables" }).click();
+    const edit = page.getByRole("form", { name: "Edit Poem" });
+    await edit
+      .getByLabel("Publish at (UTC)")
+      .fill(`${dayInZone("UTC", due)}T${timeInZone("UTC", due)}`);
+    await edit.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByText("Poem updated successfully").waitFor();
+    await row.getByText(/^Scheduled · /).waitFor();
+    expect(await anonymousHtml("/poetry")).not.toContain("Tide Tables");
+
+    // No request, write or restart in between: the cached list ends when the poem comes due.
+    const reader = await browser.newContext({ viewport: { width: 375, height: 812 } });
+    const readerPage = await reader.newPage();
+    await readerPage.goto(`${server.url}/poetry`);
+    expect(await readerPage.content()).not.toContain("Tide Tables");
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, due.getTime() - Date.now())));
+    await readerPage.reload();
+    await readerPage
+      .getByRole("link", { name: /Tide Tables/ })
+      .first()
+      .waitFor();
+    await readerPage.screenshot({
+      path: "test-results/publishing-appeared-375.png",
+      fullPage: true,
+    });
+    await reader.close();
+    await page.reload();
+    await hydrated(page);
+    await page
+      .getByRole("listitem")
+      .filter({ hasText: "Tide Tables" })
+      .getByText("Published", { exact: true })
+      .waitFor();
+  }, 150_000);
+
+  it("turns on automatic sending and shows when the next digest goes", async () => {
+    await page.goto(`${server.url}/admin/digest`);
+    await hydrated(page);
+    const schedule = page.getByRole("form", { name: "Automatic sending" });
+    await schedule.getByLabel("Send the digest every week by itself").check();
+    await schedule.getByLabel("Weekday").selectOption("Monday");
+    await schedule.getByLabel("Time (UTC)").fill("09:00");
+    await schedule.getByRole("button", { name: "Save schedule" }).click();
+    await schedule.getByText(/^Next send: Monday, .* at 9:00 AM \(UTC\)/).waitFor();
+    await page.screenshot({ path: "test-results/publishing-digest-schedule-375.png" });
+    await page.reload();
+    await hydrated(page);
+    expect(await schedule.getByLabel("Send the digest every week by itself").isChecked()).toBe(
+      true,
+    );
+  });
+});
