@@ -98,7 +98,7 @@ describe("the poet's week in the browser", () => {
     await schedule.getByLabel("Time (UTC)").fill("09:00");
     await schedule.getByRole("button", { name: "Save schedule" }).click();
     await schedule.getByText(/^Next send: Monday, .* at 9:00 AM \(UTC\)/).waitFor();
-    await page.screenshot({ path: "test-results/publishing-digest-schedule-375.png" });
+    await page.screenshot({ path: "test-results/publishing-digest-schedule-1280.png" });
     await page.reload();
     await hydrated(page);
     expect(await schedule.getByLabel("Send the digest every week by itself").isChecked()).toBe(
