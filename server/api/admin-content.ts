@@ -13,6 +13,12 @@ const idParam = (entity: string) =>
       .transform(Number),
   });
 const poemId = idParam("Poem");
+const poemVersionParams = poemId.extend({
+  versionId: z
+    .string()
+    .regex(/^\d{1,9}$/, "Version not found")
+    .transform(Number),
+});
 const emberId = idParam("Ember");
 const bookId = idParam("Book");
 const tagId = idParam("Tag");
@@ -43,6 +49,14 @@ export function adminContentRoutes(services: Services) {
       return c.json(
         await contentAdmin.updatePoem(c.var.admin, id, await readJsonBody(c, poemInput)),
       );
+    })
+    .get("/poems/:id/versions", async (c) => {
+      const { id } = parseInput(poemId, c.req.param());
+      return c.json(await contentAdmin.listPoemVersions(c.var.admin, id));
+    })
+    .post("/poems/:id/versions/:versionId/restore", async (c) => {
+      const { id, versionId } = parseInput(poemVersionParams, c.req.param());
+      return c.json(await contentAdmin.restorePoemVersion(c.var.admin, id, versionId));
     })
     .delete("/poems/:id", async (c) => {
       await contentAdmin.deletePoem(c.var.admin, parseInput(poemId, c.req.param()).id);

@@ -141,6 +141,36 @@ export const poems = pgTable(
   ],
 );
 
+/**
+ * A poem as it was before a save changed its title or stanzas (docs/decisions/023): kept until
+ * the poem is deleted, and restorable.
+ */
+export const poemVersions = pgTable(
+  "poem_versions",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    poemId: integer("poem_id")
+      .notNull()
+      .references(() => poems.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    stanzas: jsonb("stanzas").$type<string[]>().notNull(),
+    /** When this version was saved (the poem's updatedAt then). */
+    savedAt: timestamp("saved_at", { withTimezone: true }).notNull(),
+    /** The admin whose save replaced it. */
+    replacedBy: uuid("replaced_by").references(() => users.id, { onDelete: "set null" }),
+    replacedAt: createdAt(),
+  },
+  (table) => [index("poem_versions_poem_idx").on(table.poemId, table.replacedAt.desc())],
+);
+
+/**
+ * On a reader's echo, whisper or journal entry: the version holding the stanza it was on, once a
+ * save removed that stanza from the poem. Such rows are kept, hidden from readers, and come back
+ * when a later save (a restore) has the stanza again. Null while the stanza is in the poem.
+ */
+const removedWithVersion = () =>
+  integer("removed_with_version_id").references(() => poemVersions.id, { onDelete: "cascade" });
+
 export const poemTags = pgTable(
   "poem_tags",
   {
@@ -223,12 +253,20 @@ export const echos = pgTable(
     stanzaIndex: text("stanza_index").notNull().default(""),
     userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
     sessionId: text("session_id"),
+    removedWithVersionId: removedWithVersion(),
     createdAt: createdAt(),
   },
   (table) => [
     // NULLS NOT DISTINCT: an absent user or session still counts once (PostgreSQL 15+, PGlite).
+    // An echo on a removed stanza keeps its old index without taking the place of a live one.
     unique("echos_poem_stanza_user_session_key")
-      .on(table.poemId, table.stanzaIndex, table.userId, table.sessionId)
+      .on(
+        table.poemId,
+        table.stanzaIndex,
+        table.userId,
+        table.sessionId,
+        table.removedWithVersionId,
+      )
       .nullsNotDistinct(),
     index("echos_user_id_idx").on(table.userId),
     // The digest's most-echoed stanzas read one week of echoes.
@@ -249,6 +287,7 @@ export const whispers = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     text: text("text").notNull(),
     isApproved: boolean("is_approved").notNull().default(true),
+    removedWithVersionId: removedWithVersion(),
     createdAt: createdAt(),
   },
   (table) => [
@@ -273,14 +312,13 @@ export const journalEntries = pgTable(
       .notNull()
       .references(() => poems.id, { onDelete: "cascade" }),
     stanzaIndex: text("stanza_index").notNull(),
+    removedWithVersionId: removedWithVersion(),
     createdAt: createdAt(),
   },
   (table) => [
-    uniqueIndex("journal_entries_user_poem_stanza_key").on(
-      table.userId,
-      table.poemId,
-      table.stanzaIndex,
-    ),
+    unique("journal_entries_user_poem_stanza_key")
+      .on(table.userId, table.poemId, table.stanzaIndex, table.removedWithVersionId)
+      .nullsNotDistinct(),
     index("journal_entries_poem_id_idx").on(table.poemId),
   ],
 );

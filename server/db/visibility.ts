@@ -1,8 +1,16 @@
-import { and, eq, gt, lte, min, type Placeholder, type SQL, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, lte, min, type Placeholder, type SQL, sql } from "drizzle-orm";
 import { dayInZone, dayToDate, nextMidnightInZone } from "../../common/dates.ts";
 import type { Actor } from "../services/actor.ts";
 import type { Database } from "./client.ts";
-import { books, embers, poems, subscriptions } from "./schema.ts";
+import {
+  books,
+  type echos,
+  embers,
+  type journalEntries,
+  poems,
+  subscriptions,
+  type whispers,
+} from "./schema.ts";
 
 /**
  * Who may see what, as of when: the one place that answers it (DESIGN.md, "Who may see what").
@@ -58,6 +66,13 @@ export function publishedBooks(now: Now): SQL {
 export function shownEmbers(now: Date, timeZone: string): SQL {
   return lte(embers.date, dayToDate(dayInZone(timeZone, now)));
 }
+
+/**
+ * Readers' echoes, whispers and journal entries on a stanza the poem still has. Those on a
+ * stanza a revision removed are kept for the poet, and for a restore, but shown to no one.
+ */
+export const onPoemStanzas = (table: typeof echos | typeof whispers | typeof journalEntries) =>
+  isNull(table.removedWithVersionId);
 
 /** Addresses the digest goes to: verified and still subscribed. */
 export const activeSubscribers: SQL = and(

@@ -7,12 +7,29 @@ import {
 import { dayInZone, dayToDate } from "../../common/dates.ts";
 import type { BookInput, EmberInput, PoemInput, TagInput } from "../../common/schemas/admin.ts";
 import type { Database } from "../db/client.ts";
-import { books, embers, emberTags, poems, poemTags, tags, users, whispers } from "../db/schema.ts";
+import {
+  books,
+  embers,
+  emberTags,
+  poems,
+  poemTags,
+  poemVersions,
+  tags,
+  users,
+  whispers,
+} from "../db/schema.ts";
 import type { AdminActor } from "./actor.ts";
 import { asBook, type BookService, bookColumns } from "./books.ts";
 import type { ContentChanges } from "./content-changes.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { conflict, invalid, isUniqueViolation, notFound } from "./errors.ts";
+import {
+  countRemovedWords,
+  keepVersion,
+  listVersions,
+  type PoemVersionView,
+  type RemovedStanzaWords,
+} from "./poem-revisions.ts";
 import { type Poem, type PoemService, poemColumns, type TagRef, withTags } from "./poems.ts";
 
 /** The admin schedule reads at most this many embers (SPEC.md §9: 30). */
@@ -42,6 +59,14 @@ const scheduledEmberColumns = {
 };
 
 type Book = Awaited<ReturnType<BookService["getBook"]>>;
+
+interface AdminPoemExtra {
+  /** Readers' words kept aside on stanzas a save removed (hidden from readers). */
+  removedStanzaWords: RemovedStanzaWords;
+}
+
+/** A poem as the Poems tab and the admin's writes show it. */
+export type AdminPoem = Poem & AdminPoemExtra;
 
 export interface ModeratedWhisper {
   id: number;
@@ -177,8 +202,53 @@ export function createContentAdminService({
     return ember;
   }
 
+  const noRemovedWords: RemovedStanzaWords = { echoes: 0, whispers: 0, journalEntries: 0 };
+
+  /** Poems with the count of their readers' words set aside on removed stanzas. */
+  async function withRemovedWords<Row extends Poem>(
+    rows: Row[],
+  ): Promise<(Row & AdminPoemExtra)[]> {
+    const counts = await countRemovedWords(
+      db,
+      rows.map((row) => row.id),
+    );
+    return rows.map((row) => ({
+      ...row,
+      removedStanzaWords: counts.get(row.id) ?? noRemovedWords,
+    }));
+  }
+
+  async function readAdminPoem(admin: AdminActor, slug: string): Promise<AdminPoem> {
+    const [poem] = await withRemovedWords([await poemReads.getPoem(admin, slug)]);
+    if (!poem) throw notFound("Poem not found");
+    return poem;
+  }
+
+  /** Writes a poem's new values under its row lock, keeping the version they replace. */
+  async function revisePoem(
+    tx: Transaction,
+    admin: AdminActor,
+    id: number,
+    values: { title: string; stanzas: string[] } & Partial<typeof poems.$inferInsert>,
+  ) {
+    const [before] = await tx
+      .select({ title: poems.title, stanzas: poems.stanzas, updatedAt: poems.updatedAt })
+      .from(poems)
+      .where(eq(poems.id, id))
+      .for("update");
+    if (!before) throw notFound("Poem not found");
+    const [poem] = await tx
+      .update(poems)
+      .set(values)
+      .where(eq(poems.id, id))
+      .returning({ slug: poems.slug });
+    if (!poem) throw notFound("Poem not found");
+    await keepVersion(tx, admin, id, before, values);
+    return poem;
+  }
+
   return {
-    async createPoem(admin: AdminActor, input: PoemInput): Promise<Poem> {
+    async createPoem(admin: AdminActor, input: PoemInput): Promise<AdminPoem> {
       requireCoverAllowedOnPages(input.coverUrl);
       const slug = await writeContent(
         () =>
@@ -193,26 +263,51 @@ export function createContentAdminService({
           }),
         SLUG_TAKEN,
       );
-      return poemReads.getPoem(admin, slug);
+      return readAdminPoem(admin, slug);
     },
 
-    async updatePoem(admin: AdminActor, id: number, input: PoemInput): Promise<Poem> {
+    /**
+     * Saves a poem; a change of title or stanzas keeps the version it replaces and moves its
+     * readers' words with their stanzas (poem-revisions.ts), in the same transaction.
+     */
+    async updatePoem(admin: AdminActor, id: number, input: PoemInput): Promise<AdminPoem> {
       requireCoverAllowedOnPages(input.coverUrl);
       const slug = await writeContent(
         () =>
           db.transaction(async (tx) => {
-            const [poem] = await tx
-              .update(poems)
-              .set(poemValues(input, false))
-              .where(eq(poems.id, id))
-              .returning({ slug: poems.slug });
-            if (!poem) throw notFound("Poem not found");
+            const values = poemValues(input, false);
+            const poem = await revisePoem(tx, admin, id, values);
             await linkTags(tx, { poemId: id }, input.tagIds);
             return poem.slug;
           }),
         SLUG_TAKEN,
       );
-      return poemReads.getPoem(admin, slug);
+      return readAdminPoem(admin, slug);
+    },
+
+    /** A poem's earlier versions, newest first; 404 for an unknown poem. */
+    async listPoemVersions(_admin: AdminActor, id: number): Promise<PoemVersionView[]> {
+      const [poem] = await db.select({ id: poems.id }).from(poems).where(eq(poems.id, id));
+      if (!poem) throw notFound("Poem not found");
+      return listVersions(db, id);
+    },
+
+    /**
+     * Saves an earlier version's title and stanzas again, as a new version of its own: readers'
+     * words set aside with its stanzas come back. 404 for a version of another poem.
+     */
+    async restorePoemVersion(admin: AdminActor, id: number, versionId: number): Promise<AdminPoem> {
+      const slug = await writeContent(() =>
+        db.transaction(async (tx) => {
+          const [version] = await tx
+            .select({ title: poemVersions.title, stanzas: poemVersions.stanzas })
+            .from(poemVersions)
+            .where(and(eq(poemVersions.id, versionId), eq(poemVersions.poemId, id)));
+          if (!version) throw notFound("Version not found");
+          return (await revisePoem(tx, admin, id, version)).slug;
+        }),
+      );
+      return readAdminPoem(admin, slug);
     },
 
     /** Its tag links, echoes, whispers and journal entries go with it (foreign-key cascades). */
@@ -227,7 +322,7 @@ export function createContentAdminService({
      * Every poem, for the Poems tab: drafts first, then scheduled ones (soonest first), then the
      * published (newest first).
      */
-    async listPoems(_admin: AdminActor): Promise<Poem[]> {
+    async listPoems(_admin: AdminActor): Promise<AdminPoem[]> {
       const asOf = now();
       const rows = await db
         .select(poemColumns)
@@ -238,7 +333,7 @@ export function createContentAdminService({
           desc(poems.publishAt),
           desc(poems.id),
         );
-      return withTags(db, rows, poemTags);
+      return withRemovedWords(await withTags(db, rows, poemTags));
     },
 
     /** From today in SITE_TIMEZONE onward, soonest first: the schedule, future days included. */

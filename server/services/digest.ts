@@ -17,7 +17,7 @@ import {
   poems,
   subscriptions,
 } from "../db/schema.ts";
-import { activeSubscribers, publishedPoems, shownEmbers } from "../db/visibility.ts";
+import { activeSubscribers, onPoemStanzas, publishedPoems, shownEmbers } from "../db/visibility.ts";
 import { digestEmail } from "../mail/digest.ts";
 import type { AdminActor } from "./actor.ts";
 import { createBackgroundLoop } from "./background-loop.ts";
@@ -127,7 +127,12 @@ export function createDigestService(
       .from(echos)
       .innerJoin(poems, eq(poems.id, echos.poemId))
       .where(
-        and(gte(echos.createdAt, since), ne(echos.stanzaIndex, ""), publishedPoems(deps.now())),
+        and(
+          gte(echos.createdAt, since),
+          ne(echos.stanzaIndex, ""),
+          onPoemStanzas(echos),
+          publishedPoems(deps.now()),
+        ),
       )
       .groupBy(poems.id, echos.stanzaIndex)
       .orderBy(desc(echoCount), desc(sql`max(${echos.createdAt})`))

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
 import { echos, journalEntries, poems, users, whispers } from "../db/schema.ts";
-import { audienceOf, readablePoems } from "../db/visibility.ts";
+import { audienceOf, onPoemStanzas, readablePoems } from "../db/visibility.ts";
 import type { Actor, SessionUser } from "./actor.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { forbidden, invalid, notFound, unauthorized } from "./errors.ts";
@@ -83,7 +83,7 @@ export function createInteractionService({
           : sql<boolean>`false`,
       })
       .from(echos)
-      .where(eq(echos.poemId, poem.id))
+      .where(and(eq(echos.poemId, poem.id), onPoemStanzas(echos)))
       .groupBy(echos.stanzaIndex)
       .orderBy(echos.stanzaIndex);
     return rows.map((row) => ({
@@ -115,6 +115,7 @@ export function createInteractionService({
         eq(echos.stanzaIndex, key),
         eq(echos.userId, user.id),
         isNull(echos.sessionId),
+        onPoemStanzas(echos),
       );
       try {
         for (;;) {
@@ -203,6 +204,7 @@ export function createInteractionService({
             eq(whispers.poemId, poem.id),
             eq(whispers.stanzaIndex, stanzaKey(poem, stanzaIndex)),
             eq(whispers.isApproved, true),
+            onPoemStanzas(whispers),
           ),
         )
         .orderBy(desc(whispers.createdAt), desc(whispers.id));
@@ -235,6 +237,7 @@ export function createInteractionService({
             eq(journalEntries.userId, user.id),
             eq(journalEntries.poemId, poem.id),
             eq(journalEntries.stanzaIndex, key),
+            onPoemStanzas(journalEntries),
           ),
         )
         .returning({ id: journalEntries.id });
@@ -273,7 +276,13 @@ export function createInteractionService({
         })
         .from(journalEntries)
         .innerJoin(poems, eq(poems.id, journalEntries.poemId))
-        .where(and(eq(journalEntries.userId, user.id), readablePoems(audienceOf(user), now())))
+        .where(
+          and(
+            eq(journalEntries.userId, user.id),
+            onPoemStanzas(journalEntries),
+            readablePoems(audienceOf(user), now()),
+          ),
+        )
         .orderBy(desc(journalEntries.createdAt), desc(journalEntries.id));
     },
 
@@ -283,7 +292,13 @@ export function createInteractionService({
       const rows = await db
         .select({ stanzaIndex: journalEntries.stanzaIndex })
         .from(journalEntries)
-        .where(and(eq(journalEntries.userId, user.id), eq(journalEntries.poemId, poem.id)))
+        .where(
+          and(
+            eq(journalEntries.userId, user.id),
+            eq(journalEntries.poemId, poem.id),
+            onPoemStanzas(journalEntries),
+          ),
+        )
         .orderBy(journalEntries.stanzaIndex);
       return rows.map((row) => row.stanzaIndex);
     },

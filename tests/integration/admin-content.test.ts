@@ -90,8 +90,10 @@ describe.each(drivers)("admin content on %s", (driver) => {
         create: () => poemBody({ slug: "answered" }),
         update: () => poemBody({ slug: "answered", title: "Answered, Again", tagIds: [tagIds[0]] }),
         revised: () => ({ title: "Answered, Again", tags: [{ id: tagIds[0], name: "Sea" }] }),
-        read: async (record: { slug: string }) =>
-          (await t.app.request(`/api/poems/${record.slug}`)).json(),
+        read: async (record: { id: number }) =>
+          ((await (await call("GET", "/api/admin/poems")).json()) as { id: number }[]).find(
+            (poem) => poem.id === record.id,
+          ),
       },
       {
         name: "ember",
