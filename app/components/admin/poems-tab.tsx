@@ -1,11 +1,12 @@
 import { useState } from "react";
 import { coverProviderOf } from "../../../common/cover-image.ts";
 import { stanzasFromText, stanzasToText } from "../../../common/stanza.ts";
-import type { Poem } from "../../../server/services/poems.ts";
+import type { AdminPoem as AdminPoemView } from "../../../server/services/content-admin.ts";
 import { apiRequest } from "../../lib/api.ts";
-import { notifyError } from "../../lib/toast.ts";
+import { notify, notifyError } from "../../lib/toast.ts";
 import { ContentTab } from "./content-tab.tsx";
 import { FileUpload } from "./file-upload.tsx";
+import { PoemVersions, removedWordsNotice } from "./poem-versions.tsx";
 import { PublicationBadge, publishAtFieldValue, publishAtFromField } from "./publication.tsx";
 import { type Tag, TagChoices } from "./tag-choices.tsx";
 import { Field, FormPanel, inputClass, secondaryButton } from "./ui.tsx";
@@ -14,7 +15,9 @@ import { useAdminList } from "./use-admin-list.ts";
 import { useSluggedValues } from "./use-slugged-values.ts";
 
 /** A poem as GET /api/admin/poems lists it (dates as JSON strings). */
-type AdminPoem = Omit<Poem, "createdAt" | "updatedAt" | "publishAt"> & { publishAt: string };
+type AdminPoem = Omit<AdminPoemView, "createdAt" | "updatedAt" | "publishAt"> & {
+  publishAt: string;
+};
 
 const stanzaCount = (poem: AdminPoem) =>
   `${poem.stanzas.length} ${poem.stanzas.length === 1 ? "stanza" : "stanzas"}`;
@@ -32,7 +35,11 @@ export function PoemsTab({ timeZone }: { timeZone: string }) {
       describe={(poem) => ({
         title: poem.title,
         badge: <PublicationBadge item={poem} timeZone={timeZone} />,
-        detail: [stanzaCount(poem), poem.tags.map((tag) => tag.name).join(", ")]
+        detail: [
+          stanzaCount(poem),
+          poem.tags.map((tag) => tag.name).join(", "),
+          removedWordsNotice(poem.removedStanzaWords),
+        ]
           .filter(Boolean)
           .join(" · "),
       })}
@@ -107,9 +114,17 @@ function PoemForm({
       tagIds,
     };
     const url = poem ? `/api/admin/poems/${poem.id}` : "/api/admin/poems";
-    if (await form.submit(poem ? "PUT" : "POST", url, body, saveMessages("Poem", !poem))) {
-      onDone(true);
-    }
+    const saved = await form.submit<AdminPoemView>(
+      poem ? "PUT" : "POST",
+      url,
+      body,
+      saveMessages("Poem", !poem),
+    );
+    if (!saved) return;
+    const removed = removedWordsNotice(saved.removedStanzaWords);
+    if (removed)
+      notify("Readers' words set aside", `${removed}: restore a version to bring them back.`);
+    onDone(true);
   }
 
   const text = (name: keyof typeof values, label: string, hint?: string) => (
@@ -234,6 +249,9 @@ function PoemForm({
         legend="Tags"
         errors={errors.tagIds}
       />
+      {poem && (
+        <PoemVersions poemId={poem.id} timeZone={timeZone} onRestored={() => onDone(true)} />
+      )}
     </FormPanel>
   );
 }

@@ -7,21 +7,24 @@ export function useAdminForm() {
   const [formError, setFormError] = useState<string>();
   const [isSaving, setSaving] = useState(false);
 
-  /** Sends the form; true when saved, otherwise the messages are shown and the form stays. */
-  async function submit(
+  /**
+   * Sends the form; the record saved, or undefined when it was not, its messages shown and the
+   * form kept open.
+   */
+  async function submit<Saved = unknown>(
     method: "POST" | "PUT",
     url: string,
     body: unknown,
     messages: { success: string; failure: string },
-  ): Promise<boolean> {
+  ): Promise<Saved | undefined> {
     setSaving(true);
-    const result = await adminRequest(method, url, body, messages);
+    const result = await adminRequest<Saved>(method, url, body, messages);
     setSaving(false);
-    if (result.ok) return true;
+    if (result.ok) return result.data;
     setErrors(result.fieldErrors);
     // A message about no field in particular (a taken slug, say) is shown for the whole form.
     setFormError(Object.keys(result.fieldErrors).length === 0 ? result.message : undefined);
-    return false;
+    return undefined;
   }
 
   return { errors, formError, isSaving, submit };
