@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { dateTime } from "./answer.ts";
 
 const text = (name: string, max: number) =>
   z
@@ -46,3 +47,27 @@ export const DIGEST_SUBJECT_MAX_LENGTH = 200;
 export const digestSendInput = z.object({
   subject: text("Subject", DIGEST_SUBJECT_MAX_LENGTH),
 });
+
+/** POST /api/admin/digest/preview. */
+export const digestPreview = z.object({ html: z.string() });
+
+/** GET /api/admin/digest/recipients: how many addresses a digest sent now would reach. */
+export const digestRecipients = z.object({ recipients: z.number().int() });
+
+export const MAIL_RUN_STATUSES = ["sending", "paused", "sent"] as const;
+
+/** A sending run with its deliveries tallied (the send, resume and runs calls answer these). */
+export const digestRun = z.object({
+  id: z.number().int(),
+  subject: z.string(),
+  status: z.enum(MAIL_RUN_STATUSES),
+  pausedReason: z.string().nullable(),
+  recipientCount: z.number().int(),
+  sentCount: z.number().int(),
+  failedCount: z.number().int(),
+  skippedCount: z.number().int(),
+  pendingCount: z.number().int(),
+  createdAt: dateTime,
+  completedAt: dateTime.nullable(),
+});
+export type DigestRun = z.output<typeof digestRun>;

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { UPLOAD_MAX_BYTES } from "../../common/constants.ts";
-import { uploadUrlInput, validateImageUrlInput } from "../../common/schemas/images.ts";
+import { endpoints } from "../../common/endpoints.ts";
+import { answer } from "../http/answer.ts";
 import type { AdminEnv, AppEnv } from "../http/env.ts";
 import { parseInput, readJsonBody } from "../http/json-body.ts";
 import { readLimitedBody } from "../http/read-limited-body.ts";
@@ -13,13 +14,17 @@ export function imageRoutes(images: ImageService) {
       // SPEC.md §7 sends no body; a JSON body may name the file's type.
       const hasBody = (await c.req.text()).trim() !== "";
       const { contentType } = hasBody
-        ? await readJsonBody(c, uploadUrlInput)
-        : parseInput(uploadUrlInput, {});
-      return c.json(await images.createUploadUrl(c.var.admin, contentType));
+        ? await readJsonBody(c, endpoints.createUploadUrl.body)
+        : parseInput(endpoints.createUploadUrl.body, {});
+      return answer(
+        c,
+        endpoints.createUploadUrl,
+        await images.createUploadUrl(c.var.admin, contentType),
+      );
     })
     .post("/images/validate-url", async (c) => {
-      const { url } = await readJsonBody(c, validateImageUrlInput);
-      return c.json(await images.validateImageUrl(c.var.admin, url));
+      const { url } = await readJsonBody(c, endpoints.validateImageUrl.body);
+      return answer(c, endpoints.validateImageUrl, await images.validateImageUrl(c.var.admin, url));
     });
 }
 

@@ -12,7 +12,8 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import type { DigestContent } from "../../common/schemas/digest.ts";
+import type { BookPage } from "../../common/schemas/books.ts";
+import { type DigestContent, MAIL_RUN_STATUSES } from "../../common/schemas/digest.ts";
 
 /**
  * One PostgreSQL schema for both drivers (PGlite and node-postgres). Entities and fields follow
@@ -185,11 +186,6 @@ export const emberTags = pgTable(
   ],
 );
 
-export interface BookPage {
-  title: string;
-  content: string;
-}
-
 export const books = pgTable("books", {
   id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
   title: text("title").notNull(),
@@ -302,8 +298,6 @@ export const subscriptions = pgTable(
       .where(sql`${table.verificationDueAt} is not null`),
   ],
 );
-
-export const MAIL_RUN_STATUSES = ["sending", "paused", "sent"] as const;
 
 /**
  * One sending of the digest. The content is kept with the run so that a restart sends every

@@ -5,30 +5,28 @@ import {
   isCoverAllowedOnPages,
 } from "../../common/cover-image.ts";
 import { dayInZone, dayToDate } from "../../common/dates.ts";
-import type { BookInput, EmberInput, PoemInput, TagInput } from "../../common/schemas/admin.ts";
+import type {
+  BookInput,
+  EmberInput,
+  ModeratedWhisper,
+  PoemInput,
+  ScheduledEmber,
+  TagInput,
+} from "../../common/schemas/admin.ts";
+import type { Book } from "../../common/schemas/books.ts";
+import type { Poem, TagRef } from "../../common/schemas/poems.ts";
 import type { Database } from "../db/client.ts";
 import { books, embers, emberTags, poems, poemTags, tags, users, whispers } from "../db/schema.ts";
 import type { AdminActor } from "./actor.ts";
-import { asBook, type BookService, bookColumns } from "./books.ts";
+import { asBook, bookColumns } from "./books.ts";
 import type { ContentChanges } from "./content-changes.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { conflict, invalid, isUniqueViolation, notFound } from "./errors.ts";
-import { type Poem, type PoemService, type TagRef, withTags } from "./poems.ts";
+import { type PoemService, withTags } from "./poems.ts";
 
 /** The admin schedule reads at most this many embers (SPEC.md §9: 30). */
 export const EMBER_SCHEDULE_MAX = 30;
 const MODERATION_LIST_MAX = 500;
-
-export interface ScheduledEmber {
-  id: number;
-  text: string;
-  date: Date;
-  isFeatured: boolean;
-  featuredAt: Date | null;
-  createdAt: Date;
-  updatedAt: Date;
-  tags: TagRef[];
-}
 
 /** An ember as the admin's schedule shows it, which is also what its writes answer. */
 const scheduledEmberColumns = {
@@ -40,19 +38,6 @@ const scheduledEmberColumns = {
   createdAt: embers.createdAt,
   updatedAt: embers.updatedAt,
 };
-
-type Book = Awaited<ReturnType<BookService["getBook"]>>;
-
-export interface ModeratedWhisper {
-  id: number;
-  text: string;
-  isApproved: boolean;
-  createdAt: Date;
-  stanzaIndex: number;
-  poemSlug: string;
-  poemTitle: string;
-  user: { firstName: string | null; lastName: string | null; profileImageUrl: string | null };
-}
 
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 

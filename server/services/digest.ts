@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gte, inArray, ne, sql } from "drizzle-orm";
-import type { DigestContent } from "../../common/schemas/digest.ts";
+import type { DigestContent, DigestRun } from "../../common/schemas/digest.ts";
 import { digestDeliveries, echos, mailRuns, poems, subscriptions } from "../db/schema.ts";
 import { activeSubscribers, publishedPoems } from "../db/visibility.ts";
 import { digestEmail } from "../mail/digest.ts";
@@ -42,20 +42,6 @@ export const SAMPLE_DIGEST_CONTENT: DigestContent = {
     },
   ],
 };
-
-export interface DigestRunView {
-  id: number;
-  subject: string;
-  status: (typeof mailRuns.$inferSelect)["status"];
-  pausedReason: string | null;
-  recipientCount: number;
-  sentCount: number;
-  failedCount: number;
-  skippedCount: number;
-  pendingCount: number;
-  createdAt: Date;
-  completedAt: Date | null;
-}
 
 /**
  * The weekly digest: its content drawn from the site, the preview, and sending runs. The
@@ -119,13 +105,13 @@ export function createDigestService(
       .limit(NEW_POEMS_MAX);
   }
 
-  async function runView(runId: number): Promise<DigestRunView> {
+  async function runView(runId: number): Promise<DigestRun> {
     const [run] = await listRuns([runId]);
     if (!run) throw notFound("Digest run not found");
     return run;
   }
 
-  async function listRuns(ids?: number[]): Promise<DigestRunView[]> {
+  async function listRuns(ids?: number[]): Promise<DigestRun[]> {
     const runs = await db
       .select()
       .from(mailRuns)
@@ -199,7 +185,7 @@ export function createDigestService(
      * each, written with the run in one transaction. One run sends at a time, so a double click
      * cannot mail everyone twice.
      */
-    async send(admin: AdminActor, subject: string): Promise<DigestRunView> {
+    async send(admin: AdminActor, subject: string): Promise<DigestRun> {
       const content = await weeklyContent(new Date());
       let runId: number;
       try {
@@ -251,7 +237,7 @@ export function createDigestService(
     },
 
     /** Sends a paused run's remaining deliveries again, each with a fresh set of attempts. */
-    async resume(_admin: AdminActor, runId: number): Promise<DigestRunView> {
+    async resume(_admin: AdminActor, runId: number): Promise<DigestRun> {
       const resumed = await db
         .update(mailRuns)
         .set({ status: "sending", pausedReason: null })

@@ -1,4 +1,5 @@
 import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
+import type { EchoCount, JournalEntry, Whisper } from "../../common/schemas/interactions.ts";
 import { echos, journalEntries, poems, users, whispers } from "../db/schema.ts";
 import { audienceOf, readablePoems } from "../db/visibility.ts";
 import type { Actor, SessionUser } from "./actor.ts";
@@ -14,21 +15,6 @@ import { RATE_LIMITS, type RateLimiter } from "./rate-limit.ts";
 export const ANONYMOUS_ECHO_COUNTS_TTL_MS = 1000;
 /** Poems whose counts are kept at once; past this the readings start over. */
 const ANONYMOUS_ECHO_COUNTS_MAX_POEMS = 1000;
-
-export interface EchoCount {
-  /** A stanza's key, as echoes store it (stanzaKey). */
-  stanzaIndex: string;
-  count: number;
-  userHasEchoed: boolean;
-}
-
-export interface WhisperItem {
-  id: number;
-  userId: string;
-  text: string;
-  createdAt: Date;
-  user: { firstName: string | null; lastName: string | null; profileImageUrl: string | null };
-}
 
 function requireUser(actor: Actor): SessionUser {
   if (!actor) throw unauthorized();
@@ -87,7 +73,7 @@ export function createInteractionService({
       .groupBy(echos.stanzaIndex)
       .orderBy(echos.stanzaIndex);
     return rows.map((row) => ({
-      ...row,
+      stanzaIndex: row.stanzaIndex === "" ? null : Number(row.stanzaIndex),
       count: Number(row.count),
       userHasEchoed: Boolean(row.userHasEchoed),
     }));
@@ -162,7 +148,7 @@ export function createInteractionService({
       slug: string,
       stanzaIndex: number,
       text: string,
-    ): Promise<WhisperItem> {
+    ): Promise<Whisper> {
       const user = requireUser(actor);
       await rateLimiter.consume(RATE_LIMITS.whisperPerUser, user.id);
       const poem = await findPoem(actor, slug);
@@ -192,7 +178,7 @@ export function createInteractionService({
     },
 
     /** Approved whispers on one stanza, newest first. */
-    async listWhispers(actor: Actor, slug: string, stanzaIndex: number): Promise<WhisperItem[]> {
+    async listWhispers(actor: Actor, slug: string, stanzaIndex: number): Promise<Whisper[]> {
       const poem = await findPoem(actor, slug);
       return db
         .select(whisperColumns)
@@ -262,9 +248,9 @@ export function createInteractionService({
       return { added: inserted.length > 0 };
     },
 
-    async listJournal(actor: Actor) {
+    async listJournal(actor: Actor): Promise<JournalEntry[]> {
       const user = requireUser(actor);
-      return db
+      const rows = await db
         .select({
           id: journalEntries.id,
           stanzaIndex: journalEntries.stanzaIndex,
@@ -275,9 +261,10 @@ export function createInteractionService({
         .innerJoin(poems, eq(poems.id, journalEntries.poemId))
         .where(and(eq(journalEntries.userId, user.id), readablePoems(audienceOf(user), now())))
         .orderBy(desc(journalEntries.createdAt), desc(journalEntries.id));
+      return rows.map((row) => ({ ...row, stanzaIndex: Number(row.stanzaIndex) }));
     },
 
-    async listSavedStanzas(actor: Actor, slug: string): Promise<string[]> {
+    async listSavedStanzas(actor: Actor, slug: string): Promise<number[]> {
       const user = requireUser(actor);
       const poem = await findPoem(actor, slug);
       const rows = await db
@@ -285,7 +272,7 @@ export function createInteractionService({
         .from(journalEntries)
         .where(and(eq(journalEntries.userId, user.id), eq(journalEntries.poemId, poem.id)))
         .orderBy(journalEntries.stanzaIndex);
-      return rows.map((row) => row.stanzaIndex);
+      return rows.map((row) => Number(row.stanzaIndex));
     },
   };
 }

@@ -1,8 +1,10 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { z } from "zod";
 import { addDays, dayInZone } from "../../common/dates.ts";
+import type { digestRun } from "../../common/schemas/digest.ts";
 import { digestDeliveries, echos, mailRuns, subscriptions } from "../../server/db/schema.ts";
-import { type DigestRunView, SAMPLE_DIGEST_CONTENT } from "../../server/services/digest.ts";
+import { SAMPLE_DIGEST_CONTENT } from "../../server/services/digest.ts";
 import { drivers } from "../helpers/database.ts";
 import { createEmber, createPoem, createSubscribers } from "../helpers/factories.ts";
 import { signIn } from "../helpers/session.ts";
@@ -23,7 +25,7 @@ describe.each(drivers)("the weekly digest on %s", (driver) => {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   const runs = async () =>
-    (await (await adminRequest("/api/admin/digest/runs")).json()) as DigestRunView[];
+    (await (await adminRequest("/api/admin/digest/runs")).json()) as z.input<typeof digestRun>[];
   const latestRun = async () => {
     const [run] = await runs();
     if (!run) throw new Error("no digest run yet");

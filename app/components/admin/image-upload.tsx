@@ -1,6 +1,7 @@
 import { Check, ImageUp, LoaderCircle, TriangleAlert } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { ApiError, apiRequest } from "../../lib/api.ts";
+import { endpoints } from "../../../common/endpoints.ts";
+import { ApiError, callApi } from "../../lib/api.ts";
 import { notify, notifyError } from "../../lib/toast.ts";
 import { secondaryButton } from "./ui.tsx";
 
@@ -42,11 +43,7 @@ export function ImageUpload({ onUploaded }: { onUploaded: (image: UploadedImage)
     setState("uploading");
     let uploadURL: string;
     try {
-      ({ uploadURL } = await apiRequest<{ uploadURL: string }>(
-        "POST",
-        "/api/admin/images/upload-url",
-        {},
-      ));
+      ({ uploadURL } = await callApi(endpoints.createUploadUrl, { body: {} }));
     } catch {
       setState("error");
       notifyError("Upload Failed", "Failed to get upload URL");

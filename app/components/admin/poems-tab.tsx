@@ -1,30 +1,28 @@
 import { useState } from "react";
 import { coverProviderOf } from "../../../common/cover-image.ts";
+import { endpoints } from "../../../common/endpoints.ts";
+import type { Poem } from "../../../common/schemas/poems.ts";
 import { stanzasFromText, stanzasToText } from "../../../common/stanza.ts";
-import type { Poem } from "../../../server/services/poems.ts";
-import { apiRequest } from "../../lib/api.ts";
+import { callApi } from "../../lib/api.ts";
 import { notifyError } from "../../lib/toast.ts";
 import { ContentTab } from "./content-tab.tsx";
 import { ImageUpload } from "./image-upload.tsx";
-import { type Tag, TagChoices } from "./tag-choices.tsx";
+import { TagChoices } from "./tag-choices.tsx";
 import { Field, FormPanel, inputClass, secondaryButton } from "./ui.tsx";
 import { saveMessages, useAdminForm } from "./use-admin-form.ts";
 import { useAdminList } from "./use-admin-list.ts";
 import { useSluggedValues } from "./use-slugged-values.ts";
 
-/** A poem as GET /api/poems lists it; the form has no use for its dates. */
-type AdminPoem = Omit<Poem, "createdAt" | "updatedAt">;
-
-const stanzaCount = (poem: AdminPoem) =>
+const stanzaCount = (poem: Poem) =>
   `${poem.stanzas.length} ${poem.stanzas.length === 1 ? "stanza" : "stanzas"}`;
 
 /** Poems: title, stanza count and tag names, with Edit and Delete (no confirmation). */
 export function PoemsTab() {
   return (
-    <ContentTab<AdminPoem>
+    <ContentTab
       entity="Poem"
-      listUrl="/api/poems"
-      canDelete
+      list={endpoints.listPoems}
+      remove={endpoints.deletePoem}
       describe={(poem) => ({
         title: poem.title,
         detail: [stanzaCount(poem), poem.tags.map((tag) => tag.name).join(", ")]
@@ -36,8 +34,8 @@ export function PoemsTab() {
   );
 }
 
-function PoemForm({ poem, onDone }: { poem?: AdminPoem; onDone: (isSaved: boolean) => void }) {
-  const { items: tags } = useAdminList<Tag>("/api/tags");
+function PoemForm({ poem, onDone }: { poem?: Poem; onDone: (isSaved: boolean) => void }) {
+  const { items: tags } = useAdminList(endpoints.listTags);
   const { values, set } = useSluggedValues(
     {
       title: poem?.title ?? "",
@@ -63,7 +61,7 @@ function PoemForm({ poem, onDone }: { poem?: AdminPoem; onDone: (isSaved: boolea
     if (!url) return;
     if (!url.startsWith("/objects/")) {
       try {
-        await apiRequest("POST", "/api/admin/images/validate-url", { url });
+        await callApi(endpoints.validateImageUrl, { body: { url } });
       } catch {
         notifyError("Invalid Image URL", "Please enter a valid image URL");
         return;
@@ -86,10 +84,11 @@ function PoemForm({ poem, onDone }: { poem?: AdminPoem; onDone: (isSaved: boolea
       coverHeight: coverUrl ? (coverSize.height ?? null) : null,
       tagIds,
     };
-    const url = poem ? `/api/admin/poems/${poem.id}` : "/api/admin/poems";
-    if (await form.submit(poem ? "PUT" : "POST", url, body, saveMessages("Poem", !poem))) {
-      onDone(true);
-    }
+    const messages = saveMessages("Poem", !poem);
+    const isSaved = poem
+      ? await form.submit(endpoints.updatePoem, { params: { id: poem.id }, body }, messages)
+      : await form.submit(endpoints.createPoem, { body }, messages);
+    if (isSaved) onDone(true);
   }
 
   const text = (name: keyof typeof values, label: string, hint?: string) => (

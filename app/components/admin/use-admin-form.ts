@@ -1,5 +1,8 @@
 import { useState } from "react";
-import { adminRequest } from "./admin-request.ts";
+import type { Endpoint } from "../../../common/endpoints.ts";
+import { ApiError, type CallRequest } from "../../lib/api.ts";
+import { isSessionEnded } from "../../lib/api-failure.ts";
+import { adminCall } from "./admin-call.ts";
 
 /** A form's saving state and the server's messages for it, for every admin form. */
 export function useAdminForm() {
@@ -8,19 +11,21 @@ export function useAdminForm() {
   const [isSaving, setSaving] = useState(false);
 
   /** Sends the form; true when saved, otherwise the messages are shown and the form stays. */
-  async function submit(
-    method: "POST" | "PUT",
-    url: string,
-    body: unknown,
+  async function submit<E extends Endpoint>(
+    endpoint: E,
+    request: CallRequest<E>,
     messages: { success: string; failure: string },
   ): Promise<boolean> {
     setSaving(true);
-    const result = await adminRequest(method, url, body, messages);
+    const result = await adminCall(endpoint, request, messages);
     setSaving(false);
     if (result.ok) return true;
-    setErrors(result.fieldErrors);
+    const refusal =
+      result.error instanceof ApiError && !isSessionEnded(result.error) ? result.error : undefined;
+    const fieldErrors = refusal?.fieldErrors ?? {};
+    setErrors(fieldErrors);
     // A message about no field in particular (a taken slug, say) is shown for the whole form.
-    setFormError(Object.keys(result.fieldErrors).length === 0 ? result.message : undefined);
+    setFormError(Object.keys(fieldErrors).length === 0 ? refusal?.serverMessage : undefined);
     return false;
   }
 
