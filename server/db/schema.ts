@@ -200,7 +200,7 @@ export const books = pgTable("books", {
   updatedAt: updatedAt(),
 });
 
-export const echos = pgTable(
+export const echoes = pgTable(
   "echos",
   {
     id: integer("id").primaryKey().generatedAlwaysAsIdentity(),

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gte, inArray, ne, sql } from "drizzle-orm";
 import type { DigestContent, DigestRun } from "../../common/schemas/digest.ts";
-import { digestDeliveries, echos, mailRuns, poems, subscriptions } from "../db/schema.ts";
+import { digestDeliveries, echoes, mailRuns, poems, subscriptions } from "../db/schema.ts";
 import { activeSubscribers, publishedPoems } from "../db/visibility.ts";
 import { digestEmail } from "../mail/digest.ts";
 import type { AdminActor } from "./actor.ts";
@@ -63,22 +63,22 @@ export function createDigestService(
   }
 
   async function topEchoedStanzas(since: Date): Promise<DigestContent["topEchoedStanzas"]> {
-    const echoCount = count(echos.id);
+    const echoCount = count(echoes.id);
     const rows = await db
       .select({
         title: poems.title,
         slug: poems.slug,
         stanzas: poems.stanzas,
-        stanzaIndex: echos.stanzaIndex,
+        stanzaIndex: echoes.stanzaIndex,
         echoCount,
       })
-      .from(echos)
-      .innerJoin(poems, eq(poems.id, echos.poemId))
+      .from(echoes)
+      .innerJoin(poems, eq(poems.id, echoes.poemId))
       .where(
-        and(gte(echos.createdAt, since), ne(echos.stanzaIndex, ""), publishedPoems(deps.now())),
+        and(gte(echoes.createdAt, since), ne(echoes.stanzaIndex, ""), publishedPoems(deps.now())),
       )
-      .groupBy(poems.id, echos.stanzaIndex)
-      .orderBy(desc(echoCount), desc(sql`max(${echos.createdAt})`))
+      .groupBy(poems.id, echoes.stanzaIndex)
+      .orderBy(desc(echoCount), desc(sql`max(${echoes.createdAt})`))
       .limit(TOP_ECHOED_STANZAS);
     return rows.flatMap((row) => {
       const stanzaIndex = Number(row.stanzaIndex);

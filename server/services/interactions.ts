@@ -1,6 +1,6 @@
 import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
 import type { EchoCount, JournalEntry, Whisper } from "../../common/schemas/interactions.ts";
-import { echos, journalEntries, poems, users, whispers } from "../db/schema.ts";
+import { echoes, journalEntries, poems, users, whispers } from "../db/schema.ts";
 import { audienceOf, readablePoems } from "../db/visibility.ts";
 import type { Actor, SessionUser } from "./actor.ts";
 import type { ServiceDeps } from "./deps.ts";
@@ -62,16 +62,16 @@ export function createInteractionService({
     const poem = await findPoem(actor, slug);
     const rows = await db
       .select({
-        stanzaIndex: echos.stanzaIndex,
+        stanzaIndex: echoes.stanzaIndex,
         count: count(),
         userHasEchoed: actor
-          ? sql<boolean>`bool_or(${echos.userId} = ${actor.id})`
+          ? sql<boolean>`bool_or(${echoes.userId} = ${actor.id})`
           : sql<boolean>`false`,
       })
-      .from(echos)
-      .where(eq(echos.poemId, poem.id))
-      .groupBy(echos.stanzaIndex)
-      .orderBy(echos.stanzaIndex);
+      .from(echoes)
+      .where(eq(echoes.poemId, poem.id))
+      .groupBy(echoes.stanzaIndex)
+      .orderBy(echoes.stanzaIndex);
     return rows.map((row) => ({
       stanzaIndex: row.stanzaIndex === "" ? null : Number(row.stanzaIndex),
       count: Number(row.count),
@@ -97,20 +97,20 @@ export function createInteractionService({
       const poem = await findPoem(actor, slug);
       const key = stanzaKey(poem, stanzaIndex);
       const mine = and(
-        eq(echos.poemId, poem.id),
-        eq(echos.stanzaIndex, key),
-        eq(echos.userId, user.id),
-        isNull(echos.sessionId),
+        eq(echoes.poemId, poem.id),
+        eq(echoes.stanzaIndex, key),
+        eq(echoes.userId, user.id),
+        isNull(echoes.sessionId),
       );
       try {
         for (;;) {
           const inserted = await db
-            .insert(echos)
+            .insert(echoes)
             .values({ poemId: poem.id, stanzaIndex: key, userId: user.id })
             .onConflictDoNothing()
-            .returning({ id: echos.id });
+            .returning({ id: echoes.id });
           if (inserted.length > 0) return { added: true };
-          const removed = await db.delete(echos).where(mine).returning({ id: echos.id });
+          const removed = await db.delete(echoes).where(mine).returning({ id: echoes.id });
           if (removed.length > 0) return { added: false };
         }
       } finally {

@@ -1,7 +1,14 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, dayInZone } from "../../common/dates.ts";
-import { echos, journalEntries, poems, poemTags, users, whispers } from "../../server/db/schema.ts";
+import {
+  echoes,
+  journalEntries,
+  poems,
+  poemTags,
+  users,
+  whispers,
+} from "../../server/db/schema.ts";
 import { api, SITE_ORIGIN } from "../helpers/api.ts";
 import { drivers } from "../helpers/database.ts";
 import { createPoem, ensureTags } from "../helpers/factories.ts";
@@ -287,7 +294,7 @@ describe.each(drivers)("admin content on %s", (driver) => {
       .where(eq(users.email, "reader@example.com"));
     const userId = user?.id ?? "";
     for (const poem of [doomed, kept]) {
-      await t.db.insert(echos).values({ poemId: poem.id, stanzaIndex: "0", userId });
+      await t.db.insert(echoes).values({ poemId: poem.id, stanzaIndex: "0", userId });
       await t.db.insert(whispers).values({ poemId: poem.id, stanzaIndex: "0", userId, text: "hi" });
       await t.db.insert(journalEntries).values({ poemId: poem.id, stanzaIndex: "0", userId });
     }
@@ -299,7 +306,7 @@ describe.each(drivers)("admin content on %s", (driver) => {
         })
       ).status,
     ).toBe(204);
-    for (const table of [echos, whispers, journalEntries, poemTags]) {
+    for (const table of [echoes, whispers, journalEntries, poemTags]) {
       expect(await t.db.select().from(table).where(eq(table.poemId, doomed.id))).toEqual([]);
       expect(await t.db.select().from(table).where(eq(table.poemId, kept.id))).toHaveLength(1);
     }

@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { addDays, dayInZone } from "../../common/dates.ts";
 import { endpoints } from "../../common/endpoints.ts";
-import { digestDeliveries, echos, mailRuns, subscriptions } from "../../server/db/schema.ts";
+import { digestDeliveries, echoes, mailRuns, subscriptions } from "../../server/db/schema.ts";
 import { SAMPLE_DIGEST_CONTENT } from "../../server/services/digest.ts";
 import { api, SITE_ORIGIN, wireAnswer } from "../helpers/api.ts";
 import { drivers } from "../helpers/database.ts";
@@ -70,7 +70,7 @@ describe.each(drivers)("the weekly digest on %s", (driver) => {
     });
     const stone = await createPoem(t.db, { title: "Stone", slug: "stone", stanzas: ["only / c"] });
     const old = new Date(Date.now() - 8 * 24 * 60 * 60 * 1000);
-    await t.db.insert(echos).values([
+    await t.db.insert(echoes).values([
       ...[1, 2, 3].map((n) => ({ poemId: river.id, stanzaIndex: "1", sessionId: `s${n}` })),
       ...[1, 2].map((n) => ({ poemId: stone.id, stanzaIndex: "0", sessionId: `s${n}` })),
       { poemId: river.id, stanzaIndex: "0", sessionId: "s1" },

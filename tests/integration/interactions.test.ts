@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { echos, journalEntries, whispers } from "../../server/db/schema.ts";
+import { echoes, journalEntries, whispers } from "../../server/db/schema.ts";
 import { ANONYMOUS_ECHO_COUNTS_TTL_MS } from "../../server/services/interactions.ts";
 import { api } from "../helpers/api.ts";
 import { drivers } from "../helpers/database.ts";
@@ -39,12 +39,12 @@ describe.each(drivers)("reader interactions on %s", (driver) => {
       const toggle = (stanzaIndex: number | string) =>
         api(t.app, "POST", "/api/poems/river/echo", { body: { stanzaIndex }, cookie: ada });
       expect(await (await toggle(1)).json()).toEqual({ added: true });
-      expect(await t.db.select().from(echos)).toHaveLength(1);
+      expect(await t.db.select().from(echoes)).toHaveLength(1);
       expect(await (await toggle("1")).json()).toEqual({ added: false });
-      expect(await t.db.select().from(echos)).toHaveLength(0);
+      expect(await t.db.select().from(echoes)).toHaveLength(0);
       expect(await (await toggle(1)).json()).toEqual({ added: true });
       expect(await (await toggle(1)).json()).toEqual({ added: false });
-      expect(await t.db.select().from(echos)).toHaveLength(0);
+      expect(await t.db.select().from(echoes)).toHaveLength(0);
     });
 
     it("stores as many echoes as toggles answered added, less those answered removed, after 30 at once", async () => {
@@ -59,7 +59,7 @@ describe.each(drivers)("reader interactions on %s", (driver) => {
         responses.map(async (response) => ((await response.json()) as { added: boolean }).added),
       );
       const added = answers.filter(Boolean).length;
-      const stored = await t.db.select().from(echos).where(eq(echos.stanzaIndex, "2"));
+      const stored = await t.db.select().from(echoes).where(eq(echoes.stanzaIndex, "2"));
       expect(stored.length).toBe(added - (answers.length - added));
       expect(stored.length === 0 || stored.length === 1).toBe(true);
       // Each later toggle answers what it did to the stored state; Cara's echo stays, for below.
@@ -98,7 +98,7 @@ describe.each(drivers)("reader interactions on %s", (driver) => {
         expect(await anonymousCount()).toBe(0);
         // Written behind the service's back (as another instance would): shared for up to a second.
         await t.db
-          .insert(echos)
+          .insert(echoes)
           .values({ poemId: lake.id, stanzaIndex: "1", sessionId: "elsewhere" });
         expect(await anonymousCount()).toBe(0);
         const signedIn = await (
@@ -129,10 +129,10 @@ describe.each(drivers)("reader interactions on %s", (driver) => {
       [{ stanzaIndex: "two" }],
       [{ stanzaIndex: 1.5 }],
     ])("refuses %j with 400 and stores nothing", async (body) => {
-      const before = (await t.db.select().from(echos)).length;
+      const before = (await t.db.select().from(echoes)).length;
       const response = await api(t.app, "POST", "/api/poems/river/echo", { body, cookie: ada });
       expect(response.status).toBe(400);
-      expect(await t.db.select().from(echos)).toHaveLength(before);
+      expect(await t.db.select().from(echoes)).toHaveLength(before);
     });
 
     it("answers 404 for an unknown poem", async () => {
