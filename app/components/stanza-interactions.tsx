@@ -1,11 +1,13 @@
 import { Bookmark, BookmarkCheck, Flame, MessageCircle, Trash2 } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { WHISPER_MAX_LENGTH, WHISPER_WARN_REMAINING } from "../../common/constants.ts";
+import { endpoints } from "../../common/endpoints.ts";
+import type { EchoCount, Whisper } from "../../common/schemas/interactions.ts";
 import { stanzaText } from "../../common/stanza.ts";
 import { visibleLength } from "../../common/text.ts";
-import { apiRequest } from "../lib/api.ts";
+import { callApi } from "../lib/api.ts";
+import { reportFailure } from "../lib/api-failure.ts";
 import { isSavedLocally, removeLocally, saveLocally } from "../lib/local-journal.ts";
-import { reportMutationError } from "../lib/mutation-errors.ts";
 import { notify } from "../lib/toast.ts";
 import { useCurrentUser } from "../lib/use-current-user.ts";
 
@@ -16,12 +18,6 @@ export interface InteractivePoem {
   stanzas: string[];
 }
 
-interface EchoCount {
-  stanzaIndex: string;
-  count: number;
-  userHasEchoed: boolean;
-}
-
 const actionClass =
   "inline-flex items-center gap-1.5 rounded-full border border-stone-300 bg-white px-3 py-1.5 text-sm text-stone-800 hover:border-ember-700 hover:text-ember-800";
 
@@ -29,14 +25,14 @@ const actionClass =
 export function usePersonalPoemState(slug: string) {
   const user = useCurrentUser();
   const [echoes, setEchoes] = useState<EchoCount[]>([]);
-  const [saved, setSaved] = useState<Set<string>>(new Set());
+  const [saved, setSaved] = useState<Set<number>>(new Set());
   useEffect(() => {
     if (!slug) return;
-    apiRequest<EchoCount[]>("GET", `/api/poems/${slug}/echos`)
+    callApi(endpoints.listEchoCounts, { params: { slug } })
       .then(setEchoes)
       .catch((error) => console.warn("echo counts could not be loaded", error));
     if (!user) return;
-    apiRequest<string[]>("GET", `/api/poems/${slug}/journal`)
+    callApi(endpoints.listSavedStanzas, { params: { slug } })
       .then((indexes) => setSaved(new Set(indexes)))
       .catch((error) => console.warn("saved stanzas could not be loaded", error));
   }, [slug, user]);
@@ -58,17 +54,16 @@ export function EchoButton({
   // A toggle is a toggle (decision 015): a second click while the first is on its way is a double
   // click, absorbed here rather than sent as a change of mind.
   const isPending = useRef(false);
-  const key = String(stanzaIndex);
-  const current = echoes.find((echo) => echo.stanzaIndex === key) ?? {
-    stanzaIndex: key,
+  const current = echoes.find((echo) => echo.stanzaIndex === stanzaIndex) ?? {
+    stanzaIndex,
     count: 0,
     userHasEchoed: false,
   };
 
   const setState = (hasEchoed: boolean, count: number) =>
     setEchoes((list) => [
-      ...list.filter((echo) => echo.stanzaIndex !== key),
-      { stanzaIndex: key, count, userHasEchoed: hasEchoed },
+      ...list.filter((echo) => echo.stanzaIndex !== stanzaIndex),
+      { stanzaIndex, count, userHasEchoed: hasEchoed },
     ]);
 
   async function toggle() {
@@ -84,17 +79,16 @@ export function EchoButton({
     const optimistic = !before.userHasEchoed;
     setState(optimistic, countIf(optimistic));
     try {
-      const { added } = await apiRequest<{ added: boolean }>(
-        "POST",
-        `/api/poems/${poem.slug}/echo`,
-        { stanzaIndex },
-      );
+      const { added } = await callApi(endpoints.toggleEcho, {
+        params: { slug: poem.slug },
+        body: { stanzaIndex },
+      });
       // Another tab or device may have toggled meanwhile: show the server's answer.
       if (added !== optimistic) setState(added, countIf(added));
       if (added) notify("Echo added", "Your appreciation has been quietly shared.");
     } catch (error) {
       setState(before.userHasEchoed, before.count);
-      reportMutationError(error, "Your echo couldn't be saved right now.");
+      reportFailure(error, "reader", "Your echo couldn't be saved right now.");
     } finally {
       isPending.current = false;
     }
@@ -128,22 +122,21 @@ export function JournalButton({
 }: {
   poem: InteractivePoem;
   stanzaIndex: number;
-  saved: Set<string>;
-  setSaved: (update: (current: Set<string>) => Set<string>) => void;
+  saved: Set<number>;
+  setSaved: (update: (current: Set<number>) => Set<number>) => void;
 }) {
   const user = useCurrentUser();
-  const key = String(stanzaIndex);
   const [isLocallySaved, setLocallySaved] = useState(false);
   useEffect(() => {
     if (!user) setLocallySaved(isSavedLocally(poem.slug, stanzaIndex));
   }, [user, poem.slug, stanzaIndex]);
-  const isSaved = user ? saved.has(key) : isLocallySaved;
+  const isSaved = user ? saved.has(stanzaIndex) : isLocallySaved;
 
   const mark = (value: boolean) =>
     setSaved((current) => {
       const next = new Set(current);
-      if (value) next.add(key);
-      else next.delete(key);
+      if (value) next.add(stanzaIndex);
+      else next.delete(stanzaIndex);
       return next;
     });
 
@@ -170,16 +163,15 @@ export function JournalButton({
     const wasSaved = isSaved;
     mark(!wasSaved);
     try {
-      const { added } = await apiRequest<{ added: boolean }>("POST", "/api/journal", {
-        poemSlug: poem.slug,
-        stanzaIndex,
+      const { added } = await callApi(endpoints.toggleJournalEntry, {
+        body: { poemSlug: poem.slug, stanzaIndex },
       });
       mark(added);
       if (added) notify("Saved to journal", "This stanza has been saved to your Ember Journal.");
       else notify("Removed from journal", "This stanza has been removed from your journal.");
     } catch (error) {
       mark(wasSaved);
-      reportMutationError(error, "Your journal entry couldn't be saved right now.");
+      reportFailure(error, "reader", "Your journal entry couldn't be saved right now.");
     }
   }
 
@@ -197,16 +189,8 @@ export function JournalButton({
   );
 }
 
-interface WhisperItem {
-  id: number;
-  userId: string;
-  text: string;
-  createdAt: string;
-  user: { firstName: string | null; lastName: string | null; profileImageUrl: string | null };
-}
-
 /** 'Ada L.', or 'Ada', or 'Anonymous' (SPEC.md §2, Whisper display). */
-export function whisperAuthor({ firstName, lastName }: WhisperItem["user"]): string {
+export function whisperAuthor({ firstName, lastName }: Whisper["user"]): string {
   if (firstName && lastName) return `${firstName} ${lastName.charAt(0)}.`;
   return firstName || "Anonymous";
 }
@@ -228,7 +212,7 @@ function WhisperComposer({
 }: {
   poem: InteractivePoem;
   stanzaIndex: number;
-  onShared: (whisper: WhisperItem) => void;
+  onShared: (whisper: Whisper) => void;
 }) {
   const user = useCurrentUser();
   const [isOpen, setOpen] = useState(false);
@@ -250,15 +234,15 @@ function WhisperComposer({
     }
     setPending(true);
     try {
-      const whisper = await apiRequest<WhisperItem>("POST", `/api/poems/${poem.slug}/whispers`, {
-        stanzaIndex,
-        body: trimmed,
+      const whisper = await callApi(endpoints.createWhisper, {
+        params: { slug: poem.slug },
+        body: { stanzaIndex, body: trimmed },
       });
       onShared(whisper);
       notify("Whisper shared", "Your reflection has been added to this stanza.");
       close();
     } catch (error) {
-      reportMutationError(error, "Your whisper couldn't be shared right now.");
+      reportFailure(error, "reader", "Your whisper couldn't be shared right now.");
     } finally {
       setPending(false);
     }
@@ -328,11 +312,11 @@ export function WhispersPanel({
   stanzaIndex: number;
 }) {
   const user = useCurrentUser();
-  const [whispers, setWhispers] = useState<WhisperItem[] | null>(null);
+  const [whispers, setWhispers] = useState<Whisper[] | null>(null);
 
   const load = useCallback(() => {
     setWhispers(null);
-    apiRequest<WhisperItem[]>("GET", `/api/poems/${poem.slug}/whispers/${stanzaIndex}`)
+    callApi(endpoints.listWhispers, { params: { slug: poem.slug, stanzaIndex } })
       .then(setWhispers)
       .catch((error) => {
         console.warn("whispers could not be loaded", error);
@@ -343,11 +327,11 @@ export function WhispersPanel({
 
   async function remove(id: number) {
     try {
-      await apiRequest("DELETE", `/api/whispers/${id}`);
+      await callApi(endpoints.deleteWhisper, { params: { id } });
       setWhispers((current) => current?.filter((whisper) => whisper.id !== id) ?? null);
       notify("Whisper deleted", "Your whisper has been removed.");
     } catch (error) {
-      reportMutationError(error, "Your whisper couldn't be deleted right now.");
+      reportFailure(error, "reader", "Your whisper couldn't be deleted right now.");
     }
   }
 

@@ -1,12 +1,8 @@
 import { type FormEvent, useState } from "react";
 import { EMAIL_MESSAGE, parseEmail } from "../../common/email.ts";
-import { ApiError, apiRequest } from "../lib/api.ts";
+import { endpoints } from "../../common/endpoints.ts";
+import { ApiError, callApi } from "../lib/api.ts";
 import { notify, notifyError } from "../lib/toast.ts";
-
-interface SubscribeResponse {
-  message: string;
-  verificationUrl?: string;
-}
 
 /** The footer's weekly digest sign-up (SPEC.md §2, Subscribe form). */
 export function SubscribeForm() {
@@ -23,9 +19,7 @@ export function SubscribeForm() {
     }
     setPending(true);
     try {
-      const response = await apiRequest<SubscribeResponse>("POST", "/api/subscribe", {
-        email: address,
-      });
+      const response = await callApi(endpoints.subscribe, { body: { email: address } });
       notify("Almost there!", response.message);
       setDone(true);
     } catch (error) {

@@ -1,6 +1,75 @@
+import type { z } from "zod";
+import type { Endpoint } from "../../common/endpoints.ts";
+import { errorAnswer } from "../../common/schemas/answer.ts";
+
 /**
- * The client's one fetch helper (SPEC.md §7, §8): credentials always included, JSON bodies, and any
- * non-successful response becomes an Error whose message is '{status}: {body or status text}'.
+ * The client's one way to call /api (SPEC.md §7): the call's description from
+ * common/endpoints.ts, its path parameters, body and query typed by it, credentials always
+ * included, and the answer decoded with the schema the server encoded it with (Dates come back
+ * as Dates). A failed call is an ApiError; an answer its schema refuses never reaches a component.
+ */
+export async function callApi<E extends Endpoint>(
+  endpoint: E,
+  ...[request]: CallArgs<E>
+): Promise<z.output<E["answer"]>> {
+  const { params, body, query } = (request ?? {}) as {
+    params?: Record<string, string | number>;
+    body?: unknown;
+    query?: Record<string, string | undefined>;
+  };
+  const path = endpoint.path.replace(/:(\w+)/g, (_, name: string) =>
+    encodeURIComponent(String(params?.[name])),
+  );
+  const search = new URLSearchParams(
+    Object.entries(query ?? {}).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined,
+    ),
+  ).toString();
+  const response = await fetch(search ? `${path}?${search}` : path, {
+    method: endpoint.method,
+    credentials: "include",
+    headers: body === undefined ? undefined : { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) {
+    throw new ApiError(response.status, await response.text(), response.statusText);
+  }
+  const json: unknown = response.status === 204 ? undefined : await response.json();
+  const decoded = endpoint.answer.safeDecode(json);
+  if (!decoded.success) {
+    const mismatch = new Error(
+      `The answer to ${endpoint.method} ${endpoint.path} does not match its schema`,
+      { cause: decoded.error },
+    );
+    console.error(mismatch);
+    throw mismatch;
+  }
+  return decoded.data as z.output<E["answer"]>;
+}
+
+/** `:name` segments of a path: "/api/poems/:slug/echo" has "slug". */
+type PathParams<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | PathParams<`/${Rest}`>
+  : Path extends `${string}:${infer Name}`
+    ? Name
+    : never;
+
+/** What a call needs besides its description: path parameters, JSON body, query. */
+export type CallRequest<E extends Endpoint> = ([PathParams<E["path"]>] extends [never]
+  ? unknown
+  : { params: Record<PathParams<E["path"]>, string | number> }) &
+  (E extends { body: infer Body extends z.ZodType } ? { body: z.input<Body> } : unknown) &
+  (E extends { query: infer Query extends z.ZodType } ? { query?: z.input<Query> } : unknown);
+
+/** The request argument, optional when the call needs nothing. */
+export type CallArgs<E extends Endpoint> =
+  Record<never, never> extends CallRequest<E>
+    ? [request?: CallRequest<E>]
+    : [request: CallRequest<E>];
+
+/**
+ * A call that failed (SPEC.md §8): its message is '{status}: {body or status text}', and the
+ * server's `{message, errors}` (common/schemas/answer.ts) is at hand for toasts and forms.
  */
 export class ApiError extends Error {
   readonly status: number;
@@ -11,36 +80,22 @@ export class ApiError extends Error {
     this.body = body;
   }
 
-  /** The server's `{message}` when the body is one, for toasts that show it. */
-  get serverMessage(): string | undefined {
+  private get answer() {
     try {
-      const parsed = JSON.parse(this.body) as { message?: unknown };
-      return typeof parsed.message === "string" ? parsed.message : undefined;
+      const parsed = errorAnswer.safeParse(JSON.parse(this.body));
+      return parsed.success ? parsed.data : undefined;
     } catch {
       return undefined;
     }
   }
-}
 
-export async function apiRequest<T = unknown>(
-  method: "GET" | "POST" | "PUT" | "DELETE",
-  url: string,
-  body?: unknown,
-): Promise<T> {
-  const response = await fetch(url, {
-    method,
-    credentials: "include",
-    headers: body === undefined ? undefined : { "Content-Type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!response.ok) {
-    throw new ApiError(response.status, await response.text(), response.statusText);
+  /** The server's `{message}`, for toasts that show it. */
+  get serverMessage(): string | undefined {
+    return this.answer?.message;
   }
-  if (response.status === 204) return undefined as T;
-  return (await response.json()) as T;
-}
 
-/** A 401 whose message names Unauthorized: the session expired (SPEC.md §8). */
-export function isUnauthorizedError(error: unknown): boolean {
-  return error instanceof Error && /^401: .*Unauthorized/.test(error.message);
+  /** The schema's messages per field, for the form that sent the call. */
+  get fieldErrors(): Record<string, string[]> {
+    return this.answer?.errors ?? {};
+  }
 }

@@ -1,4 +1,5 @@
-import { apiRequest } from "./api.ts";
+import { endpoints } from "../../common/endpoints.ts";
+import { callApi } from "./api.ts";
 import { clearSynced, localEntryKey, readLocalJournal } from "./local-journal.ts";
 
 export interface SyncResult {
@@ -19,9 +20,8 @@ export function syncLocalJournal(): Promise<SyncResult> {
     let failed = 0;
     for (const entry of readLocalJournal().filter((candidate) => !candidate.synced)) {
       try {
-        await apiRequest("PUT", "/api/journal", {
-          poemSlug: entry.poemSlug,
-          stanzaIndex: entry.stanzaIndex,
+        await callApi(endpoints.addJournalEntry, {
+          body: { poemSlug: entry.poemSlug, stanzaIndex: entry.stanzaIndex },
         });
         synced.add(localEntryKey(entry));
       } catch (error) {

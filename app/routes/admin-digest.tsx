@@ -1,30 +1,24 @@
 import { Copy, Download, ExternalLink, Send, Sparkles } from "lucide-react";
 import { type FormEvent, useEffect, useState } from "react";
 import { Link } from "react-router";
-import { DIGEST_SUBJECT_MAX_LENGTH, type DigestContent } from "../../common/schemas/digest.ts";
-import type { DigestRunView } from "../../server/services/digest.ts";
+import { endpoints } from "../../common/endpoints.ts";
+import { DIGEST_SUBJECT_MAX_LENGTH, type DigestRun } from "../../common/schemas/digest.ts";
 import { DigestSchedule } from "../components/admin/digest-schedule.tsx";
 import { inputClass, primaryButton, secondaryButton } from "../components/admin/ui.tsx";
 import { ModalDialog } from "../components/modal-dialog.tsx";
 import { adminMeta } from "../lib/admin-access.ts";
-import { ApiError, apiRequest } from "../lib/api.ts";
+import { ApiError, callApi } from "../lib/api.ts";
 import { adminContext, appContext } from "../lib/app-context.ts";
 import { copyText } from "../lib/clipboard.ts";
 import { notify, notifyError } from "../lib/toast.ts";
 import type { Route } from "./+types/admin-digest";
-
-/** Runs as JSON: dates arrive as strings. */
-type RunRow = Omit<DigestRunView, "createdAt" | "completedAt"> & {
-  createdAt: string;
-  completedAt: string | null;
-};
 
 const RUNS_POLL_MS = 2_000;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services, site } = context.get(appContext);
   const runs = await services.digest.listRuns(context.get(adminContext));
-  return { runs: JSON.parse(JSON.stringify(runs)) as RunRow[], siteName: site.name };
+  return { runs, siteName: site.name };
 }
 
 export const meta = () => adminMeta("Weekly Ember Digest");
@@ -54,12 +48,8 @@ function DigestPreview() {
   async function generate() {
     setGenerating(true);
     try {
-      const content = await apiRequest<DigestContent>("GET", "/api/admin/digest/content");
-      const preview = await apiRequest<{ html: string }>(
-        "POST",
-        "/api/admin/digest/preview",
-        content,
-      );
+      const content = await callApi(endpoints.getDigestContent);
+      const preview = await callApi(endpoints.previewDigest, { body: content });
       setHtml(preview.html);
       notify("Digest generated", "HTML preview is ready.");
     } catch {
@@ -138,7 +128,7 @@ function SubscribersDownload() {
   );
 }
 
-const STATUS_LABELS: Record<RunRow["status"], string> = {
+const STATUS_LABELS: Record<DigestRun["status"], string> = {
   sending: "Sending",
   paused: "Paused",
   sent: "Sent",
@@ -146,7 +136,7 @@ const STATUS_LABELS: Record<RunRow["status"], string> = {
 };
 
 /** Sending this week's digest to every verified subscriber, and the runs so far. */
-function DigestSending({ initialRuns, siteName }: { initialRuns: RunRow[]; siteName: string }) {
+function DigestSending({ initialRuns, siteName }: { initialRuns: DigestRun[]; siteName: string }) {
   const [runs, setRuns] = useState(initialRuns);
   const [subject, setSubject] = useState(`This week's embers from ${siteName}`);
   const [isConfirming, setConfirming] = useState(false);
@@ -159,7 +149,7 @@ function DigestSending({ initialRuns, siteName }: { initialRuns: RunRow[]; siteN
     if (!isRunning) return;
     const timer = setInterval(async () => {
       try {
-        setRuns(await apiRequest<RunRow[]>("GET", "/api/admin/digest/runs"));
+        setRuns(await callApi(endpoints.listDigestRuns));
       } catch {
         // The next poll tries again; the table keeps its last figures meanwhile.
       }
@@ -170,7 +160,7 @@ function DigestSending({ initialRuns, siteName }: { initialRuns: RunRow[]; siteN
   async function send() {
     setSending(true);
     try {
-      const run = await apiRequest<RunRow>("POST", "/api/admin/digest/send", { subject });
+      const run = await callApi(endpoints.sendDigest, { body: { subject } });
       setRuns((current) => [run, ...current]);
       setConfirming(false);
       notify("Digest queued", `Sending to ${run.recipientCount} subscribers.`);
@@ -184,7 +174,7 @@ function DigestSending({ initialRuns, siteName }: { initialRuns: RunRow[]; siteN
 
   async function resume(runId: number) {
     try {
-      const run = await apiRequest<RunRow>("POST", `/api/admin/digest/runs/${runId}/resume`, {});
+      const run = await callApi(endpoints.resumeDigestRun, { params: { id: runId }, body: {} });
       setRuns((current) => current.map((row) => (row.id === run.id ? run : row)));
       notify("Sending resumed");
     } catch (error) {
@@ -199,10 +189,7 @@ function DigestSending({ initialRuns, siteName }: { initialRuns: RunRow[]; siteN
     setRecipients(undefined);
     setConfirming(true);
     try {
-      const audience = await apiRequest<{ recipients: number }>(
-        "GET",
-        "/api/admin/digest/recipients",
-      );
+      const audience = await callApi(endpoints.countDigestRecipients);
       setRecipients(audience.recipients);
     } catch {
       // The dialog still says who it goes to, without the number.
@@ -269,9 +256,7 @@ function DigestSending({ initialRuns, siteName }: { initialRuns: RunRow[]; siteN
             <li key={run.id} className="py-3">
               <div className="flex flex-wrap items-baseline justify-between gap-2">
                 <span className="font-medium">{run.subject}</span>
-                <span className="text-sm text-stone-700">
-                  {new Date(run.createdAt).toLocaleString()}
-                </span>
+                <span className="text-sm text-stone-700">{run.createdAt.toLocaleString()}</span>
               </div>
               <p className="mt-1 text-sm" aria-live={run.status === "sending" ? "polite" : "off"}>
                 <span

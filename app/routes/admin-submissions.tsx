@@ -1,46 +1,28 @@
 import { Link } from "react-router";
-import { adminRequest } from "../components/admin/admin-request.ts";
+import { endpoints } from "../../common/endpoints.ts";
+import type { GuestSubmission } from "../../common/schemas/guest-submission.ts";
+import { adminCall } from "../components/admin/admin-call.ts";
 import { secondaryButton } from "../components/admin/ui.tsx";
 import { useAdminList } from "../components/admin/use-admin-list.ts";
 import { adminMeta } from "../lib/admin-access.ts";
 import { notify } from "../lib/toast.ts";
 
-interface Submission {
-  id: number;
-  name: string;
-  email: string;
-  handle: string | null;
-  socialUrl: string | null;
-  bio: string | null;
-  poemTitle: string;
-  poemText: string;
-  reviewedAt: string | null;
-  createdAt: string;
-}
-
 export const meta = () => adminMeta("Guest Submissions");
 
-const receivedOn = (date: string) =>
-  new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" }).format(
-    new Date(date),
-  );
+const receivedOn = (date: Date) =>
+  new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" }).format(date);
 
 /**
  * Poems sent through /contribute, newest first, for the monthly review (beyond the spec, which
  * shows them nowhere). Everything the submitter typed is shown as plain text.
  */
 export default function AdminSubmissions() {
-  const {
-    items: submissions,
-    isFailed,
-    reload,
-  } = useAdminList<Submission>("/api/admin/submissions");
+  const { items: submissions, isFailed, reload } = useAdminList(endpoints.listGuestSubmissions);
 
-  async function markReviewed(submission: Submission) {
-    const result = await adminRequest(
-      "POST",
-      `/api/admin/submissions/${submission.id}/review`,
-      {},
+  async function markReviewed(submission: GuestSubmission) {
+    const result = await adminCall(
+      endpoints.markSubmissionReviewed,
+      { params: { id: submission.id }, body: {} },
       { failure: "Failed to update submission" },
     );
     if (!result.ok) return;
@@ -48,12 +30,11 @@ export default function AdminSubmissions() {
     await reload();
   }
 
-  async function remove(submission: Submission) {
+  async function remove(submission: GuestSubmission) {
     if (!window.confirm(`Delete “${submission.poemTitle}” by ${submission.name}?`)) return;
-    const result = await adminRequest(
-      "DELETE",
-      `/api/admin/submissions/${submission.id}`,
-      undefined,
+    const result = await adminCall(
+      endpoints.deleteGuestSubmission,
+      { params: { id: submission.id } },
       { success: "Submission deleted successfully", failure: "Failed to delete submission" },
     );
     if (result.ok) await reload();

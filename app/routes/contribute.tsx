@@ -1,16 +1,19 @@
 import { type FormEvent, useState } from "react";
 import { Link } from "react-router";
 import { CONTRIBUTION_BIO_MAX_LENGTH } from "../../common/constants.ts";
+import { endpoints } from "../../common/endpoints.ts";
 import {
   BIO_TOO_LONG,
   DECOY_FIELD,
   MISSING_FIELDS,
 } from "../../common/schemas/guest-submission.ts";
-import { apiRequest } from "../lib/api.ts";
+import { type CallRequest, callApi } from "../lib/api.ts";
 import { sharedPage } from "../lib/cache-policy.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
 import { notifyError } from "../lib/toast.ts";
 import type { Route } from "./+types/contribute";
+
+type GuestSubmissionRequest = CallRequest<typeof endpoints.submitGuestPoem>["body"];
 
 /** The same page for every reader of an audience: the page cache may keep it. */
 export const handle = sharedPage;
@@ -60,13 +63,13 @@ export default function Contribute({ matches }: Route.ComponentProps) {
       notifyError(BIO_TOO_LONG.title, BIO_TOO_LONG.description);
       return;
     }
-    // Empty optional fields are left out of the request.
+    // Empty optional fields are left out of the request; the required ones were checked above.
     const body = Object.fromEntries(
       Object.entries(fields).filter(([, value]) => value.trim() !== ""),
-    );
+    ) as GuestSubmissionRequest;
     setStatus("submitting");
     try {
-      await apiRequest("POST", "/api/guest-submission", body);
+      await callApi(endpoints.submitGuestPoem, { body });
       setStatus("done");
     } catch {
       setStatus("editing");

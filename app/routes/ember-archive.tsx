@@ -3,8 +3,10 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { EMBERS_PAGE_SIZE } from "../../common/constants.ts";
 import { formatLongDay } from "../../common/dates.ts";
+import { endpoints } from "../../common/endpoints.ts";
+import type { ArchivedEmber } from "../../common/schemas/embers.ts";
 import { EmberShareButton } from "../components/ember-share-button.tsx";
-import { apiRequest } from "../lib/api.ts";
+import { callApi } from "../lib/api.ts";
 import { appContext } from "../lib/app-context.ts";
 import { sharedPage } from "../lib/cache-policy.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
@@ -13,12 +15,6 @@ import type { Route } from "./+types/ember-archive";
 
 /** The same page for every reader of an audience: the page cache may keep it. */
 export const handle = sharedPage;
-
-interface ArchiveEmber {
-  id: number;
-  text: string;
-  date: string | Date;
-}
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services } = context.get(appContext);
@@ -36,7 +32,7 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export default function EmberArchive({ loaderData, matches }: Route.ComponentProps) {
   const site = siteFromMatches(matches);
-  const [embers, setEmbers] = useState<ArchiveEmber[]>(loaderData.embers);
+  const [embers, setEmbers] = useState<ArchivedEmber[]>(loaderData.embers);
   const [page, setPage] = useState(1);
   // Load More shows only when the last page came back full (SPEC.md §2).
   const [lastPageSize, setLastPageSize] = useState(loaderData.embers.length);
@@ -45,10 +41,9 @@ export default function EmberArchive({ loaderData, matches }: Route.ComponentPro
   async function loadMore() {
     setLoading(true);
     try {
-      const next = await apiRequest<ArchiveEmber[]>(
-        "GET",
-        `/api/embers?page=${page + 1}&limit=${EMBERS_PAGE_SIZE}`,
-      );
+      const next = await callApi(endpoints.listEmbers, {
+        query: { page: String(page + 1), limit: String(EMBERS_PAGE_SIZE) },
+      });
       setEmbers((current) => [...current, ...next]);
       setPage(page + 1);
       setLastPageSize(next.length);

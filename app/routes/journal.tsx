@@ -110,7 +110,7 @@ export default function Journal({ loaderData }: Route.ComponentProps) {
               </h2>
               <ul className="flex flex-col gap-3">
                 {cloud.map((entry) => {
-                  const stanza = entry.poem.stanzas[Number(entry.stanzaIndex)];
+                  const stanza = entry.poem.stanzas[entry.stanzaIndex];
                   return (
                     <li key={entry.id} className="rounded-xl border border-stone-200 bg-white p-5">
                       <Link
@@ -134,7 +134,7 @@ export default function Journal({ loaderData }: Route.ComponentProps) {
                         </span>
                         <span className="text-xs text-stone-600">
                           Saved {formatDate(entry.createdAt, dateZone)} • Stanza{" "}
-                          {Number(entry.stanzaIndex) + 1}
+                          {entry.stanzaIndex + 1}
                         </span>
                       </Link>
                     </li>

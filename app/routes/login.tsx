@@ -1,7 +1,8 @@
 import { type FormEvent, useState } from "react";
 import { useSearchParams } from "react-router";
 import { EMAIL_MESSAGE, parseEmail } from "../../common/email.ts";
-import { ApiError, apiRequest } from "../lib/api.ts";
+import { endpoints } from "../../common/endpoints.ts";
+import { ApiError, callApi } from "../lib/api.ts";
 import { appContext } from "../lib/app-context.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
 import type { Route } from "./+types/login";
@@ -46,7 +47,7 @@ export default function Login({ loaderData }: Route.ComponentProps) {
     setStatus("sending");
     setMessage(null);
     try {
-      await apiRequest("POST", "/api/auth/email-link", { email: address, returnTo });
+      await callApi(endpoints.requestSignInLink, { body: { email: address, returnTo } });
       setStatus("sent");
     } catch (failure) {
       setStatus("idle");

@@ -1,9 +1,9 @@
 import { ArrowLeft } from "lucide-react";
 import { data, Link } from "react-router";
 import { POEM_DESCRIPTION_LENGTH } from "../../common/constants.ts";
+import type { Poem } from "../../common/schemas/poems.ts";
 import { tagSlug } from "../../common/slug.ts";
 import { stanzaText } from "../../common/stanza.ts";
-import type { Poem } from "../../server/services/poems.ts";
 import { CoverImage } from "../components/cover-image.tsx";
 import { PoemAudio } from "../components/poem-audio.tsx";
 import { PoemNotFound, poemNotFoundMeta } from "../components/poem-not-found.tsx";

@@ -1,13 +1,9 @@
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { POETRY_PAGE_SIZE, POETRY_PILLARS } from "../../common/constants.ts";
-import {
-  PoemCard,
-  type PoemCardData,
-  type PoemCardSource,
-  toPoemCard,
-} from "../components/poem-card.tsx";
-import { apiRequest } from "../lib/api.ts";
+import { endpoints } from "../../common/endpoints.ts";
+import { PoemCard, type PoemCardData, toPoemCard } from "../components/poem-card.tsx";
+import { callApi } from "../lib/api.ts";
 import { appContext } from "../lib/app-context.ts";
 import { sharedPage } from "../lib/cache-policy.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
@@ -74,13 +70,13 @@ function usePoemPages(firstPage: PoemCardData[], hasMoreAtFirst: boolean, tag: s
   async function loadMore() {
     setLoading(true);
     setFailed(false);
-    const query = new URLSearchParams({
+    const query = {
       offset: String(poems.length),
       limit: String(POETRY_PAGE_SIZE + 1),
       ...(tag ? { tag } : {}),
-    });
+    };
     try {
-      const page = await apiRequest<PoemCardSource[]>("GET", `/api/poems?${query}`);
+      const page = await callApi(endpoints.listPoems, { query });
       setPoems((current) => [...current, ...page.slice(0, POETRY_PAGE_SIZE).map(toPoemCard)]);
       setHasMore(page.length > POETRY_PAGE_SIZE);
     } catch {

@@ -1,5 +1,9 @@
 import { z } from "zod";
 import { SLUG_PATTERN } from "../slug.ts";
+import { dateTime } from "./answer.ts";
+import { emberFields } from "./embers.ts";
+import { whisperAuthor } from "./interactions.ts";
+import { tagRef } from "./poems.ts";
 
 /**
  * The admin's inputs (SPEC.md §5, §7): one schema each, with the spec's messages, used by the
@@ -151,3 +155,33 @@ export const tagInput = z.object({
     .max(TAG_NAME_MAX_LENGTH, "Tag name must be 50 characters or less"),
 });
 export type TagInput = z.infer<typeof tagInput>;
+
+/** An ember as the admin's schedule shows it (GET /api/admin/embers), which its writes answer. */
+export const scheduledEmber = emberFields.extend({
+  createdAt: dateTime,
+  updatedAt: dateTime,
+  tags: z.array(tagRef),
+});
+export type ScheduledEmber = z.output<typeof scheduledEmber>;
+
+/** GET /api/admin/embers?limit: the schedule reads at most 30 (SPEC.md §9). */
+export const emberScheduleQuery = z.object({
+  limit: z
+    .string()
+    .regex(/^\d{1,3}$/, "limit must be a positive integer")
+    .transform(Number)
+    .optional(),
+});
+
+/** SPEC.md §3, Whisper item, admin view: approved or hidden, with its poem and stanza. */
+export const moderatedWhisper = z.object({
+  id: z.number().int(),
+  text: z.string(),
+  isApproved: z.boolean(),
+  createdAt: dateTime,
+  stanzaIndex: z.number().int().min(0),
+  poemSlug: z.string(),
+  poemTitle: z.string(),
+  user: whisperAuthor,
+});
+export type ModeratedWhisper = z.output<typeof moderatedWhisper>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { dateTime } from "./answer.ts";
 
 const text = (name: string, max: number) =>
   z
@@ -47,6 +48,35 @@ export const digestSendInput = z.object({
   subject: text("Subject", DIGEST_SUBJECT_MAX_LENGTH),
 });
 
+/** POST /api/admin/digest/preview. */
+export const digestPreview = z.object({ html: z.string() });
+
+/** GET /api/admin/digest/recipients: how many addresses a digest sent now would reach. */
+export const digestRecipients = z.object({ recipients: z.number().int() });
+
+/** 'skipped': a scheduled week that sent nothing, with its reason (skipReason). */
+export const MAIL_RUN_STATUSES = ["sending", "paused", "sent", "skipped"] as const;
+
+/** A sending run with its deliveries tallied (the send, resume and runs calls answer these). */
+export const digestRun = z.object({
+  id: z.number().int(),
+  subject: z.string(),
+  status: z.enum(MAIL_RUN_STATUSES),
+  pausedReason: z.string().nullable(),
+  /** The weekly schedule's instant this run is for; null for a manual send. */
+  scheduledFor: dateTime.nullable(),
+  /** Why a scheduled week sent nothing (status 'skipped'). */
+  skipReason: z.string().nullable(),
+  recipientCount: z.number().int(),
+  sentCount: z.number().int(),
+  failedCount: z.number().int(),
+  skippedCount: z.number().int(),
+  pendingCount: z.number().int(),
+  createdAt: dateTime,
+  completedAt: dateTime.nullable(),
+});
+export type DigestRun = z.output<typeof digestRun>;
+
 /** PUT /api/admin/digest/schedule: automatic weekly sending, on the site's clock. */
 export const digestScheduleInput = z.object({
   enabled: z.boolean("enabled must be true or false"),
@@ -60,3 +90,14 @@ export const digestScheduleInput = z.object({
     .regex(/^(?:[01]\d|2[0-3]):[0-5]\d$/, "time must be HH:MM (00:00 to 23:59)"),
 });
 export type DigestScheduleInput = z.infer<typeof digestScheduleInput>;
+
+/** GET and PUT /api/admin/digest/schedule (DESIGN.md, Digest schedule). */
+export const digestScheduleAnswer = z.object({
+  enabled: z.boolean(),
+  weekday: z.number().int(),
+  time: z.string(),
+  timezone: z.string(),
+  /** The next scheduled send while enabled. */
+  nextSendAt: dateTime.nullable(),
+});
+export type DigestScheduleView = z.output<typeof digestScheduleAnswer>;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CONTRIBUTION_BIO_MAX_LENGTH } from "../constants.ts";
 import { EMAIL_MESSAGE, EMAIL_PATTERN } from "../email.ts";
+import { dateTime } from "./answer.ts";
 
 export const MISSING_FIELDS = {
   title: "Missing fields",
@@ -50,3 +51,18 @@ export const guestSubmissionInput = z.object({
 });
 
 export type GuestSubmissionInput = z.infer<typeof guestSubmissionInput>;
+
+/** A submission as the admin's review lists it (GET /api/admin/submissions). */
+export const guestSubmission = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  handle: z.string().nullable(),
+  socialUrl: z.string().nullable(),
+  bio: z.string().nullable(),
+  poemTitle: z.string(),
+  poemText: z.string(),
+  reviewedAt: dateTime.nullable(),
+  createdAt: dateTime,
+});
+export type GuestSubmission = z.output<typeof guestSubmission>;

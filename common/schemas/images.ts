@@ -14,3 +14,9 @@ export const validateImageUrlInput = z.object({
 export const uploadUrlInput = z.object({
   contentType: z.enum(["image/jpeg", "image/png", "image/webp"]).optional(),
 });
+
+/** POST /api/admin/images/upload-url: where to PUT the file, and the path it will have. */
+export const uploadUrlAnswer = z.object({ uploadURL: z.string(), objectPath: z.string() });
+
+/** POST /api/admin/images/validate-url: a refused URL is a 400 instead. */
+export const validImageUrl = z.object({ valid: z.literal(true), contentType: z.string() });

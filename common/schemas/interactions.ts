@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { WHISPER_MAX_LENGTH } from "../constants.ts";
 import { visibleLength } from "../text.ts";
+import { dateTime } from "./answer.ts";
 
 export const WHISPER_TOO_LONG = "Whisper must be 280 characters or less";
 export const WHISPER_EMPTY = "Whisper cannot be empty";
@@ -39,3 +40,62 @@ export const journalInput = z.object({
   poemSlug: z.string().trim().min(1, "poemSlug is required").max(200),
   stanzaIndex: stanzaIndexInput,
 });
+
+/**
+ * A stanza index where the database keeps it as text (echoes, journal entries): on the wire the
+ * stored string, as SPEC.md §3 has the client read it ("2"; "" for a whole-poem echo); in code a
+ * number, like every other stanza index (docs/decisions/019-one-contract.md).
+ */
+const storedStanzaIndex = z.codec(z.string().regex(/^(0|[1-9]\d*)$/), z.number().int().min(0), {
+  decode: Number,
+  encode: String,
+});
+/** An echo's stanza: null is the whole poem, stored and sent as "". */
+const echoedStanzaIndex = z.codec(
+  z.string().regex(/^(0|[1-9]\d*)?$/),
+  z.number().int().min(0).nullable(),
+  {
+    decode: (text) => (text === "" ? null : Number(text)),
+    encode: (index) => (index === null ? "" : String(index)),
+  },
+);
+
+/** GET /api/poems/{slug}/echos: per stanza, how many echoes and whether one is the reader's. */
+export const echoCounts = z.array(
+  z.object({ stanzaIndex: echoedStanzaIndex, count: z.number().int(), userHasEchoed: z.boolean() }),
+);
+export type EchoCount = z.output<typeof echoCounts>[number];
+
+/** What an echo or journal toggle changed (SPEC.md §4: the response has an 'added' flag). */
+export const toggleAnswer = z.object({ added: z.boolean() });
+
+/** A whisper's author as readers see them (SPEC.md §3, Whisper item). */
+export const whisperAuthor = z.object({
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  profileImageUrl: z.string().nullable(),
+});
+
+/** SPEC.md §3, Whisper item: POST /api/poems/{slug}/whispers answers one, GET lists them. */
+export const whisper = z.object({
+  id: z.number().int(),
+  userId: z.string(),
+  text: z.string(),
+  createdAt: dateTime,
+  user: whisperAuthor,
+});
+export type Whisper = z.output<typeof whisper>;
+
+/** GET /api/journal (SPEC.md §3, Cloud journal entry). */
+export const journalEntries = z.array(
+  z.object({
+    id: z.number().int(),
+    stanzaIndex: storedStanzaIndex,
+    createdAt: dateTime,
+    poem: z.object({ slug: z.string(), title: z.string(), stanzas: z.array(z.string()) }),
+  }),
+);
+export type JournalEntry = z.output<typeof journalEntries>[number];
+
+/** GET /api/poems/{slug}/journal: the stanzas of one poem in the reader's journal. */
+export const savedStanzas = z.array(storedStanzaIndex);

@@ -12,3 +12,12 @@ export const emailAddress = z
 
 export const subscribeInput = z.object({ email: emailAddress });
 export type SubscribeInput = z.infer<typeof subscribeInput>;
+
+/**
+ * POST /api/subscribe. `verificationUrl` comes only with development mail (no SMTP_URL), so a
+ * developer can confirm without a mailbox.
+ */
+export const subscribeAnswer = z.object({
+  message: z.string(),
+  verificationUrl: z.string().optional(),
+});

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { bookInput, emberInput, poemInput, tagInput } from "../../common/schemas/admin.ts";
+import { endpoints } from "../../common/endpoints.ts";
+import { answer } from "../http/answer.ts";
 import type { AdminEnv } from "../http/env.ts";
 import { parseInput, readJsonBody } from "../http/json-body.ts";
 import type { Services } from "../services/index.ts";
@@ -24,13 +25,6 @@ const bookId = idParam("Book");
 const tagId = idParam("Tag");
 const whisperId = idParam("Whisper");
 const submissionId = idParam("Submission");
-const scheduleQuery = z.object({
-  limit: z
-    .string()
-    .regex(/^\d{1,3}$/, "limit must be a positive integer")
-    .transform(Number)
-    .optional(),
-});
 
 /**
  * The admin's content calls (SPEC.md §7) and the guest submissions' review, on the admin router
@@ -40,101 +34,119 @@ const scheduleQuery = z.object({
 export function adminContentRoutes(services: Services) {
   const { contentAdmin } = services;
   return new Hono<AdminEnv>()
-    .get("/poems", async (c) => c.json(await contentAdmin.listPoems(c.var.admin)))
-    .post("/poems", async (c) =>
-      c.json(await contentAdmin.createPoem(c.var.admin, await readJsonBody(c, poemInput)), 201),
+    .get("/poems", async (c) =>
+      answer(c, endpoints.listAdminPoems, await contentAdmin.listPoems(c.var.admin)),
     )
+    .post("/poems", async (c) => {
+      const input = await readJsonBody(c, endpoints.createPoem.body);
+      return answer(c, endpoints.createPoem, await contentAdmin.createPoem(c.var.admin, input));
+    })
     .put("/poems/:id", async (c) => {
       const { id } = parseInput(poemId, c.req.param());
-      return c.json(
-        await contentAdmin.updatePoem(c.var.admin, id, await readJsonBody(c, poemInput)),
-      );
+      const input = await readJsonBody(c, endpoints.updatePoem.body);
+      return answer(c, endpoints.updatePoem, await contentAdmin.updatePoem(c.var.admin, id, input));
     })
     .get("/poems/:id/versions", async (c) => {
       const { id } = parseInput(poemId, c.req.param());
-      return c.json(await contentAdmin.listPoemVersions(c.var.admin, id));
+      return answer(
+        c,
+        endpoints.listPoemVersions,
+        await contentAdmin.listPoemVersions(c.var.admin, id),
+      );
     })
     .post("/poems/:id/versions/:versionId/restore", async (c) => {
       const { id, versionId } = parseInput(poemVersionParams, c.req.param());
-      return c.json(await contentAdmin.restorePoemVersion(c.var.admin, id, versionId));
+      return answer(
+        c,
+        endpoints.restorePoemVersion,
+        await contentAdmin.restorePoemVersion(c.var.admin, id, versionId),
+      );
     })
     .delete("/poems/:id", async (c) => {
       await contentAdmin.deletePoem(c.var.admin, parseInput(poemId, c.req.param()).id);
-      return c.body(null, 204);
+      return answer(c, endpoints.deletePoem, undefined);
     })
     .get("/embers", async (c) => {
-      const { limit } = parseInput(scheduleQuery, c.req.query());
-      return c.json(await contentAdmin.listEmberSchedule(c.var.admin, limit));
+      const { limit } = parseInput(endpoints.listEmberSchedule.query, c.req.query());
+      return answer(
+        c,
+        endpoints.listEmberSchedule,
+        await contentAdmin.listEmberSchedule(c.var.admin, limit),
+      );
     })
-    .post("/embers", async (c) =>
-      c.json(await contentAdmin.createEmber(c.var.admin, await readJsonBody(c, emberInput)), 201),
-    )
+    .post("/embers", async (c) => {
+      const input = await readJsonBody(c, endpoints.createEmber.body);
+      return answer(c, endpoints.createEmber, await contentAdmin.createEmber(c.var.admin, input));
+    })
     .put("/embers/:id", async (c) => {
       const { id } = parseInput(emberId, c.req.param());
-      return c.json(
-        await contentAdmin.updateEmber(c.var.admin, id, await readJsonBody(c, emberInput)),
+      const input = await readJsonBody(c, endpoints.updateEmber.body);
+      return answer(
+        c,
+        endpoints.updateEmber,
+        await contentAdmin.updateEmber(c.var.admin, id, input),
       );
     })
     .delete("/embers/:id", async (c) => {
       await contentAdmin.deleteEmber(c.var.admin, parseInput(emberId, c.req.param()).id);
-      return c.body(null, 204);
+      return answer(c, endpoints.deleteEmber, undefined);
     })
-    .post("/books", async (c) =>
-      c.json(await contentAdmin.createBook(c.var.admin, await readJsonBody(c, bookInput)), 201),
-    )
+    .post("/books", async (c) => {
+      const input = await readJsonBody(c, endpoints.createBook.body);
+      return answer(c, endpoints.createBook, await contentAdmin.createBook(c.var.admin, input));
+    })
     .put("/books/:id", async (c) => {
       const { id } = parseInput(bookId, c.req.param());
-      return c.json(
-        await contentAdmin.updateBook(c.var.admin, id, await readJsonBody(c, bookInput)),
-      );
+      const input = await readJsonBody(c, endpoints.updateBook.body);
+      return answer(c, endpoints.updateBook, await contentAdmin.updateBook(c.var.admin, id, input));
     })
     .delete("/books/:id", async (c) => {
       await contentAdmin.deleteBook(c.var.admin, parseInput(bookId, c.req.param()).id);
-      return c.body(null, 204);
+      return answer(c, endpoints.deleteBook, undefined);
     })
-    .post("/tags", async (c) =>
-      c.json(await contentAdmin.createTag(c.var.admin, await readJsonBody(c, tagInput)), 201),
-    )
+    .post("/tags", async (c) => {
+      const input = await readJsonBody(c, endpoints.createTag.body);
+      return answer(c, endpoints.createTag, await contentAdmin.createTag(c.var.admin, input));
+    })
     .put("/tags/:id", async (c) => {
       const { id } = parseInput(tagId, c.req.param());
-      return c.json(await contentAdmin.updateTag(c.var.admin, id, await readJsonBody(c, tagInput)));
+      const input = await readJsonBody(c, endpoints.updateTag.body);
+      return answer(c, endpoints.updateTag, await contentAdmin.updateTag(c.var.admin, id, input));
     })
     .delete("/tags/:id", async (c) => {
       await contentAdmin.deleteTag(c.var.admin, parseInput(tagId, c.req.param()).id);
-      return c.body(null, 204);
+      return answer(c, endpoints.deleteTag, undefined);
     })
-    .get("/whispers", async (c) => c.json(await contentAdmin.listWhispers(c.var.admin)))
+    .get("/whispers", async (c) =>
+      answer(c, endpoints.listModeratedWhispers, await contentAdmin.listWhispers(c.var.admin)),
+    )
     .post("/whispers/:id/approve", async (c) => {
-      await contentAdmin.setWhisperApproval(
-        c.var.admin,
-        parseInput(whisperId, c.req.param()).id,
-        true,
-      );
-      return c.json({ message: "Whisper approved" });
+      const { id } = parseInput(whisperId, c.req.param());
+      await contentAdmin.setWhisperApproval(c.var.admin, id, true);
+      return answer(c, endpoints.approveWhisper, { message: "Whisper approved" });
     })
     .post("/whispers/:id/hide", async (c) => {
-      await contentAdmin.setWhisperApproval(
-        c.var.admin,
-        parseInput(whisperId, c.req.param()).id,
-        false,
-      );
-      return c.json({ message: "Whisper hidden" });
+      const { id } = parseInput(whisperId, c.req.param());
+      await contentAdmin.setWhisperApproval(c.var.admin, id, false);
+      return answer(c, endpoints.hideWhisper, { message: "Whisper hidden" });
     })
     .get("/submissions", async (c) =>
-      c.json(await services.guestSubmissions.listSubmissions(c.var.admin)),
+      answer(
+        c,
+        endpoints.listGuestSubmissions,
+        await services.guestSubmissions.listSubmissions(c.var.admin),
+      ),
     )
     .post("/submissions/:id/review", async (c) => {
-      await services.guestSubmissions.markReviewed(
-        c.var.admin,
-        parseInput(submissionId, c.req.param()).id,
-      );
-      return c.json({ message: "Submission marked reviewed" });
+      const { id } = parseInput(submissionId, c.req.param());
+      await services.guestSubmissions.markReviewed(c.var.admin, id);
+      return answer(c, endpoints.markSubmissionReviewed, {
+        message: "Submission marked reviewed",
+      });
     })
     .delete("/submissions/:id", async (c) => {
-      await services.guestSubmissions.deleteSubmission(
-        c.var.admin,
-        parseInput(submissionId, c.req.param()).id,
-      );
-      return c.body(null, 204);
+      const { id } = parseInput(submissionId, c.req.param());
+      await services.guestSubmissions.deleteSubmission(c.var.admin, id);
+      return answer(c, endpoints.deleteGuestSubmission, undefined);
     });
 }

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { audioUploadUrlInput } from "../../common/schemas/audio.ts";
+import { endpoints } from "../../common/endpoints.ts";
 import type { AdminEnv } from "../http/env.ts";
 import type { AudioService } from "../services/audio.ts";
 import { uploadUrlHandler } from "./uploads.ts";
@@ -8,6 +8,6 @@ import { uploadUrlHandler } from "./uploads.ts";
 export function audioRoutes(audio: AudioService) {
   return new Hono<AdminEnv>().post(
     "/audio/upload-url",
-    uploadUrlHandler(audio.uploads, audioUploadUrlInput),
+    uploadUrlHandler(audio.uploads, endpoints.createAudioUploadUrl),
   );
 }

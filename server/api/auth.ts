@@ -1,17 +1,16 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { emailAddress } from "../../common/schemas/subscription.ts";
+import { endpoints } from "../../common/endpoints.ts";
+import { signInLinkRequest } from "../../common/schemas/account.ts";
 import type { Config } from "../config.ts";
+import { answer } from "../http/answer.ts";
 import { clientAddress } from "../http/client-address.ts";
 import type { AppEnv } from "../http/env.ts";
 import { parseInput, readFormBody, readJsonBody } from "../http/json-body.ts";
 import { safeReturnPath } from "../services/accounts.ts";
+import { unauthorized } from "../services/errors.ts";
 import type { Services } from "../services/index.ts";
 
-const signInLinkRequest = z.object({
-  email: emailAddress,
-  returnTo: z.string().max(2000).optional(),
-});
 const continueRequest = z.object({
   token: z.string().min(1).max(512),
   returnTo: z.string().max(2000).optional(),
@@ -80,9 +79,9 @@ export function authRoutes(services: Services, config: Config) {
       })
       .get("/auth/user", (c) => {
         const actor = c.get("actor");
-        if (!actor) return c.json({ message: "Unauthorized" }, 401);
+        if (!actor) throw unauthorized();
         c.header("Cache-Control", "no-store");
-        return c.json({ ...actor, authenticated: true });
+        return answer(c, endpoints.currentUser, { ...actor, authenticated: true });
       })
       .post("/auth/email-link", async (c) => {
         const isForm = isFormPost(c);
@@ -95,7 +94,7 @@ export function authRoutes(services: Services, config: Config) {
           input.returnTo ?? "/",
         );
         if (isForm) return c.redirect("/login?sent=1", 303);
-        return c.json({ message: LINK_SENT_MESSAGE });
+        return answer(c, endpoints.requestSignInLink, { message: LINK_SENT_MESSAGE });
       })
       // The Continue button on /login/verify: the only way an emailed link signs in.
       .post("/auth/email-link/verify", async (c) => {

@@ -1,10 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import {
-  digestContentInput,
-  digestScheduleInput,
-  digestSendInput,
-} from "../../common/schemas/digest.ts";
+import { endpoints } from "../../common/endpoints.ts";
+import { answer } from "../http/answer.ts";
 import type { AdminEnv } from "../http/env.ts";
 import { parseInput, readJsonBody } from "../http/json-body.ts";
 import type { Services } from "../services/index.ts";
@@ -23,25 +20,35 @@ const runParams = z.object({
 export function digestRoutes(services: Services) {
   const { digest, subscriptions } = services;
   return new Hono<AdminEnv>()
-    .get("/digest/content", async (c) => c.json(await digest.content(c.var.admin)))
-    .post("/digest/preview", async (c) =>
-      c.json(digest.preview(c.var.admin, await readJsonBody(c, digestContentInput))),
+    .get("/digest/content", async (c) =>
+      answer(c, endpoints.getDigestContent, await digest.content(c.var.admin)),
     )
-    .post("/digest/send", async (c) => {
-      const { subject } = await readJsonBody(c, digestSendInput);
-      return c.json(await digest.send(c.var.admin, subject), 201);
+    .post("/digest/preview", async (c) => {
+      const content = await readJsonBody(c, endpoints.previewDigest.body);
+      return answer(c, endpoints.previewDigest, digest.preview(c.var.admin, content));
     })
-    .get("/digest/runs", async (c) => c.json(await digest.listRuns(c.var.admin)))
-    .get("/digest/schedule", async (c) => c.json(await digest.getSchedule(c.var.admin)))
-    .put("/digest/schedule", async (c) =>
-      c.json(await digest.setSchedule(c.var.admin, await readJsonBody(c, digestScheduleInput))),
+    .post("/digest/send", async (c) => {
+      const { subject } = await readJsonBody(c, endpoints.sendDigest.body);
+      return answer(c, endpoints.sendDigest, await digest.send(c.var.admin, subject));
+    })
+    .get("/digest/runs", async (c) =>
+      answer(c, endpoints.listDigestRuns, await digest.listRuns(c.var.admin)),
     )
+    .get("/digest/schedule", async (c) =>
+      answer(c, endpoints.getDigestSchedule, await digest.getSchedule(c.var.admin)),
+    )
+    .put("/digest/schedule", async (c) => {
+      const input = await readJsonBody(c, endpoints.setDigestSchedule.body);
+      return answer(c, endpoints.setDigestSchedule, await digest.setSchedule(c.var.admin, input));
+    })
     .get("/digest/recipients", async (c) =>
-      c.json({ recipients: await digest.countRecipients(c.var.admin) }),
+      answer(c, endpoints.countDigestRecipients, {
+        recipients: await digest.countRecipients(c.var.admin),
+      }),
     )
     .post("/digest/runs/:id/resume", async (c) => {
       const { id } = parseInput(runParams, c.req.param());
-      return c.json(await digest.resume(c.var.admin, id));
+      return answer(c, endpoints.resumeDigestRun, await digest.resume(c.var.admin, id));
     })
     .get("/subscribers.csv", async (c) => {
       const csv = await subscriptions.exportCsv(c.var.admin);

@@ -1,11 +1,8 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import {
-  echoInput,
-  journalInput,
-  stanzaIndexInput,
-  whisperInput,
-} from "../../common/schemas/interactions.ts";
+import { endpoints } from "../../common/endpoints.ts";
+import { stanzaIndexInput } from "../../common/schemas/interactions.ts";
+import { answer } from "../http/answer.ts";
 import type { AppEnv } from "../http/env.ts";
 import { parseInput, readJsonBody } from "../http/json-body.ts";
 import type { Services } from "../services/index.ts";
@@ -21,46 +18,67 @@ export function interactionRoutes(services: Services) {
   const { interactions } = services;
   return new Hono<AppEnv>()
     .post("/poems/:slug/echo", async (c) => {
-      const { stanzaIndex } = await readJsonBody(c, echoInput);
-      return c.json(
+      const { stanzaIndex } = await readJsonBody(c, endpoints.toggleEcho.body);
+      return answer(
+        c,
+        endpoints.toggleEcho,
         await interactions.toggleEcho(c.get("actor"), c.req.param("slug"), stanzaIndex),
       );
     })
     .get("/poems/:slug/echos", async (c) => {
       c.header("Cache-Control", "private, no-store");
-      return c.json(await interactions.listEchoCounts(c.get("actor"), c.req.param("slug")));
+      return answer(
+        c,
+        endpoints.listEchoCounts,
+        await interactions.listEchoCounts(c.get("actor"), c.req.param("slug")),
+      );
     })
     .post("/poems/:slug/whispers", async (c) => {
-      const { stanzaIndex, body } = await readJsonBody(c, whisperInput);
-      return c.json(
+      const { stanzaIndex, body } = await readJsonBody(c, endpoints.createWhisper.body);
+      return answer(
+        c,
+        endpoints.createWhisper,
         await interactions.createWhisper(c.get("actor"), c.req.param("slug"), stanzaIndex, body),
-        201,
       );
     })
     .get("/poems/:slug/whispers/:stanzaIndex", async (c) => {
       const stanzaIndex = parseInput(stanzaIndexInput, c.req.param("stanzaIndex"));
-      return c.json(
+      return answer(
+        c,
+        endpoints.listWhispers,
         await interactions.listWhispers(c.get("actor"), c.req.param("slug"), stanzaIndex),
       );
     })
     .delete("/whispers/:id", async (c) => {
       await interactions.deleteWhisper(c.get("actor"), parseInput(whisperId, c.req.param("id")));
-      return c.body(null, 204);
+      return answer(c, endpoints.deleteWhisper, undefined);
     })
     .post("/journal", async (c) => {
-      const { poemSlug, stanzaIndex } = await readJsonBody(c, journalInput);
-      return c.json(await interactions.toggleJournalEntry(c.get("actor"), poemSlug, stanzaIndex));
+      const { poemSlug, stanzaIndex } = await readJsonBody(c, endpoints.toggleJournalEntry.body);
+      return answer(
+        c,
+        endpoints.toggleJournalEntry,
+        await interactions.toggleJournalEntry(c.get("actor"), poemSlug, stanzaIndex),
+      );
     })
     .put("/journal", async (c) => {
-      const { poemSlug, stanzaIndex } = await readJsonBody(c, journalInput);
-      return c.json(await interactions.addJournalEntry(c.get("actor"), poemSlug, stanzaIndex));
+      const { poemSlug, stanzaIndex } = await readJsonBody(c, endpoints.addJournalEntry.body);
+      return answer(
+        c,
+        endpoints.addJournalEntry,
+        await interactions.addJournalEntry(c.get("actor"), poemSlug, stanzaIndex),
+      );
     })
     .get("/journal", async (c) => {
       c.header("Cache-Control", "private, no-store");
-      return c.json(await interactions.listJournal(c.get("actor")));
+      return answer(c, endpoints.listJournal, await interactions.listJournal(c.get("actor")));
     })
     .get("/poems/:slug/journal", async (c) => {
       c.header("Cache-Control", "private, no-store");
-      return c.json(await interactions.listSavedStanzas(c.get("actor"), c.req.param("slug")));
+      return answer(
+        c,
+        endpoints.listSavedStanzas,
+        await interactions.listSavedStanzas(c.get("actor"), c.req.param("slug")),
+      );
     });
 }

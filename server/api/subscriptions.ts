@@ -1,7 +1,8 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { subscribeInput } from "../../common/schemas/subscription.ts";
+import { endpoints } from "../../common/endpoints.ts";
 import type { Config } from "../config.ts";
+import { answer } from "../http/answer.ts";
 import { clientAddress } from "../http/client-address.ts";
 import type { AppEnv } from "../http/env.ts";
 import { parseInput, readFormBody, readJsonBody } from "../http/json-body.ts";
@@ -23,8 +24,12 @@ export function subscriptionRoutes(services: Services, config: Config) {
   return (
     new Hono<AppEnv>()
       .post("/subscribe", async (c) => {
-        const { email } = await readJsonBody(c, subscribeInput);
-        return c.json(await subscriptions.subscribe(email, clientAddress(c, config.trustProxy)));
+        const { email } = await readJsonBody(c, endpoints.subscribe.body);
+        return answer(
+          c,
+          endpoints.subscribe,
+          await subscriptions.subscribe(email, clientAddress(c, config.trustProxy)),
+        );
       })
       .get("/subscribe/verify", async (c) => {
         const token = c.req.query("token") ?? "";

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
-import type { z } from "zod";
+import type { endpoints } from "../../common/endpoints.ts";
+import { answer } from "../http/answer.ts";
 import type { AdminEnv, AppEnv } from "../http/env.ts";
 import { parseInput, readJsonBody } from "../http/json-body.ts";
 import { readLimitedBody } from "../http/read-limited-body.ts";
@@ -9,13 +10,15 @@ import type { UploadFlow } from "../services/uploads.ts";
 /** POST …/upload-url of an upload kind: `{uploadURL, objectPath}` for the admin's browser. */
 export function uploadUrlHandler(
   flow: UploadFlow,
-  input: z.ZodType<{ contentType?: string | undefined }>,
+  endpoint: typeof endpoints.createUploadUrl | typeof endpoints.createAudioUploadUrl,
 ) {
   return async (c: Context<AdminEnv>) => {
     // SPEC.md §7 sends no body; a JSON body may name the file's type.
     const hasBody = (await c.req.text()).trim() !== "";
-    const { contentType } = hasBody ? await readJsonBody(c, input) : parseInput(input, {});
-    return c.json(await flow.createUploadUrl(c.var.admin, contentType));
+    const { contentType } = hasBody
+      ? await readJsonBody(c, endpoint.body)
+      : parseInput(endpoint.body, {});
+    return answer(c, endpoint, await flow.createUploadUrl(c.var.admin, contentType));
   };
 }
 

@@ -19,7 +19,7 @@ const TABLES_IN_ORDER: PgTable[] = [
   schema.embers,
   schema.emberTags,
   schema.books,
-  schema.echos,
+  schema.echoes,
   schema.whispers,
   schema.journalEntries,
   schema.subscriptions,

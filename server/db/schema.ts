@@ -13,7 +13,8 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import type { DigestContent } from "../../common/schemas/digest.ts";
+import type { BookPage } from "../../common/schemas/books.ts";
+import { type DigestContent, MAIL_RUN_STATUSES } from "../../common/schemas/digest.ts";
 
 /**
  * One PostgreSQL schema for both drivers (PGlite and node-postgres). Entities and fields follow
@@ -220,11 +221,6 @@ export const emberTags = pgTable(
   ],
 );
 
-export interface BookPage {
-  title: string;
-  content: string;
-}
-
 export const books = pgTable("books", {
   id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
   title: text("title").notNull(),
@@ -242,7 +238,7 @@ export const books = pgTable("books", {
   updatedAt: updatedAt(),
 });
 
-export const echos = pgTable(
+export const echoes = pgTable(
   "echos",
   {
     id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
@@ -348,9 +344,6 @@ export const subscriptions = pgTable(
       .where(sql`${table.verificationDueAt} is not null`),
   ],
 );
-
-/** 'skipped': a scheduled week that sent nothing, with its reason (skipReason). */
-export const MAIL_RUN_STATUSES = ["sending", "paused", "sent", "skipped"] as const;
 
 /**
  * One sending of the digest. The content is kept with the run so that a restart sends every

@@ -4,7 +4,7 @@ import type { Actor } from "../services/actor.ts";
 import type { Database } from "./client.ts";
 import {
   books,
-  type echos,
+  type echoes,
   embers,
   type journalEntries,
   poems,
@@ -71,7 +71,7 @@ export function shownEmbers(now: Date, timeZone: string): SQL {
  * Readers' echoes, whispers and journal entries on a stanza the poem still has. Those on a
  * stanza a revision removed are kept for the poet, and for a restore, but shown to no one.
  */
-export const onPoemStanzas = (table: typeof echos | typeof whispers | typeof journalEntries) =>
+export const onPoemStanzas = (table: typeof echoes | typeof whispers | typeof journalEntries) =>
   isNull(table.removedWithVersionId);
 
 /** Addresses the digest goes to: verified and still subscribed. */

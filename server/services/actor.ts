@@ -1,14 +1,9 @@
+import type { z } from "zod";
+import type { sessionUser } from "../../common/schemas/account.ts";
 import { forbidden, unauthorized } from "./errors.ts";
 
 /** The person acting on a request, resolved once per request from the session. */
-export interface SessionUser {
-  id: string;
-  email: string;
-  firstName: string | null;
-  lastName: string | null;
-  profileImageUrl: string | null;
-  role: "USER" | "ADMIN";
-}
+export type SessionUser = z.output<typeof sessionUser>;
 
 /** null is an anonymous visitor. */
 export type Actor = SessionUser | null;

@@ -1,5 +1,6 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import { type BookPage, books } from "../db/schema.ts";
+import type { Book, BookPage } from "../../common/schemas/books.ts";
+import { books } from "../db/schema.ts";
 import { publishedBooks } from "../db/visibility.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { notFound } from "./errors.ts";
@@ -28,7 +29,7 @@ export const asBook = <Row extends { pages: BookPage[] | null }>(
 export function createBookService({ db, now }: ServiceDeps) {
   return {
     /** In slot order, then oldest first; `pages` is always a list. */
-    async listBooks() {
+    async listBooks(): Promise<Book[]> {
       const rows = await db
         .select(bookColumns)
         .from(books)
@@ -37,7 +38,7 @@ export function createBookService({ db, now }: ServiceDeps) {
       return rows.map(asBook);
     },
 
-    async getBook(slug: string) {
+    async getBook(slug: string): Promise<Book> {
       const [book] = await db
         .select(bookColumns)
         .from(books)

@@ -5,7 +5,22 @@ import {
   isCoverAllowedOnPages,
 } from "../../common/cover-image.ts";
 import { dayInZone, dayToDate } from "../../common/dates.ts";
-import type { BookInput, EmberInput, PoemInput, TagInput } from "../../common/schemas/admin.ts";
+import type {
+  BookInput,
+  EmberInput,
+  ModeratedWhisper,
+  PoemInput,
+  ScheduledEmber,
+  TagInput,
+} from "../../common/schemas/admin.ts";
+import type { Book } from "../../common/schemas/books.ts";
+import type {
+  AdminPoem,
+  Poem,
+  PoemVersion,
+  RemovedStanzaWords,
+  TagRef,
+} from "../../common/schemas/poems.ts";
 import type { Database } from "../db/client.ts";
 import {
   books,
@@ -19,33 +34,16 @@ import {
   whispers,
 } from "../db/schema.ts";
 import type { AdminActor } from "./actor.ts";
-import { asBook, type BookService, bookColumns } from "./books.ts";
+import { asBook, bookColumns } from "./books.ts";
 import type { ContentChanges } from "./content-changes.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { conflict, invalid, isUniqueViolation, notFound } from "./errors.ts";
-import {
-  countRemovedWords,
-  keepVersion,
-  listVersions,
-  type PoemVersionView,
-  type RemovedStanzaWords,
-} from "./poem-revisions.ts";
-import { type Poem, type PoemService, poemColumns, type TagRef, withTags } from "./poems.ts";
+import { countRemovedWords, keepVersion, listVersions } from "./poem-revisions.ts";
+import { type PoemService, poemColumns, withTags } from "./poems.ts";
 
 /** The admin schedule reads at most this many embers (SPEC.md §9: 30). */
 export const EMBER_SCHEDULE_MAX = 30;
 const MODERATION_LIST_MAX = 500;
-
-export interface ScheduledEmber {
-  id: number;
-  text: string;
-  date: Date;
-  isFeatured: boolean;
-  featuredAt: Date | null;
-  createdAt: Date;
-  updatedAt: Date;
-  tags: TagRef[];
-}
 
 /** An ember as the admin's schedule shows it, which is also what its writes answer. */
 const scheduledEmberColumns = {
@@ -57,27 +55,6 @@ const scheduledEmberColumns = {
   createdAt: embers.createdAt,
   updatedAt: embers.updatedAt,
 };
-
-type Book = Awaited<ReturnType<BookService["getBook"]>>;
-
-interface AdminPoemExtra {
-  /** Readers' words kept aside on stanzas a save removed (hidden from readers). */
-  removedStanzaWords: RemovedStanzaWords;
-}
-
-/** A poem as the Poems tab and the admin's writes show it. */
-export type AdminPoem = Poem & AdminPoemExtra;
-
-export interface ModeratedWhisper {
-  id: number;
-  text: string;
-  isApproved: boolean;
-  createdAt: Date;
-  stanzaIndex: number;
-  poemSlug: string;
-  poemTitle: string;
-  user: { firstName: string | null; lastName: string | null; profileImageUrl: string | null };
-}
 
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
@@ -207,7 +184,7 @@ export function createContentAdminService({
   /** Poems with the count of their readers' words set aside on removed stanzas. */
   async function withRemovedWords<Row extends Poem>(
     rows: Row[],
-  ): Promise<(Row & AdminPoemExtra)[]> {
+  ): Promise<(Row & Pick<AdminPoem, "removedStanzaWords">)[]> {
     const counts = await countRemovedWords(
       db,
       rows.map((row) => row.id),
@@ -286,7 +263,7 @@ export function createContentAdminService({
     },
 
     /** A poem's earlier versions, newest first; 404 for an unknown poem. */
-    async listPoemVersions(_admin: AdminActor, id: number): Promise<PoemVersionView[]> {
+    async listPoemVersions(_admin: AdminActor, id: number): Promise<PoemVersion[]> {
       const [poem] = await db.select({ id: poems.id }).from(poems).where(eq(poems.id, id));
       if (!poem) throw notFound("Poem not found");
       return listVersions(db, id);

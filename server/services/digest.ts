@@ -7,11 +7,16 @@ import {
   instantInZone,
   weekdayOf,
 } from "../../common/dates.ts";
-import type { DigestContent, DigestScheduleInput } from "../../common/schemas/digest.ts";
+import type {
+  DigestContent,
+  DigestRun,
+  DigestScheduleInput,
+  DigestScheduleView,
+} from "../../common/schemas/digest.ts";
 import {
   digestDeliveries,
   digestSchedule,
-  echos,
+  echoes,
   embers,
   mailRuns,
   poems,
@@ -67,34 +72,6 @@ export const SAMPLE_DIGEST_CONTENT: DigestContent = {
   ],
 };
 
-/** GET /api/admin/digest/schedule (DESIGN.md, Digest schedule). */
-export interface DigestScheduleView {
-  enabled: boolean;
-  weekday: number;
-  time: string;
-  timezone: string;
-  /** The next scheduled send while enabled. */
-  nextSendAt: Date | null;
-}
-
-export interface DigestRunView {
-  id: number;
-  subject: string;
-  status: (typeof mailRuns.$inferSelect)["status"];
-  pausedReason: string | null;
-  /** The weekly schedule's instant this run is for; null for a manual send. */
-  scheduledFor: Date | null;
-  /** Why a scheduled week sent nothing (status 'skipped'). */
-  skipReason: string | null;
-  recipientCount: number;
-  sentCount: number;
-  failedCount: number;
-  skippedCount: number;
-  pendingCount: number;
-  createdAt: Date;
-  completedAt: Date | null;
-}
-
 /**
  * The weekly digest: its content drawn from the site, the preview, and sending runs. The
  * sending itself happens in the background (digest-sender.ts).
@@ -115,27 +92,27 @@ export function createDigestService(
   }
 
   async function topEchoedStanzas(since: Date): Promise<DigestContent["topEchoedStanzas"]> {
-    const echoCount = count(echos.id);
+    const echoCount = count(echoes.id);
     const rows = await db
       .select({
         title: poems.title,
         slug: poems.slug,
         stanzas: poems.stanzas,
-        stanzaIndex: echos.stanzaIndex,
+        stanzaIndex: echoes.stanzaIndex,
         echoCount,
       })
-      .from(echos)
-      .innerJoin(poems, eq(poems.id, echos.poemId))
+      .from(echoes)
+      .innerJoin(poems, eq(poems.id, echoes.poemId))
       .where(
         and(
-          gte(echos.createdAt, since),
-          ne(echos.stanzaIndex, ""),
-          onPoemStanzas(echos),
+          gte(echoes.createdAt, since),
+          ne(echoes.stanzaIndex, ""),
+          onPoemStanzas(echoes),
           publishedPoems(deps.now()),
         ),
       )
-      .groupBy(poems.id, echos.stanzaIndex)
-      .orderBy(desc(echoCount), desc(sql`max(${echos.createdAt})`))
+      .groupBy(poems.id, echoes.stanzaIndex)
+      .orderBy(desc(echoCount), desc(sql`max(${echoes.createdAt})`))
       .limit(TOP_ECHOED_STANZAS);
     return rows.flatMap((row) => {
       const stanzaIndex = Number(row.stanzaIndex);
@@ -162,13 +139,13 @@ export function createDigestService(
       .limit(NEW_POEMS_MAX);
   }
 
-  async function runView(runId: number): Promise<DigestRunView> {
+  async function runView(runId: number): Promise<DigestRun> {
     const [run] = await listRuns([runId]);
     if (!run) throw notFound("Digest run not found");
     return run;
   }
 
-  async function listRuns(ids?: number[]): Promise<DigestRunView[]> {
+  async function listRuns(ids?: number[]): Promise<DigestRun[]> {
     const runs = await db
       .select()
       .from(mailRuns)
@@ -327,9 +304,9 @@ export function createDigestService(
         )
         .limit(1),
       db
-        .select({ id: echos.id })
-        .from(echos)
-        .where(and(gt(echos.createdAt, since), lte(echos.createdAt, until)))
+        .select({ id: echoes.id })
+        .from(echoes)
+        .where(and(gt(echoes.createdAt, since), lte(echoes.createdAt, until)))
         .limit(1),
     ]);
     return poem.length + ember.length + echo.length > 0;
@@ -397,7 +374,7 @@ export function createDigestService(
      * Queues this week's digest for every verified, still-subscribed address. One run sends at a
      * time, so a double click cannot mail everyone twice.
      */
-    async send(admin: AdminActor, subject: string): Promise<DigestRunView> {
+    async send(admin: AdminActor, subject: string): Promise<DigestRun> {
       let runId: number | undefined;
       try {
         runId = await queueRun({
@@ -451,7 +428,7 @@ export function createDigestService(
     },
 
     /** Sends a paused run's remaining deliveries again, each with a fresh set of attempts. */
-    async resume(_admin: AdminActor, runId: number): Promise<DigestRunView> {
+    async resume(_admin: AdminActor, runId: number): Promise<DigestRun> {
       const resumed = await db
         .update(mailRuns)
         .set({ status: "sending", pausedReason: null })

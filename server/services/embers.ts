@@ -1,17 +1,10 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { dayInZone, dayToDate } from "../../common/dates.ts";
+import type { Ember } from "../../common/schemas/embers.ts";
 import { embers } from "../db/schema.ts";
 import { shownEmbers } from "../db/visibility.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { notFound } from "./errors.ts";
-
-export interface EmberView {
-  id: number;
-  text: string;
-  date: Date;
-  isFeatured: boolean;
-  featuredAt: Date | null;
-}
 
 const emberColumns = {
   id: embers.id,
@@ -25,7 +18,7 @@ const emberColumns = {
 export function createEmberService({ db, config, now }: ServiceDeps) {
   const published = () => shownEmbers(now(), config.siteTimezone);
   return {
-    async getTodaysEmber(): Promise<EmberView> {
+    async getTodaysEmber(): Promise<Ember> {
       const today = dayToDate(dayInZone(config.siteTimezone, now()));
       const [ember] = await db
         .select(emberColumns)
@@ -39,7 +32,7 @@ export function createEmberService({ db, config, now }: ServiceDeps) {
      * The Ember of the Week: the one an admin most recently featured; with none featured, the
      * latest ember dated on or before today.
      */
-    async getFeaturedEmber(): Promise<EmberView> {
+    async getFeaturedEmber(): Promise<Ember> {
       const [featured] = await db
         .select(emberColumns)
         .from(embers)
@@ -58,7 +51,7 @@ export function createEmberService({ db, config, now }: ServiceDeps) {
     },
 
     /** Newest first, one page at a time (page from 1). */
-    async listEmbers(page: number, limit: number): Promise<EmberView[]> {
+    async listEmbers(page: number, limit: number): Promise<Ember[]> {
       return db
         .select(emberColumns)
         .from(embers)

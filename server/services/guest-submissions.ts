@@ -1,5 +1,9 @@
 import { desc, eq } from "drizzle-orm";
-import { DECOY_FIELD, type GuestSubmissionInput } from "../../common/schemas/guest-submission.ts";
+import {
+  DECOY_FIELD,
+  type GuestSubmission,
+  type GuestSubmissionInput,
+} from "../../common/schemas/guest-submission.ts";
 import { guestSubmissions } from "../db/schema.ts";
 import type { AdminActor } from "./actor.ts";
 import type { ServiceDeps } from "./deps.ts";
@@ -33,7 +37,7 @@ export function createGuestSubmissionService({
       });
     },
 
-    async listSubmissions(_admin: AdminActor) {
+    async listSubmissions(_admin: AdminActor): Promise<GuestSubmission[]> {
       return db
         .select()
         .from(guestSubmissions)

@@ -1,10 +1,5 @@
+import type { HealthReport } from "../../common/schemas/health.ts";
 import type { DatabaseHandle } from "../db/client.ts";
-
-export interface HealthReport {
-  status: "ok" | "unavailable";
-  database: "up" | "down";
-  driver: DatabaseHandle["driver"];
-}
 
 /** A database that does not answer within this bound counts as down, so /api/health never hangs. */
 const PING_TIMEOUT_MS = 2_000;

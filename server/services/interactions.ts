@@ -1,5 +1,6 @@
 import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
-import { echos, journalEntries, poems, users, whispers } from "../db/schema.ts";
+import type { EchoCount, JournalEntry, Whisper } from "../../common/schemas/interactions.ts";
+import { echoes, journalEntries, poems, users, whispers } from "../db/schema.ts";
 import { audienceOf, onPoemStanzas, readablePoems } from "../db/visibility.ts";
 import type { Actor, SessionUser } from "./actor.ts";
 import type { ServiceDeps } from "./deps.ts";
@@ -14,21 +15,6 @@ import { RATE_LIMITS, type RateLimiter } from "./rate-limit.ts";
 export const ANONYMOUS_ECHO_COUNTS_TTL_MS = 1000;
 /** Poems whose counts are kept at once; past this the readings start over. */
 const ANONYMOUS_ECHO_COUNTS_MAX_POEMS = 1000;
-
-export interface EchoCount {
-  /** A stanza's key, as echoes store it (stanzaKey). */
-  stanzaIndex: string;
-  count: number;
-  userHasEchoed: boolean;
-}
-
-export interface WhisperItem {
-  id: number;
-  userId: string;
-  text: string;
-  createdAt: Date;
-  user: { firstName: string | null; lastName: string | null; profileImageUrl: string | null };
-}
 
 function requireUser(actor: Actor): SessionUser {
   if (!actor) throw unauthorized();
@@ -76,18 +62,18 @@ export function createInteractionService({
     const poem = await findPoem(actor, slug);
     const rows = await db
       .select({
-        stanzaIndex: echos.stanzaIndex,
+        stanzaIndex: echoes.stanzaIndex,
         count: count(),
         userHasEchoed: actor
-          ? sql<boolean>`bool_or(${echos.userId} = ${actor.id})`
+          ? sql<boolean>`bool_or(${echoes.userId} = ${actor.id})`
           : sql<boolean>`false`,
       })
-      .from(echos)
-      .where(and(eq(echos.poemId, poem.id), onPoemStanzas(echos)))
-      .groupBy(echos.stanzaIndex)
-      .orderBy(echos.stanzaIndex);
+      .from(echoes)
+      .where(and(eq(echoes.poemId, poem.id), onPoemStanzas(echoes)))
+      .groupBy(echoes.stanzaIndex)
+      .orderBy(echoes.stanzaIndex);
     return rows.map((row) => ({
-      ...row,
+      stanzaIndex: row.stanzaIndex === "" ? null : Number(row.stanzaIndex),
       count: Number(row.count),
       userHasEchoed: Boolean(row.userHasEchoed),
     }));
@@ -111,21 +97,21 @@ export function createInteractionService({
       const poem = await findPoem(actor, slug);
       const key = stanzaKey(poem, stanzaIndex);
       const mine = and(
-        eq(echos.poemId, poem.id),
-        eq(echos.stanzaIndex, key),
-        eq(echos.userId, user.id),
-        isNull(echos.sessionId),
-        onPoemStanzas(echos),
+        eq(echoes.poemId, poem.id),
+        eq(echoes.stanzaIndex, key),
+        eq(echoes.userId, user.id),
+        isNull(echoes.sessionId),
+        onPoemStanzas(echoes),
       );
       try {
         for (;;) {
           const inserted = await db
-            .insert(echos)
+            .insert(echoes)
             .values({ poemId: poem.id, stanzaIndex: key, userId: user.id })
             .onConflictDoNothing()
-            .returning({ id: echos.id });
+            .returning({ id: echoes.id });
           if (inserted.length > 0) return { added: true };
-          const removed = await db.delete(echos).where(mine).returning({ id: echos.id });
+          const removed = await db.delete(echoes).where(mine).returning({ id: echoes.id });
           if (removed.length > 0) return { added: false };
         }
       } finally {
@@ -163,7 +149,7 @@ export function createInteractionService({
       slug: string,
       stanzaIndex: number,
       text: string,
-    ): Promise<WhisperItem> {
+    ): Promise<Whisper> {
       const user = requireUser(actor);
       await rateLimiter.consume(RATE_LIMITS.whisperPerUser, user.id);
       const poem = await findPoem(actor, slug);
@@ -193,7 +179,7 @@ export function createInteractionService({
     },
 
     /** Approved whispers on one stanza, newest first. */
-    async listWhispers(actor: Actor, slug: string, stanzaIndex: number): Promise<WhisperItem[]> {
+    async listWhispers(actor: Actor, slug: string, stanzaIndex: number): Promise<Whisper[]> {
       const poem = await findPoem(actor, slug);
       return db
         .select(whisperColumns)
@@ -265,9 +251,9 @@ export function createInteractionService({
       return { added: inserted.length > 0 };
     },
 
-    async listJournal(actor: Actor) {
+    async listJournal(actor: Actor): Promise<JournalEntry[]> {
       const user = requireUser(actor);
-      return db
+      const rows = await db
         .select({
           id: journalEntries.id,
           stanzaIndex: journalEntries.stanzaIndex,
@@ -284,9 +270,10 @@ export function createInteractionService({
           ),
         )
         .orderBy(desc(journalEntries.createdAt), desc(journalEntries.id));
+      return rows.map((row) => ({ ...row, stanzaIndex: Number(row.stanzaIndex) }));
     },
 
-    async listSavedStanzas(actor: Actor, slug: string): Promise<string[]> {
+    async listSavedStanzas(actor: Actor, slug: string): Promise<number[]> {
       const user = requireUser(actor);
       const poem = await findPoem(actor, slug);
       const rows = await db
@@ -300,7 +287,7 @@ export function createInteractionService({
           ),
         )
         .orderBy(journalEntries.stanzaIndex);
-      return rows.map((row) => row.stanzaIndex);
+      return rows.map((row) => Number(row.stanzaIndex));
     },
   };
 }

@@ -1,7 +1,8 @@
 import { and, count, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import type { PoemVersion, RemovedStanzaWords } from "../../common/schemas/poems.ts";
 import { matchStanzas } from "../../common/stanza-matching.ts";
 import type { Database } from "../db/client.ts";
-import { echos, journalEntries, poemVersions, whispers } from "../db/schema.ts";
+import { echoes, journalEntries, poemVersions, whispers } from "../db/schema.ts";
 import type { AdminActor } from "./actor.ts";
 
 /**
@@ -13,25 +14,7 @@ import type { AdminActor } from "./actor.ts";
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 /** The tables of readers' words on a stanza. */
-const READERS_WORDS = [echos, whispers, journalEntries] as const;
-
-/** How many readers' words are kept aside, on stanzas a save removed. */
-export interface RemovedStanzaWords {
-  echoes: number;
-  whispers: number;
-  journalEntries: number;
-}
-
-export interface PoemVersionView {
-  id: number;
-  title: string;
-  stanzaCount: number;
-  firstLine: string;
-  /** When this version was saved. */
-  savedAt: Date;
-  /** When a later save replaced it. */
-  replacedAt: Date;
-}
+const READERS_WORDS = [echoes, whispers, journalEntries] as const;
 
 const sameStanzas = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((stanza, index) => stanza === b[index]);
@@ -176,9 +159,13 @@ export async function countRemovedWords(
 ): Promise<Map<number, RemovedStanzaWords>> {
   const counts = new Map<number, RemovedStanzaWords>();
   if (poemIds.length === 0) return counts;
-  const keys = { echos: "echoes", whispers: "whispers", journalEntries: "journalEntries" } as const;
+  const keys = {
+    echoes: "echoes",
+    whispers: "whispers",
+    journalEntries: "journalEntries",
+  } as const;
   for (const [name, table] of [
-    ["echos", echos],
+    ["echoes", echoes],
     ["whispers", whispers],
     ["journalEntries", journalEntries],
   ] as const) {
@@ -196,7 +183,7 @@ export async function countRemovedWords(
   return counts;
 }
 
-export async function listVersions(db: Database, poemId: number): Promise<PoemVersionView[]> {
+export async function listVersions(db: Database, poemId: number): Promise<PoemVersion[]> {
   const rows = await db
     .select({
       id: poemVersions.id,

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, exists, inArray, sql } from "drizzle-orm";
+import type { Poem, TagRef, Theme } from "../../common/schemas/poems.ts";
 import { tagSlug } from "../../common/slug.ts";
 import type { Database } from "../db/client.ts";
 import { embers, emberTags, poems, poemTags, tags } from "../db/schema.ts";
@@ -12,44 +13,6 @@ import {
 import type { Actor } from "./actor.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { notFound } from "./errors.ts";
-
-export interface TagRef {
-  id: number;
-  name: string;
-}
-
-export interface Poem {
-  id: number;
-  title: string;
-  slug: string;
-  stanzas: string[];
-  audioUrl: string | null;
-  coverUrl: string | null;
-  coverAlt: string | null;
-  coverWidth: number | null;
-  coverHeight: number | null;
-  /** Never shown to readers while true (server/db/visibility.ts). */
-  draft: boolean;
-  /** When readers first see it. */
-  publishAt: Date;
-  createdAt: Date;
-  updatedAt: Date;
-  tags: TagRef[];
-}
-
-export interface ThemeEmber {
-  id: number;
-  text: string;
-  date: Date;
-  isFeatured: boolean;
-  tags: TagRef[];
-}
-
-export interface Theme {
-  tag: TagRef;
-  poems: Poem[];
-  embers: ThemeEmber[];
-}
 
 export const poemColumns = {
   id: poems.id,

@@ -1,30 +1,23 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hydrated, launchBrowser } from "../helpers/browser.ts";
-import { type RunningServer, startServer } from "../helpers/server.ts";
+import { setUpBrowserSite } from "../helpers/browser-site.ts";
 import { type SmtpCapture, startSmtpCapture } from "../helpers/smtp.ts";
 
-let server: RunningServer;
-let browser: Browser;
 let smtp: SmtpCapture;
 const SUBSCRIBERS = ["first@example.com", "second@example.com"];
 
-async function signedIn(email: string, options: { admin?: boolean } = {}) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const args = options.admin ? [email, "--admin"] : [email];
-  const link = await server.cli("login-link", ...args);
-  const page = await context.newPage();
-  await page.goto(link.stdout.trim());
-  await page.close();
-  return context;
-}
+beforeAll(async () => {
+  smtp = await startSmtpCapture();
+});
+afterAll(() => smtp?.close());
+const site = setUpBrowserSite(() => ({ SMTP_URL: smtp.url }));
 
 /** Subscribes through the API and opens the emailed confirmation link, as a reader would. */
 async function verifiedSubscriber(email: string) {
   const since = smtp.messages.length;
-  const response = await fetch(`${server.url}/api/subscribe`, {
+  const response = await fetch(`${site.server.url}/api/subscribe`, {
     method: "POST",
-    headers: { "Content-Type": "application/json", Origin: server.url },
+    headers: { "Content-Type": "application/json", Origin: site.server.url },
     body: JSON.stringify({ email }),
   });
   expect(response.status).toBe(200);
@@ -36,14 +29,7 @@ async function verifiedSubscriber(email: string) {
 }
 
 beforeAll(async () => {
-  smtp = await startSmtpCapture();
-  [server, browser] = await Promise.all([startServer({ SMTP_URL: smtp.url }), launchBrowser()]);
   for (const email of SUBSCRIBERS) await verifiedSubscriber(email);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await smtp?.close();
 });
 
 describe("the digest admin page", () => {
@@ -51,11 +37,11 @@ describe("the digest admin page", () => {
   let page: Page;
 
   beforeAll(async () => {
-    admin = await signedIn("poet@example.com", { admin: true });
-    await admin.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
-    page = await admin.newPage();
-    await page.goto(`${server.url}/admin/digest`);
-    await hydrated(page);
+    admin = await site.signedIn("poet@example.com", { admin: true });
+    await admin.grantPermissions(["clipboard-read", "clipboard-write"], {
+      origin: site.server.url,
+    });
+    page = await site.open(admin, "/admin/digest");
   });
   afterAll(() => admin?.close());
 
@@ -111,10 +97,10 @@ describe("the digest admin page", () => {
 });
 
 it("sends a signed-in reader from /admin/digest home with 'Access denied'", async () => {
-  const reader = await signedIn("reader@example.com");
+  const reader = await site.signedIn("reader@example.com");
   const page = await reader.newPage();
-  await page.goto(`${server.url}/admin/digest`);
+  await page.goto(`${site.server.url}/admin/digest`);
   await page.getByText("Admin access required.").waitFor();
-  await page.waitForURL(`${server.url}/`);
+  await page.waitForURL(`${site.server.url}/`);
   await reader.close();
 });

@@ -1,39 +1,29 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hydrated, launchBrowser } from "../helpers/browser.ts";
-import { type RunningServer, startServer } from "../helpers/server.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { hydrated } from "../helpers/browser.ts";
+import { setUpBrowserSite } from "../helpers/browser-site.ts";
 
-let server: RunningServer;
-let browser: Browser;
+const site = setUpBrowserSite();
 let admin: BrowserContext;
 let page: Page;
 let coverFile: string;
 
 /** What an anonymous reader gets for a page: the cached copy once it has been served before. */
 async function anonymousHtml(pathname: string) {
-  return (await fetch(`${server.url}${pathname}`)).text();
+  return (await fetch(`${site.server.url}${pathname}`)).text();
 }
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  admin = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const link = await server.cli("login-link", "poet@example.com", "--admin");
-  page = await admin.newPage();
-  await page.goto(link.stdout.trim());
-  await page.goto(`${server.url}/admin`);
-  await hydrated(page);
+  admin = await site.signedIn("poet@example.com", { admin: true });
+  page = await site.open(admin, "/admin");
   coverFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ev-cover-")), "cover.jpg");
   await sharp({ create: { width: 800, height: 1000, channels: 3, background: "#9f4314" } })
     .jpeg()
     .toFile(coverFile);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 describe("content management as the poet", () => {
@@ -135,8 +125,8 @@ describe("content management as the poet", () => {
   });
 
   it("hides a whisper from readers and approves it again", async () => {
-    const reader = await browser.newContext();
-    const link = await server.cli("login-link", "reader@example.com");
+    const reader = await site.browser.newContext();
+    const link = await site.server.cli("login-link", "reader@example.com");
     const readerPage = await reader.newPage();
     await readerPage.goto(link.stdout.trim());
     const posted = await readerPage.evaluate(async (origin) => {
@@ -146,10 +136,12 @@ describe("content management as the poet", () => {
         body: JSON.stringify({ stanzaIndex: 0, body: "The boats always come back." }),
       });
       return response.status;
-    }, server.url);
+    }, site.server.url);
     expect(posted).toBe(201);
     const readerWhispers = async () =>
-      (await (await fetch(`${server.url}/api/poems/lanterns-on-the-quay/whispers/0`)).json()) as {
+      (await (
+        await fetch(`${site.server.url}/api/poems/lanterns-on-the-quay/whispers/0`)
+      ).json()) as {
         text: string;
       }[];
 
@@ -168,9 +160,9 @@ describe("content management as the poet", () => {
   });
 
   it("reviews guest submissions, showing what was sent as plain text", async () => {
-    const sent = await fetch(`${server.url}/api/guest-submission`, {
+    const sent = await fetch(`${site.server.url}/api/guest-submission`, {
       method: "POST",
-      headers: { "Content-Type": "application/json", Origin: server.url },
+      headers: { "Content-Type": "application/json", Origin: site.server.url },
       body: JSON.stringify({
         name: "Ada",
         email: "ada@example.com",
@@ -193,7 +185,7 @@ describe("content management as the poet", () => {
     await page.getByText("Submission deleted successfully").waitFor();
     await page.getByText("No submissions yet.").waitFor();
     expect(alerted).toBe(false);
-    await page.goto(`${server.url}/admin`);
+    await page.goto(`${site.server.url}/admin`);
     await hydrated(page);
   });
 
@@ -201,7 +193,7 @@ describe("content management as the poet", () => {
     await page.getByRole("tab", { name: "Poems" }).click();
     await page.getByRole("button", { name: "Delete Lanterns on the Quay" }).click();
     await page.getByText("Poem deleted successfully").waitFor();
-    expect((await fetch(`${server.url}/poetry/lanterns-on-the-quay`)).status).toBe(404);
+    expect((await fetch(`${site.server.url}/poetry/lanterns-on-the-quay`)).status).toBe(404);
     expect(await anonymousHtml("/poetry")).not.toContain("Lanterns on the Quay");
   });
 });

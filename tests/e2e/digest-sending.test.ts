@@ -5,12 +5,16 @@ import path from "node:path";
 import { eq, inArray } from "drizzle-orm";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
+import type { z } from "zod";
+import type { digestRun } from "../../common/schemas/digest.ts";
 import { type DatabaseHandle, openDatabase } from "../../server/db/client.ts";
 import { digestDeliveries, subscriptions } from "../../server/db/schema.ts";
-import type { DigestRunView } from "../../server/services/digest.ts";
 import { createSubscribers } from "../helpers/factories.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
 import { type SmtpCapture, startSmtpCapture } from "../helpers/smtp.ts";
+
+/** A run as the API sends it: the JSON these tests check. */
+type DigestRunJson = z.input<typeof digestRun>;
 
 /**
  * The digest as an operator runs it: real server processes, a real SMTP server, and a process
@@ -53,7 +57,7 @@ function adminApi(server: RunningServer, cookie: string) {
 async function waitForRunToFinish(
   api: ReturnType<typeof adminApi>,
   timeoutMs = 120_000,
-): Promise<DigestRunView> {
+): Promise<DigestRunJson> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const [run] = await (await api("/api/admin/digest/runs")).json();
@@ -101,7 +105,7 @@ function expectOneCopyEach(smtp: SmtpCapture, leftMidRun: Set<string>) {
   return copies;
 }
 
-function expectBalancedRun(run: DigestRunView, leftMidRun: number) {
+function expectBalancedRun(run: DigestRunJson, leftMidRun: number) {
   const queued = SUBSCRIBERS - SUBSCRIBERS / 40;
   const refused = Array.from({ length: SUBSCRIBERS }, (_, n) => n).filter(
     (n) => !isUnsubscribed(n) && isRefused(address(n)),

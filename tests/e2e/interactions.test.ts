@@ -1,48 +1,23 @@
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { LOCAL_JOURNAL_STORAGE_KEY } from "../../common/constants.ts";
 import { DEMO_POEMS } from "../../server/db/demo/content.ts";
-import { hydrated, launchBrowser } from "../helpers/browser.ts";
-import { type RunningServer, startServer } from "../helpers/server.ts";
+import { hydrated } from "../helpers/browser.ts";
+import { setUpBrowserSite } from "../helpers/browser-site.ts";
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const site = setUpBrowserSite();
 
 const poem = DEMO_POEMS.find((candidate) => candidate.slug === "the-kitchen-table");
 if (!poem) throw new Error("demo poem missing");
 
-async function signedIn(
-  email: string,
-  options: BrowserContextOptions = {},
-): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
-  const link = await server.cli("login-link", email);
-  const page = await context.newPage();
-  await page.goto(link.stdout.trim());
-  await page.close();
-  return context;
-}
-
-async function openPoem(context: BrowserContext, stanza = 0) {
-  const page = await context.newPage();
-  await page.goto(`${server.url}/poetry/${poem?.slug}#s-${stanza}`);
-  await hydrated(page);
-  return page;
-}
+const openPoem = (context: BrowserContext, stanza = 0) =>
+  site.open(context, `/poetry/${poem?.slug}#s-${stanza}`);
 
 const whispers = (page: Page) => page.locator("section[aria-labelledby=whispers-heading]");
 
 describe("as an anonymous reader", () => {
   it("asks to sign in for echoes and whispers, and sends nothing", async () => {
-    const context = await browser.newContext();
+    const context = await site.browser.newContext();
     const page = await openPoem(context);
     const posts: string[] = [];
     page.on("request", (request) => {
@@ -61,7 +36,7 @@ describe("as an anonymous reader", () => {
   });
 
   it("keeps saved stanzas in localStorage, newest first, at most 200", async () => {
-    const context = await browser.newContext();
+    const context = await site.browser.newContext();
     const page = await openPoem(context, 1);
     await page.evaluate(
       ([key]) => {
@@ -101,10 +76,10 @@ describe("as an anonymous reader", () => {
   });
 
   it("ignores malformed localStorage content without breaking the page", async () => {
-    const context = await browser.newContext();
+    const context = await site.browser.newContext();
     const page = await openPoem(context);
     await page.evaluate((key) => localStorage.setItem(key, "{not json"), LOCAL_JOURNAL_STORAGE_KEY);
-    await page.goto(`${server.url}/journal`);
+    await page.goto(`${site.server.url}/journal`);
     await hydrated(page);
     await page.getByText("Your Journal Awaits").waitFor();
     await context.close();
@@ -113,12 +88,12 @@ describe("as an anonymous reader", () => {
 
 describe("as a signed-in reader", () => {
   it("syncs the local journal one second after signing in and clears it", async () => {
-    const context = await browser.newContext();
+    const context = await site.browser.newContext();
     const page = await openPoem(context, 0);
     await page.getByRole("button", { name: "Save to journal" }).click();
     await page.getByRole("button", { name: "Go to stanza 3" }).click();
     await page.getByRole("button", { name: "Save to journal" }).click();
-    const link = await server.cli("login-link", "syncer@example.com");
+    const link = await site.server.cli("login-link", "syncer@example.com");
     await page.goto(link.stdout.trim());
     await page.getByText("2 local entries synced to your cloud journal.").waitFor();
     expect(
@@ -127,7 +102,7 @@ describe("as a signed-in reader", () => {
         LOCAL_JOURNAL_STORAGE_KEY,
       ),
     ).toEqual([]);
-    await page.goto(`${server.url}/journal`);
+    await page.goto(`${site.server.url}/journal`);
     await hydrated(page);
     expect(await page.getByText("Cloud", { exact: true }).count()).toBe(2);
     await page.getByText("Stanza 3", { exact: false }).first().waitFor();
@@ -139,7 +114,7 @@ describe("as a signed-in reader", () => {
   it.each(["Pacific/Kiritimati", "Pacific/Pago_Pago"])(
     "dates the cloud journal in the reader's own time zone (%s), with nothing for React to discard",
     async (timezoneId) => {
-      const context = await signedIn(`${timezoneId.replace(/\W/g, "-")}@example.com`, {
+      const context = await site.signedIn(`${timezoneId.replace(/\W/g, "-")}@example.com`, {
         timezoneId,
       });
       const page = await openPoem(context, 0);
@@ -150,7 +125,7 @@ describe("as a signed-in reader", () => {
         if (message.type() === "error") errors.push(message.text());
       });
       page.on("pageerror", (error) => errors.push(error.message));
-      await page.goto(`${server.url}/journal`);
+      await page.goto(`${site.server.url}/journal`);
       await hydrated(page);
       const readersToday = new Intl.DateTimeFormat("en-US", {
         timeZone: timezoneId,
@@ -165,7 +140,7 @@ describe("as a signed-in reader", () => {
   );
 
   it("echoes at once, toasts only when adding, and removes on a later click", async () => {
-    const context = await signedIn("echoer@example.com");
+    const context = await site.signedIn("echoer@example.com");
     const page = await openPoem(context, 2);
     const echo = page.getByRole("button", { name: "Echo" });
     const count = page.getByTestId("echo-count");
@@ -194,7 +169,7 @@ describe("as a signed-in reader", () => {
   });
 
   it("rolls an echo back when it fails", async () => {
-    const context = await signedIn("failing@example.com");
+    const context = await site.signedIn("failing@example.com");
     const page = await openPoem(context);
     await page.waitForLoadState("networkidle");
     const count = page.getByTestId("echo-count");
@@ -209,7 +184,7 @@ describe("as a signed-in reader", () => {
   });
 
   it("writes a whisper with the counter and Share rules, and deletes it", async () => {
-    const context = await signedIn("whisperer@example.com");
+    const context = await site.signedIn("whisperer@example.com");
     const page = await openPoem(context, 1);
     await page.getByRole("button", { name: "Show whispers" }).click();
     const panel = whispers(page);
@@ -242,14 +217,14 @@ describe("as a signed-in reader", () => {
   });
 
   it("shows delete only on the reader's own whispers", async () => {
-    const author = await signedIn("author@example.com");
+    const author = await site.signedIn("author@example.com");
     const authorPage = await openPoem(author, 3);
     await authorPage.getByRole("button", { name: "Show whispers" }).click();
     await whispers(authorPage).getByRole("button", { name: "Write a whisper" }).click();
     await whispers(authorPage).getByRole("textbox").fill("Mine alone");
     await whispers(authorPage).getByRole("button", { name: "Share" }).click();
     await whispers(authorPage).getByText("Mine alone").waitFor();
-    const reader = await signedIn("reader2@example.com");
+    const reader = await site.signedIn("reader2@example.com");
     const readerPage = await openPoem(reader, 3);
     await readerPage.getByRole("button", { name: "Show whispers" }).click();
     await whispers(readerPage).getByText("Mine alone").waitFor();
@@ -261,11 +236,11 @@ describe("as a signed-in reader", () => {
   });
 
   it("sends an expired session back to sign-in after a second", async () => {
-    const context = await signedIn("expiring@example.com");
+    const context = await site.signedIn("expiring@example.com");
     const page = await openPoem(context);
     await page.waitForLoadState("networkidle");
     // A role change ends every session of the user.
-    await server.cli("user:role", "expiring@example.com", "ADMIN");
+    await site.server.cli("user:role", "expiring@example.com", "ADMIN");
     await page.getByRole("button", { name: "Echo" }).click();
     await page.getByText("Your session has expired. Redirecting to sign in...").waitFor();
     await page.waitForURL(/\/login\?returnTo=/);

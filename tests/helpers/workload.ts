@@ -3,7 +3,7 @@ import http from "node:http";
 import { count, inArray, isNull, like } from "drizzle-orm";
 import type { DatabaseHandle } from "../../server/db/client.ts";
 import {
-  echos,
+  echoes,
   journalEntries,
   poems,
   subscriptions,
@@ -321,14 +321,14 @@ async function readBack(handle: DatabaseHandle, result: WorkloadResult) {
     `${userIds.get(row.userId ?? "")}|${poemSlugs.get(row.poemId)}|${row.stanzaIndex}`;
   const echoRows = await db
     .select({
-      userId: echos.userId,
-      poemId: echos.poemId,
-      stanzaIndex: echos.stanzaIndex,
+      userId: echoes.userId,
+      poemId: echoes.poemId,
+      stanzaIndex: echoes.stanzaIndex,
       rows: count(),
     })
-    .from(echos)
-    .where(isNull(echos.sessionId))
-    .groupBy(echos.userId, echos.poemId, echos.stanzaIndex);
+    .from(echoes)
+    .where(isNull(echoes.sessionId))
+    .groupBy(echoes.userId, echoes.poemId, echoes.stanzaIndex);
   const journalRows = await db
     .select({
       userId: journalEntries.userId,

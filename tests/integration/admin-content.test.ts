@@ -2,13 +2,19 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, dayInZone } from "../../common/dates.ts";
 import { AUDIO_URL_MESSAGE } from "../../common/schemas/admin.ts";
-import { echos, journalEntries, poems, poemTags, users, whispers } from "../../server/db/schema.ts";
+import {
+  echoes,
+  journalEntries,
+  poems,
+  poemTags,
+  users,
+  whispers,
+} from "../../server/db/schema.ts";
+import { api, SITE_ORIGIN } from "../helpers/api.ts";
 import { drivers } from "../helpers/database.ts";
 import { createPoem, ensureTags } from "../helpers/factories.ts";
 import { signIn } from "../helpers/session.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
-
-const ORIGIN = "http://localhost:3000";
 
 describe.each(drivers)("admin content on %s", (driver) => {
   let t: TestApp;
@@ -16,12 +22,6 @@ describe.each(drivers)("admin content on %s", (driver) => {
   let reader: string;
   let tagIds: number[];
 
-  const call = (method: string, path: string, body?: unknown, cookie = admin) =>
-    t.app.request(path, {
-      method,
-      headers: { Cookie: cookie, Origin: ORIGIN, "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
   const messageOf = async (response: Response) =>
     ((await response.json()) as { message: string }).message;
   const poemBody = (fields: Record<string, unknown> = {}) => ({
@@ -44,7 +44,11 @@ describe.each(drivers)("admin content on %s", (driver) => {
   afterAll(() => t.close());
 
   it("creates, updates and deletes a poem with the spec's rules applied", async () => {
-    const created = await call("POST", "/api/admin/poems", poemBody());
+    const created = await api(t.app, "POST", "/api/admin/poems", {
+      body: poemBody(),
+      cookie: admin,
+      origin: SITE_ORIGIN,
+    });
     expect(created.status).toBe(201);
     const poem = await created.json();
     expect(poem).toMatchObject({
@@ -58,15 +62,15 @@ describe.each(drivers)("admin content on %s", (driver) => {
     const [stored] = await t.db.select().from(poems).where(eq(poems.id, poem.id));
     expect(stored?.coverProvider).toBe("object-storage");
 
-    const updated = await call(
-      "PUT",
-      `/api/admin/poems/${poem.id}`,
-      poemBody({
+    const updated = await api(t.app, "PUT", `/api/admin/poems/${poem.id}`, {
+      body: poemBody({
         title: "Salt Letters, Again",
         coverUrl: "https://example.com/c.jpg",
         tagIds: [tagIds[0]],
       }),
-    );
+      cookie: admin,
+      origin: SITE_ORIGIN,
+    });
     expect(updated.status).toBe(200);
     expect((await updated.json()).tags).toHaveLength(1);
     const [again] = await t.db.select().from(poems).where(eq(poems.id, poem.id));
@@ -76,9 +80,23 @@ describe.each(drivers)("admin content on %s", (driver) => {
       "Salt Letters, Again",
     );
 
-    expect((await call("DELETE", `/api/admin/poems/${poem.id}`)).status).toBe(204);
+    expect(
+      (
+        await api(t.app, "DELETE", `/api/admin/poems/${poem.id}`, {
+          cookie: admin,
+          origin: SITE_ORIGIN,
+        })
+      ).status,
+    ).toBe(204);
     expect((await t.app.request("/api/poems/salt-letters")).status).toBe(404);
-    expect((await call("DELETE", `/api/admin/poems/${poem.id}`)).status).toBe(404);
+    expect(
+      (
+        await api(t.app, "DELETE", `/api/admin/poems/${poem.id}`, {
+          cookie: admin,
+          origin: SITE_ORIGIN,
+        })
+      ).status,
+    ).toBe(404);
   });
 
   describe("every write answers with the record it wrote, as a read shows it", () => {
@@ -91,9 +109,11 @@ describe.each(drivers)("admin content on %s", (driver) => {
         update: () => poemBody({ slug: "answered", title: "Answered, Again", tagIds: [tagIds[0]] }),
         revised: () => ({ title: "Answered, Again", tags: [{ id: tagIds[0], name: "Sea" }] }),
         read: async (record: { id: number }) =>
-          ((await (await call("GET", "/api/admin/poems")).json()) as { id: number }[]).find(
-            (poem) => poem.id === record.id,
-          ),
+          (
+            (await (
+              await api(t.app, "GET", "/api/admin/poems", { cookie: admin, origin: SITE_ORIGIN })
+            ).json()) as { id: number }[]
+          ).find((poem) => poem.id === record.id),
       },
       {
         name: "ember",
@@ -106,9 +126,11 @@ describe.each(drivers)("admin content on %s", (driver) => {
           tags: [{ id: tagIds[1], name: "Night" }],
         }),
         read: async (record: { id: number }) =>
-          ((await (await call("GET", "/api/admin/embers")).json()) as { id: number }[]).find(
-            (ember) => ember.id === record.id,
-          ),
+          (
+            (await (
+              await api(t.app, "GET", "/api/admin/embers", { cookie: admin, origin: SITE_ORIGIN })
+            ).json()) as { id: number }[]
+          ).find((ember) => ember.id === record.id),
       },
       {
         name: "book",
@@ -146,19 +168,30 @@ describe.each(drivers)("admin content on %s", (driver) => {
     ];
 
     it.each(entities)("$name: 201 on create, 200 on update, 204 on delete", async (entity) => {
-      const created = await call("POST", entity.path, entity.create());
+      const created = await api(t.app, "POST", entity.path, {
+        body: entity.create(),
+        cookie: admin,
+        origin: SITE_ORIGIN,
+      });
       expect(created.status).toBe(201);
       const record = await created.json();
       expect(record.id).toEqual(expect.any(Number));
       expect(record).toEqual(await entity.read(record));
 
-      const updated = await call("PUT", `${entity.path}/${record.id}`, entity.update());
+      const updated = await api(t.app, "PUT", `${entity.path}/${record.id}`, {
+        body: entity.update(),
+        cookie: admin,
+        origin: SITE_ORIGIN,
+      });
       expect(updated.status).toBe(200);
       const revised = await updated.json();
       expect(revised).toMatchObject(entity.revised());
       expect(revised).toEqual(await entity.read(revised));
 
-      const deleted = await call("DELETE", `${entity.path}/${record.id}`);
+      const deleted = await api(t.app, "DELETE", `${entity.path}/${record.id}`, {
+        cookie: admin,
+        origin: SITE_ORIGIN,
+      });
       expect(deleted.status).toBe(204);
       expect(await deleted.text()).toBe("");
     });
@@ -178,19 +211,30 @@ describe.each(drivers)("admin content on %s", (driver) => {
         },
       ],
     ] as const) {
-      const refused = await call("POST", path, { ...body, coverUrl: "http://example.com/c.jpg" });
+      const refused = await api(t.app, "POST", path, {
+        body: { ...body, coverUrl: "http://example.com/c.jpg" },
+        cookie: admin,
+        origin: SITE_ORIGIN,
+      });
       expect(refused.status).toBe(400);
       expect(await refused.json()).toEqual({
         message: "Cover images must use https",
         errors: { coverUrl: ["Cover images must use https"] },
       });
-      const ownSite = await call("POST", path, {
-        ...body,
-        coverUrl: `${t.config.publicUrl.origin}/objects/images/own-cover`,
+      const ownSite = await api(t.app, "POST", path, {
+        body: {
+          ...body,
+          coverUrl: `${t.config.publicUrl.origin}/objects/images/own-cover`,
+        },
+        cookie: admin,
+        origin: SITE_ORIGIN,
       });
       expect(ownSite.status).toBe(201);
       const { id } = await ownSite.json();
-      expect((await call("DELETE", `${path}/${id}`)).status).toBe(204);
+      expect(
+        (await api(t.app, "DELETE", `${path}/${id}`, { cookie: admin, origin: SITE_ORIGIN }))
+          .status,
+      ).toBe(204);
     }
     expect(await t.db.select().from(poems).where(eq(poems.slug, "plain-http"))).toEqual([]);
   });
@@ -206,7 +250,11 @@ describe.each(drivers)("admin content on %s", (driver) => {
       [{ tagIds: [] }, "At least one tag is required"],
     ];
     for (const [fields, message] of cases) {
-      const response = await call("POST", "/api/admin/poems", poemBody({ slug: "bad", ...fields }));
+      const response = await api(t.app, "POST", "/api/admin/poems", {
+        body: poemBody({ slug: "bad", ...fields }),
+        cookie: admin,
+        origin: SITE_ORIGIN,
+      });
       expect(response.status, JSON.stringify(fields)).toBe(400);
       expect(await messageOf(response)).toBe(message);
     }
@@ -219,11 +267,11 @@ describe.each(drivers)("admin content on %s", (driver) => {
       "https://media.example.com/readings/salt-letters.mp3",
     ];
     for (const [index, audioUrl] of accepted.entries()) {
-      const response = await call(
-        "POST",
-        "/api/admin/poems",
-        poemBody({ slug: `read-aloud-${index}`, audioUrl: ` ${audioUrl} ` }),
-      );
+      const response = await api(t.app, "POST", "/api/admin/poems", {
+        body: poemBody({ slug: `read-aloud-${index}`, audioUrl: ` ${audioUrl} ` }),
+        cookie: admin,
+        origin: SITE_ORIGIN,
+      });
       expect(response.status, audioUrl).toBe(201);
       expect((await response.json()).audioUrl).toBe(audioUrl);
     }
@@ -236,11 +284,11 @@ describe.each(drivers)("admin content on %s", (driver) => {
       "data:audio/wav;base64,UklGRg==",
       "ftp://media.example.com/a.mp3",
     ]) {
-      const response = await call(
-        "POST",
-        "/api/admin/poems",
-        poemBody({ slug: "refused-audio", audioUrl }),
-      );
+      const response = await api(t.app, "POST", "/api/admin/poems", {
+        body: poemBody({ slug: "refused-audio", audioUrl }),
+        cookie: admin,
+        origin: SITE_ORIGIN,
+      });
       expect(response.status, audioUrl).toBe(400);
       const body = (await response.json()) as { errors: Record<string, string[]> };
       expect(body.errors.audioUrl, audioUrl).toEqual([AUDIO_URL_MESSAGE]);
@@ -250,11 +298,31 @@ describe.each(drivers)("admin content on %s", (driver) => {
 
   it("refuses a taken slug with 409 and an unknown poem with 404", async () => {
     await createPoem(t.db, { slug: "taken", tagNames: ["Sea"] });
-    const duplicate = await call("POST", "/api/admin/poems", poemBody({ slug: "taken" }));
+    const duplicate = await api(t.app, "POST", "/api/admin/poems", {
+      body: poemBody({ slug: "taken" }),
+      cookie: admin,
+      origin: SITE_ORIGIN,
+    });
     expect(duplicate.status).toBe(409);
     expect(await messageOf(duplicate)).toBe("A poem with this slug already exists");
-    expect((await call("PUT", "/api/admin/poems/999999", poemBody())).status).toBe(404);
-    expect((await call("PUT", "/api/admin/poems/abc", poemBody())).status).toBe(400);
+    expect(
+      (
+        await api(t.app, "PUT", "/api/admin/poems/999999", {
+          body: poemBody(),
+          cookie: admin,
+          origin: SITE_ORIGIN,
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await api(t.app, "PUT", "/api/admin/poems/abc", {
+          body: poemBody(),
+          cookie: admin,
+          origin: SITE_ORIGIN,
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it("deletes a poem's tag links, echoes, whispers and journal entries with it, and nothing else", async () => {
@@ -266,12 +334,19 @@ describe.each(drivers)("admin content on %s", (driver) => {
       .where(eq(users.email, "reader@example.com"));
     const userId = user?.id ?? "";
     for (const poem of [doomed, kept]) {
-      await t.db.insert(echos).values({ poemId: poem.id, stanzaIndex: "0", userId });
+      await t.db.insert(echoes).values({ poemId: poem.id, stanzaIndex: "0", userId });
       await t.db.insert(whispers).values({ poemId: poem.id, stanzaIndex: "0", userId, text: "hi" });
       await t.db.insert(journalEntries).values({ poemId: poem.id, stanzaIndex: "0", userId });
     }
-    expect((await call("DELETE", `/api/admin/poems/${doomed.id}`)).status).toBe(204);
-    for (const table of [echos, whispers, journalEntries, poemTags]) {
+    expect(
+      (
+        await api(t.app, "DELETE", `/api/admin/poems/${doomed.id}`, {
+          cookie: admin,
+          origin: SITE_ORIGIN,
+        })
+      ).status,
+    ).toBe(204);
+    for (const table of [echoes, whispers, journalEntries, poemTags]) {
       expect(await t.db.select().from(table).where(eq(table.poemId, doomed.id))).toEqual([]);
       expect(await t.db.select().from(table).where(eq(table.poemId, kept.id))).toHaveLength(1);
     }
@@ -280,28 +355,56 @@ describe.each(drivers)("admin content on %s", (driver) => {
   it("schedules embers: one per day, featured on request, listed from today with future days", async () => {
     const today = dayInZone(t.config.siteTimezone);
     const tomorrow = addDays(today, 1);
-    const created = await call("POST", "/api/admin/embers", {
-      text: "Tomorrow's ember",
-      date: tomorrow,
-      tagIds: [tagIds[1]],
-      isFeatured: true,
+    const created = await api(t.app, "POST", "/api/admin/embers", {
+      body: {
+        text: "Tomorrow's ember",
+        date: tomorrow,
+        tagIds: [tagIds[1]],
+        isFeatured: true,
+      },
+      cookie: admin,
+      origin: SITE_ORIGIN,
     });
     expect(created.status).toBe(201);
     const { id } = await created.json();
-    const clash = await call("POST", "/api/admin/embers", { text: "Again", date: tomorrow });
+    const clash = await api(t.app, "POST", "/api/admin/embers", {
+      body: { text: "Again", date: tomorrow },
+      cookie: admin,
+      origin: SITE_ORIGIN,
+    });
     expect(clash.status).toBe(409);
     expect(await messageOf(clash)).toBe("An ember is already scheduled for that date");
     expect(
-      await messageOf(await call("POST", "/api/admin/embers", { text: "", date: tomorrow })),
+      await messageOf(
+        await api(t.app, "POST", "/api/admin/embers", {
+          body: { text: "", date: tomorrow },
+          cookie: admin,
+          origin: SITE_ORIGIN,
+        }),
+      ),
     ).toBe("Text is required");
-    expect(await messageOf(await call("POST", "/api/admin/embers", { text: "x", date: "" }))).toBe(
-      "Date is required",
-    );
     expect(
-      await messageOf(await call("POST", "/api/admin/embers", { text: "x", date: "someday" })),
+      await messageOf(
+        await api(t.app, "POST", "/api/admin/embers", {
+          body: { text: "x", date: "" },
+          cookie: admin,
+          origin: SITE_ORIGIN,
+        }),
+      ),
+    ).toBe("Date is required");
+    expect(
+      await messageOf(
+        await api(t.app, "POST", "/api/admin/embers", {
+          body: { text: "x", date: "someday" },
+          cookie: admin,
+          origin: SITE_ORIGIN,
+        }),
+      ),
     ).toBe("Invalid date format");
 
-    const schedule = await (await call("GET", "/api/admin/embers?limit=30")).json();
+    const schedule = await (
+      await api(t.app, "GET", "/api/admin/embers?limit=30", { cookie: admin, origin: SITE_ORIGIN })
+    ).json();
     expect(schedule).toEqual([
       expect.objectContaining({ id, text: "Tomorrow's ember", isFeatured: true }),
     ]);
@@ -311,20 +414,39 @@ describe.each(drivers)("admin content on %s", (driver) => {
     expect(published.map((ember: { id: number }) => ember.id)).not.toContain(id);
 
     // The spec's payload is {text, date}: the tags and the feature stay as they were.
-    const edited = await call("PUT", `/api/admin/embers/${id}`, { text: "Edited", date: tomorrow });
+    const edited = await api(t.app, "PUT", `/api/admin/embers/${id}`, {
+      body: { text: "Edited", date: tomorrow },
+      cookie: admin,
+      origin: SITE_ORIGIN,
+    });
     expect(edited.status).toBe(200);
-    const [row] = await (await call("GET", "/api/admin/embers")).json();
+    const [row] = await (
+      await api(t.app, "GET", "/api/admin/embers", { cookie: admin, origin: SITE_ORIGIN })
+    ).json();
     expect(row).toMatchObject({ text: "Edited", isFeatured: true });
     expect(row.tags).toHaveLength(1);
-    await call("PUT", `/api/admin/embers/${id}`, {
-      text: "Edited",
-      date: tomorrow,
-      isFeatured: false,
-      tagIds: [],
+    await api(t.app, "PUT", `/api/admin/embers/${id}`, {
+      body: {
+        text: "Edited",
+        date: tomorrow,
+        isFeatured: false,
+        tagIds: [],
+      },
+      cookie: admin,
+      origin: SITE_ORIGIN,
     });
-    const [unfeatured] = await (await call("GET", "/api/admin/embers")).json();
+    const [unfeatured] = await (
+      await api(t.app, "GET", "/api/admin/embers", { cookie: admin, origin: SITE_ORIGIN })
+    ).json();
     expect(unfeatured).toMatchObject({ isFeatured: false, featuredAt: null, tags: [] });
-    expect((await call("DELETE", `/api/admin/embers/${id}`)).status).toBe(204);
+    expect(
+      (
+        await api(t.app, "DELETE", `/api/admin/embers/${id}`, {
+          cookie: admin,
+          origin: SITE_ORIGIN,
+        })
+      ).status,
+    ).toBe(204);
   });
 
   it("creates, updates and deletes books with pages, and refuses bad fields", async () => {
@@ -336,73 +458,138 @@ describe.each(drivers)("admin content on %s", (driver) => {
       buyUrl: "https://example.com/buy",
       pages: [{ title: "Opening", content: "The tide..." }],
     };
-    const created = await call("POST", "/api/admin/books", book);
+    const created = await api(t.app, "POST", "/api/admin/books", {
+      body: book,
+      cookie: admin,
+      origin: SITE_ORIGIN,
+    });
     expect(created.status).toBe(201);
     const { id } = await created.json();
-    expect((await call("POST", "/api/admin/books", book)).status).toBe(409);
     expect(
-      await messageOf(await call("POST", "/api/admin/books", { ...book, slug: "x", blurb: "" })),
+      (
+        await api(t.app, "POST", "/api/admin/books", {
+          body: book,
+          cookie: admin,
+          origin: SITE_ORIGIN,
+        })
+      ).status,
+    ).toBe(409);
+    expect(
+      await messageOf(
+        await api(t.app, "POST", "/api/admin/books", {
+          body: { ...book, slug: "x", blurb: "" },
+          cookie: admin,
+          origin: SITE_ORIGIN,
+        }),
+      ),
     ).toBe("Blurb is required");
     expect(
       await messageOf(
-        await call("POST", "/api/admin/books", { ...book, slug: "y", buyUrl: "nope" }),
+        await api(t.app, "POST", "/api/admin/books", {
+          body: { ...book, slug: "y", buyUrl: "nope" },
+          cookie: admin,
+          origin: SITE_ORIGIN,
+        }),
       ),
     ).toBe("Must be a valid URL");
     expect(
       await messageOf(
-        await call("POST", "/api/admin/books", {
-          ...book,
-          slug: "z",
-          pages: [{ title: "", content: "c" }],
+        await api(t.app, "POST", "/api/admin/books", {
+          body: {
+            ...book,
+            slug: "z",
+            pages: [{ title: "", content: "c" }],
+          },
+          cookie: admin,
+          origin: SITE_ORIGIN,
         }),
       ),
     ).toBe("Page title is required");
-    const updated = await call("PUT", `/api/admin/books/${id}`, {
-      ...book,
-      title: "Harbour Hours II",
+    const updated = await api(t.app, "PUT", `/api/admin/books/${id}`, {
+      body: {
+        ...book,
+        title: "Harbour Hours II",
+      },
+      cookie: admin,
+      origin: SITE_ORIGIN,
     });
     expect(updated.status).toBe(200);
     expect((await (await t.app.request("/api/books/harbour-hours")).json()).title).toBe(
       "Harbour Hours II",
     );
-    expect((await call("DELETE", `/api/admin/books/${id}`)).status).toBe(204);
+    expect(
+      (await api(t.app, "DELETE", `/api/admin/books/${id}`, { cookie: admin, origin: SITE_ORIGIN }))
+        .status,
+    ).toBe(204);
     expect((await t.app.request("/api/books/harbour-hours")).status).toBe(404);
   });
 
   it("creates and renames tags, refusing names taken in any case", async () => {
-    const created = await call("POST", "/api/admin/tags", { name: "  Dawn  " });
+    const created = await api(t.app, "POST", "/api/admin/tags", {
+      body: { name: "  Dawn  " },
+      cookie: admin,
+      origin: SITE_ORIGIN,
+    });
     expect(created.status).toBe(201);
     const tag = await created.json();
     expect(tag.name).toBe("Dawn");
-    const duplicate = await call("POST", "/api/admin/tags", { name: "dawn" });
+    const duplicate = await api(t.app, "POST", "/api/admin/tags", {
+      body: { name: "dawn" },
+      cookie: admin,
+      origin: SITE_ORIGIN,
+    });
     expect(duplicate.status).toBe(409);
     expect(await messageOf(duplicate)).toBe("A tag with this name already exists");
-    expect(await messageOf(await call("POST", "/api/admin/tags", { name: "" }))).toBe(
-      "Tag name is required",
-    );
-    expect(await messageOf(await call("POST", "/api/admin/tags", { name: "x".repeat(51) }))).toBe(
-      "Tag name must be 50 characters or less",
-    );
-    const renamed = await call("PUT", `/api/admin/tags/${tag.id}`, { name: "Daybreak" });
+    expect(
+      await messageOf(
+        await api(t.app, "POST", "/api/admin/tags", {
+          body: { name: "" },
+          cookie: admin,
+          origin: SITE_ORIGIN,
+        }),
+      ),
+    ).toBe("Tag name is required");
+    expect(
+      await messageOf(
+        await api(t.app, "POST", "/api/admin/tags", {
+          body: { name: "x".repeat(51) },
+          cookie: admin,
+          origin: SITE_ORIGIN,
+        }),
+      ),
+    ).toBe("Tag name must be 50 characters or less");
+    const renamed = await api(t.app, "PUT", `/api/admin/tags/${tag.id}`, {
+      body: { name: "Daybreak" },
+      cookie: admin,
+      origin: SITE_ORIGIN,
+    });
     expect(await renamed.json()).toEqual({ id: tag.id, name: "Daybreak" });
-    expect((await call("DELETE", `/api/admin/tags/${tag.id}`)).status).toBe(204);
+    expect(
+      (
+        await api(t.app, "DELETE", `/api/admin/tags/${tag.id}`, {
+          cookie: admin,
+          origin: SITE_ORIGIN,
+        })
+      ).status,
+    ).toBe(204);
   });
 
   it("hides a whisper from readers at once and brings it back on approval", async () => {
     const poem = await createPoem(t.db, { slug: "moderated", tagNames: ["Sea"] });
-    const posted = await call(
-      "POST",
-      "/api/poems/moderated/whispers",
-      { stanzaIndex: 0, body: "A thought" },
-      reader,
-    );
+    const posted = await api(t.app, "POST", "/api/poems/moderated/whispers", {
+      body: { stanzaIndex: 0, body: "A thought" },
+      cookie: reader,
+      origin: SITE_ORIGIN,
+    });
     expect(posted.status).toBe(201);
     const { id } = await posted.json();
     const readerList = async () =>
       (await (await t.app.request("/api/poems/moderated/whispers/0")).json()) as { id: number }[];
     expect((await readerList()).map((whisper) => whisper.id)).toContain(id);
 
-    const listed = await (await call("GET", "/api/admin/whispers")).json();
+    const listed = await (
+      await api(t.app, "GET", "/api/admin/whispers", { cookie: admin, origin: SITE_ORIGIN })
+    ).json();
     expect(listed).toContainEqual(
       expect.objectContaining({
         id,
@@ -412,41 +599,92 @@ describe.each(drivers)("admin content on %s", (driver) => {
         stanzaIndex: 0,
       }),
     );
-    expect((await call("POST", `/api/admin/whispers/${id}/hide`, {})).status).toBe(200);
+    expect(
+      (
+        await api(t.app, "POST", `/api/admin/whispers/${id}/hide`, {
+          body: {},
+          cookie: admin,
+          origin: SITE_ORIGIN,
+        })
+      ).status,
+    ).toBe(200);
     expect((await readerList()).map((whisper) => whisper.id)).not.toContain(id);
-    expect((await call("POST", `/api/admin/whispers/${id}/approve`, {})).status).toBe(200);
+    expect(
+      (
+        await api(t.app, "POST", `/api/admin/whispers/${id}/approve`, {
+          body: {},
+          cookie: admin,
+          origin: SITE_ORIGIN,
+        })
+      ).status,
+    ).toBe(200);
     expect((await readerList()).map((whisper) => whisper.id)).toContain(id);
-    expect((await call("POST", "/api/admin/whispers/999999/hide", {})).status).toBe(404);
+    expect(
+      (
+        await api(t.app, "POST", "/api/admin/whispers/999999/hide", {
+          body: {},
+          cookie: admin,
+          origin: SITE_ORIGIN,
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it("lists guest submissions newest first, marks them reviewed and deletes them", async () => {
     for (const poemTitle of ["First Light", "Second <b>Light</b>"]) {
-      const sent = await t.app.request("/api/guest-submission", {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Origin: ORIGIN },
-        body: JSON.stringify({
-          name: "Ada",
-          email: "ada@example.com",
-          poemTitle,
-          poemText: "line one\nline two",
-        }),
+      const sent = await api(t.app, "POST", "/api/guest-submission", {
+        body: { name: "Ada", email: "ada@example.com", poemTitle, poemText: "line one\nline two" },
+        origin: SITE_ORIGIN,
       });
       expect(sent.status).toBe(201);
     }
-    const listed = await (await call("GET", "/api/admin/submissions")).json();
+    const listed = await (
+      await api(t.app, "GET", "/api/admin/submissions", { cookie: admin, origin: SITE_ORIGIN })
+    ).json();
     expect(listed.map((item: { poemTitle: string }) => item.poemTitle)).toEqual([
       "Second <b>Light</b>",
       "First Light",
     ]);
     const [newest] = listed;
     expect(newest).toMatchObject({ name: "Ada", email: "ada@example.com", reviewedAt: null });
-    expect((await call("POST", `/api/admin/submissions/${newest.id}/review`, {})).status).toBe(200);
-    const [reviewed] = await (await call("GET", "/api/admin/submissions")).json();
+    expect(
+      (
+        await api(t.app, "POST", `/api/admin/submissions/${newest.id}/review`, {
+          body: {},
+          cookie: admin,
+          origin: SITE_ORIGIN,
+        })
+      ).status,
+    ).toBe(200);
+    const [reviewed] = await (
+      await api(t.app, "GET", "/api/admin/submissions", { cookie: admin, origin: SITE_ORIGIN })
+    ).json();
     expect(reviewed.reviewedAt).not.toBeNull();
-    expect((await call("DELETE", `/api/admin/submissions/${newest.id}`)).status).toBe(204);
-    expect(await (await call("GET", "/api/admin/submissions")).json()).toHaveLength(1);
-    expect((await call("DELETE", `/api/admin/submissions/${newest.id}`)).status).toBe(404);
-    expect((await call("GET", "/api/admin/submissions", undefined, reader)).status).toBe(403);
+    expect(
+      (
+        await api(t.app, "DELETE", `/api/admin/submissions/${newest.id}`, {
+          cookie: admin,
+          origin: SITE_ORIGIN,
+        })
+      ).status,
+    ).toBe(204);
+    expect(
+      await (
+        await api(t.app, "GET", "/api/admin/submissions", { cookie: admin, origin: SITE_ORIGIN })
+      ).json(),
+    ).toHaveLength(1);
+    expect(
+      (
+        await api(t.app, "DELETE", `/api/admin/submissions/${newest.id}`, {
+          cookie: admin,
+          origin: SITE_ORIGIN,
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (await api(t.app, "GET", "/api/admin/submissions", { cookie: reader, origin: SITE_ORIGIN }))
+        .status,
+    ).toBe(403);
   });
 
   it("refuses every admin call without a session (401) and for a reader (403)", async () => {
@@ -465,8 +703,14 @@ describe.each(drivers)("admin content on %s", (driver) => {
     ];
     for (const [method, path] of calls) {
       const body = method === "GET" ? undefined : {};
-      expect((await call(method, path, body, "")).status, `${method} ${path}`).toBe(401);
-      expect((await call(method, path, body, reader)).status, `${method} ${path}`).toBe(403);
+      expect(
+        (await api(t.app, method, path, { body, cookie: "", origin: SITE_ORIGIN })).status,
+        `${method} ${path}`,
+      ).toBe(401);
+      expect(
+        (await api(t.app, method, path, { body, cookie: reader, origin: SITE_ORIGIN })).status,
+        `${method} ${path}`,
+      ).toBe(403);
     }
   });
 });

@@ -1,22 +1,11 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sessions, users, verifications } from "../../server/db/schema.ts";
+import { api } from "../helpers/api.ts";
 import { drivers } from "../helpers/database.ts";
 import { cookiesFrom, signIn } from "../helpers/session.ts";
 import { type SmtpCapture, startSmtpCapture } from "../helpers/smtp.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
-
-const json = (body: unknown, headers: Record<string, string> = {}) => ({
-  method: "POST",
-  headers: { "Content-Type": "application/json", ...headers },
-  body: JSON.stringify(body),
-});
-
-const form = (fields: Record<string, string>, headers: Record<string, string> = {}) => ({
-  method: "POST",
-  headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
-  body: new URLSearchParams(fields).toString(),
-});
 
 describe.each(drivers)("sign-in on %s", (driver) => {
   let t: TestApp;
@@ -38,7 +27,10 @@ describe.each(drivers)("sign-in on %s", (driver) => {
 
   async function requestLink(email: string, returnTo = "/poetry/a-poem") {
     const since = smtp.messages.length;
-    const response = await t.app.request("/api/auth/email-link", json({ email, returnTo }, from()));
+    const response = await api(t.app, "POST", "/api/auth/email-link", {
+      body: { email, returnTo },
+      headers: from(),
+    });
     expect(response.status).toBe(200);
     const mail = await smtp.waitFor(email, since);
     const link = /https?:\/\/\S+\/login\/verify\?\S+/.exec(mail.parsed.text ?? "")?.[0];
@@ -47,13 +39,12 @@ describe.each(drivers)("sign-in on %s", (driver) => {
   }
 
   async function pressContinue(link: URL) {
-    return t.app.request(
-      "/api/auth/email-link/verify",
-      form({
+    return api(t.app, "POST", "/api/auth/email-link/verify", {
+      body: new URLSearchParams({
         token: link.searchParams.get("token") ?? "",
         returnTo: link.searchParams.get("returnTo") ?? "/",
       }),
-    );
+    });
   }
 
   it("sends a link by real SMTP; Continue signs in and returns to the page; the link works once", async () => {
@@ -112,21 +103,24 @@ describe.each(drivers)("sign-in on %s", (driver) => {
 
   it("answers the same for known and unknown addresses", async () => {
     await signIn(t, "known@example.com");
-    const known = await t.app.request(
-      "/api/auth/email-link",
-      json({ email: "known@example.com" }, from()),
-    );
-    const unknown = await t.app.request(
-      "/api/auth/email-link",
-      json({ email: "nobody@example.com" }, from()),
-    );
+    const known = await api(t.app, "POST", "/api/auth/email-link", {
+      body: { email: "known@example.com" },
+      headers: from(),
+    });
+    const unknown = await api(t.app, "POST", "/api/auth/email-link", {
+      body: { email: "nobody@example.com" },
+      headers: from(),
+    });
     expect(known.status).toBe(unknown.status);
     expect(await known.text()).toBe(await unknown.text());
   });
 
   it("refuses a malformed email with the spec's message", async () => {
     for (const email of ["not-an-email", "", "a@b", `${"x".repeat(250)}@example.com`]) {
-      const response = await t.app.request("/api/auth/email-link", json({ email }, from()));
+      const response = await api(t.app, "POST", "/api/auth/email-link", {
+        body: { email },
+        headers: from(),
+      });
       expect(response.status).toBe(400);
       expect((await response.json()).message).toBe("Please enter a valid email address");
     }
@@ -141,30 +135,30 @@ describe.each(drivers)("sign-in on %s", (driver) => {
   it("limits link requests per email address and per client address (429 with Retry-After)", async () => {
     const headers = from();
     for (let i = 0; i < 3; i++) {
-      const ok = await t.app.request(
-        "/api/auth/email-link",
-        json({ email: "limit@example.com" }, from()),
-      );
+      const ok = await api(t.app, "POST", "/api/auth/email-link", {
+        body: { email: "limit@example.com" },
+        headers: from(),
+      });
       expect(ok.status).toBe(200);
     }
-    const limited = await t.app.request(
-      "/api/auth/email-link",
-      json({ email: "limit@example.com" }, from()),
-    );
+    const limited = await api(t.app, "POST", "/api/auth/email-link", {
+      body: { email: "limit@example.com" },
+      headers: from(),
+    });
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
 
     for (let i = 0; i < 10; i++) {
-      const ok = await t.app.request(
-        "/api/auth/email-link",
-        json({ email: `ip${i}@example.com` }, headers),
-      );
+      const ok = await api(t.app, "POST", "/api/auth/email-link", {
+        body: { email: `ip${i}@example.com` },
+        headers,
+      });
       expect(ok.status).toBe(200);
     }
-    const byAddress = await t.app.request(
-      "/api/auth/email-link",
-      json({ email: "ip10@example.com" }, headers),
-    );
+    const byAddress = await api(t.app, "POST", "/api/auth/email-link", {
+      body: { email: "ip10@example.com" },
+      headers,
+    });
     expect(byAddress.status).toBe(429);
     expect(byAddress.headers.get("retry-after")).toBeTruthy();
   });
@@ -253,23 +247,20 @@ describe.each(drivers)("sign-in on %s", (driver) => {
 
   it("refuses cookie-authenticated mutations from another site", async () => {
     const cookie = await signIn(t, "csrf@example.com");
-    const foreign = await t.app.request(
-      "/api/auth/email-link",
-      json({ email: "csrf@example.com" }, { Cookie: cookie, Origin: "https://evil.example" }),
-    );
+    const foreign = await api(t.app, "POST", "/api/auth/email-link", {
+      body: { email: "csrf@example.com" },
+      headers: { Cookie: cookie, Origin: "https://evil.example" },
+    });
     expect(foreign.status).toBe(403);
-    const crossSite = await t.app.request(
-      "/api/auth/email-link",
-      json({ email: "csrf@example.com" }, { Cookie: cookie, "Sec-Fetch-Site": "cross-site" }),
-    );
+    const crossSite = await api(t.app, "POST", "/api/auth/email-link", {
+      body: { email: "csrf@example.com" },
+      headers: { Cookie: cookie, "Sec-Fetch-Site": "cross-site" },
+    });
     expect(crossSite.status).toBe(403);
-    const own = await t.app.request(
-      "/api/auth/email-link",
-      json(
-        { email: "csrf@example.com" },
-        { Cookie: cookie, Origin: "http://localhost:3000", ...from() },
-      ),
-    );
+    const own = await api(t.app, "POST", "/api/auth/email-link", {
+      body: { email: "csrf@example.com" },
+      headers: { Cookie: cookie, Origin: "http://localhost:3000", ...from() },
+    });
     expect(own.status).toBe(200);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBackup, RestoreRefused, restoreBackup } from "../../server/db/backup.ts";
-import { echos, journalEntries, poems, users, whispers } from "../../server/db/schema.ts";
+import { echoes, journalEntries, poems, users, whispers } from "../../server/db/schema.ts";
 import { type Driver, drivers, openTestDatabase } from "../helpers/database.ts";
 import { createEmber, createPoem, createSubscribers } from "../helpers/factories.ts";
 import { signIn } from "../helpers/session.ts";
@@ -26,7 +26,7 @@ describe.each(drivers)("backup and restore from %s", (driver) => {
       featuredAt: new Date(),
     });
     await createSubscribers(t.db, ["a@example.com", "b@example.com"]);
-    await t.db.insert(echos).values({ poemId: poem.id, stanzaIndex: "1", userId: readerId });
+    await t.db.insert(echoes).values({ poemId: poem.id, stanzaIndex: "1", userId: readerId });
     await t.db
       .insert(whispers)
       .values({ poemId: poem.id, stanzaIndex: "0", userId: readerId, text: "a whisper 🌊" });

@@ -1,29 +1,26 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { addDays, dayInZone } from "../../common/dates.ts";
-import { digestDeliveries, echos, mailRuns, subscriptions } from "../../server/db/schema.ts";
-import { type DigestRunView, SAMPLE_DIGEST_CONTENT } from "../../server/services/digest.ts";
+import { endpoints } from "../../common/endpoints.ts";
+import { digestDeliveries, echoes, mailRuns, subscriptions } from "../../server/db/schema.ts";
+import { SAMPLE_DIGEST_CONTENT } from "../../server/services/digest.ts";
+import { api, SITE_ORIGIN, wireAnswer } from "../helpers/api.ts";
 import { drivers } from "../helpers/database.ts";
 import { createEmber, createPoem, createSubscribers } from "../helpers/factories.ts";
 import { signIn } from "../helpers/session.ts";
 import { type SmtpCapture, startSmtpCapture } from "../helpers/smtp.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 
-const ORIGIN = "http://localhost:3000";
-
 describe.each(drivers)("the weekly digest on %s", (driver) => {
   let t: TestApp;
   let smtp: SmtpCapture;
   let admin: string;
 
-  const adminRequest = (path: string, body?: unknown, cookie = admin) =>
-    t.app.request(path, {
-      method: body === undefined ? "GET" : "POST",
-      headers: { Cookie: cookie, Origin: ORIGIN, "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
   const runs = async () =>
-    (await (await adminRequest("/api/admin/digest/runs")).json()) as DigestRunView[];
+    wireAnswer(
+      endpoints.listDigestRuns,
+      await api(t.app, "GET", "/api/admin/digest/runs", { cookie: admin, origin: SITE_ORIGIN }),
+    );
   const latestRun = async () => {
     const [run] = await runs();
     if (!run) throw new Error("no digest run yet");
@@ -50,7 +47,10 @@ describe.each(drivers)("the weekly digest on %s", (driver) => {
   });
 
   it("falls back to the spec's sample only while the site has no content of its own", async () => {
-    const response = await adminRequest("/api/admin/digest/content");
+    const response = await api(t.app, "GET", "/api/admin/digest/content", {
+      cookie: admin,
+      origin: SITE_ORIGIN,
+    });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual(SAMPLE_DIGEST_CONTENT);
   });
@@ -70,7 +70,7 @@ describe.each(drivers)("the weekly digest on %s", (driver) => {
     });
     const stone = await createPoem(t.db, { title: "Stone", slug: "stone", stanzas: ["only / c"] });
     const old = new Date(Date.now() - 8 * 24 * 60 * 60 * 1000);
-    await t.db.insert(echos).values([
+    await t.db.insert(echoes).values([
       ...[1, 2, 3].map((n) => ({ poemId: river.id, stanzaIndex: "1", sessionId: `s${n}` })),
       ...[1, 2].map((n) => ({ poemId: stone.id, stanzaIndex: "0", sessionId: `s${n}` })),
       { poemId: river.id, stanzaIndex: "0", sessionId: "s1" },
@@ -83,7 +83,9 @@ describe.each(drivers)("the weekly digest on %s", (driver) => {
         createdAt: old,
       })),
     ]);
-    const content = await (await adminRequest("/api/admin/digest/content")).json();
+    const content = await (
+      await api(t.app, "GET", "/api/admin/digest/content", { cookie: admin, origin: SITE_ORIGIN })
+    ).json();
     expect(content.featuredEmber.text).toBe("The week's ember");
     expect(content.topEchoedStanzas).toEqual([
       { poem: { title: "River", slug: "river" }, stanza: "two / b", stanzaIndex: 1, echoCount: 3 },
@@ -106,7 +108,11 @@ describe.each(drivers)("the weekly digest on %s", (driver) => {
         },
       ],
     };
-    const response = await adminRequest("/api/admin/digest/preview", hostile);
+    const response = await api(t.app, "POST", "/api/admin/digest/preview", {
+      body: hostile,
+      cookie: admin,
+      origin: SITE_ORIGIN,
+    });
     expect(response.status).toBe(200);
     const { html } = await response.json();
     expect(html).toContain("Ember of the Week");
@@ -117,14 +123,40 @@ describe.each(drivers)("the weekly digest on %s", (driver) => {
     expect(html).not.toContain("<script>");
     expect(html).not.toContain("<img");
 
-    const invalid = await adminRequest("/api/admin/digest/preview", { topEchoedStanzas: [] });
+    const invalid = await api(t.app, "POST", "/api/admin/digest/preview", {
+      body: { topEchoedStanzas: [] },
+      cookie: admin,
+      origin: SITE_ORIGIN,
+    });
     expect(invalid.status).toBe(400);
     const reader = await signIn(t, "reader@example.com");
-    expect((await adminRequest("/api/admin/digest/preview", hostile, reader)).status).toBe(403);
-    expect((await adminRequest("/api/admin/digest/preview", hostile, "")).status).toBe(401);
-    expect((await adminRequest("/api/admin/digest/send", { subject: "x" }, reader)).status).toBe(
-      403,
-    );
+    expect(
+      (
+        await api(t.app, "POST", "/api/admin/digest/preview", {
+          body: hostile,
+          cookie: reader,
+          origin: SITE_ORIGIN,
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await api(t.app, "POST", "/api/admin/digest/preview", {
+          body: hostile,
+          cookie: "",
+          origin: SITE_ORIGIN,
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      (
+        await api(t.app, "POST", "/api/admin/digest/send", {
+          body: { subject: "x" },
+          cookie: reader,
+          origin: SITE_ORIGIN,
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it("sends one copy to each verified, subscribed address, with one-click unsubscribe headers", async () => {
@@ -137,11 +169,22 @@ describe.each(drivers)("the weekly digest on %s", (driver) => {
     });
     const since = smtp.messages.length;
 
-    expect(await (await adminRequest("/api/admin/digest/recipients")).json()).toEqual({
+    expect(
+      await (
+        await api(t.app, "GET", "/api/admin/digest/recipients", {
+          cookie: admin,
+          origin: SITE_ORIGIN,
+        })
+      ).json(),
+    ).toEqual({
       recipients: 3,
     });
-    const response = await adminRequest("/api/admin/digest/send", {
-      subject: "  This week's embers ",
+    const response = await api(t.app, "POST", "/api/admin/digest/send", {
+      body: {
+        subject: "  This week's embers ",
+      },
+      cookie: admin,
+      origin: SITE_ORIGIN,
     });
     expect(response.status).toBe(201);
     const run = await response.json();
@@ -151,7 +194,11 @@ describe.each(drivers)("the weekly digest on %s", (driver) => {
       recipientCount: 3,
       pendingCount: 3,
     });
-    const twice = await adminRequest("/api/admin/digest/send", { subject: "Again" });
+    const twice = await api(t.app, "POST", "/api/admin/digest/send", {
+      body: { subject: "Again" },
+      cookie: admin,
+      origin: SITE_ORIGIN,
+    });
     expect(twice.status).toBe(409);
 
     await t.services.digestSender.drain();
@@ -196,15 +243,25 @@ describe.each(drivers)("the weekly digest on %s", (driver) => {
     expect(a?.unsubscribed).toBe(true);
 
     // A finished run frees the way for the next one.
-    expect((await adminRequest("/api/admin/digest/send", { subject: "Next week" })).status).toBe(
-      201,
-    );
+    expect(
+      (
+        await api(t.app, "POST", "/api/admin/digest/send", {
+          body: { subject: "Next week" },
+          cookie: admin,
+          origin: SITE_ORIGIN,
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it("never mails an address that unsubscribed after the run was queued", async () => {
     await createSubscribers(t.db, ["stay@example.com", "leave@example.com"]);
     const since = smtp.messages.length;
-    await adminRequest("/api/admin/digest/send", { subject: "Embers" });
+    await api(t.app, "POST", "/api/admin/digest/send", {
+      body: { subject: "Embers" },
+      cookie: admin,
+      origin: SITE_ORIGIN,
+    });
     await t.db
       .update(subscriptions)
       .set({ unsubscribed: true })
@@ -226,7 +283,11 @@ describe.each(drivers)("the weekly digest on %s", (driver) => {
       return undefined;
     });
     const since = smtp.messages.length;
-    await adminRequest("/api/admin/digest/send", { subject: "Embers" });
+    await api(t.app, "POST", "/api/admin/digest/send", {
+      body: { subject: "Embers" },
+      cookie: admin,
+      origin: SITE_ORIGIN,
+    });
     await t.services.digestSender.drain();
     const received = smtp.messages.slice(since).map((mail) => mail.to[0]);
     expect(received.sort()).toEqual(
@@ -253,15 +314,31 @@ describe.each(drivers)("the weekly digest on %s", (driver) => {
     await createSubscribers(t.db, emails);
     smtp.setRefusal(() => 421);
     const since = smtp.messages.length;
-    await adminRequest("/api/admin/digest/send", { subject: "Embers" });
+    await api(t.app, "POST", "/api/admin/digest/send", {
+      body: { subject: "Embers" },
+      cookie: admin,
+      origin: SITE_ORIGIN,
+    });
     await t.services.digestSender.drain();
     const paused = await latestRun();
     expect(paused).toMatchObject({ status: "paused", sentCount: 0, pendingCount: 8 });
     expect(paused.pausedReason).toMatch(/^Mail server failing: .*Try again later/);
-    expect((await adminRequest("/api/admin/digest/send", { subject: "Again" })).status).toBe(409);
+    expect(
+      (
+        await api(t.app, "POST", "/api/admin/digest/send", {
+          body: { subject: "Again" },
+          cookie: admin,
+          origin: SITE_ORIGIN,
+        })
+      ).status,
+    ).toBe(409);
 
     smtp.setRefusal(undefined);
-    const resumed = await adminRequest(`/api/admin/digest/runs/${paused.id}/resume`, {});
+    const resumed = await api(t.app, "POST", `/api/admin/digest/runs/${paused.id}/resume`, {
+      body: {},
+      cookie: admin,
+      origin: SITE_ORIGIN,
+    });
     expect(resumed.status).toBe(200);
     await t.services.digestSender.drain();
     expect(
@@ -272,13 +349,33 @@ describe.each(drivers)("the weekly digest on %s", (driver) => {
     ).toEqual(emails);
     const done = await latestRun();
     expect(done).toMatchObject({ status: "sent", sentCount: 8, failedCount: 0 });
-    expect((await adminRequest(`/api/admin/digest/runs/${paused.id}/resume`, {})).status).toBe(409);
-    expect((await adminRequest("/api/admin/digest/runs/999999/resume", {})).status).toBe(404);
+    expect(
+      (
+        await api(t.app, "POST", `/api/admin/digest/runs/${paused.id}/resume`, {
+          body: {},
+          cookie: admin,
+          origin: SITE_ORIGIN,
+        })
+      ).status,
+    ).toBe(409);
+    expect(
+      (
+        await api(t.app, "POST", "/api/admin/digest/runs/999999/resume", {
+          body: {},
+          cookie: admin,
+          origin: SITE_ORIGIN,
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it("releases claims a killed process left behind, and never sends a row another claim holds", async () => {
     await createSubscribers(t.db, ["k1@example.com", "k2@example.com"]);
-    await adminRequest("/api/admin/digest/send", { subject: "Embers" });
+    await api(t.app, "POST", "/api/admin/digest/send", {
+      body: { subject: "Embers" },
+      cookie: admin,
+      origin: SITE_ORIGIN,
+    });
     // A claim by a process that died: leased into the future, so no one may take it yet.
     await t.db.update(digestDeliveries).set({
       status: "sending",
@@ -300,10 +397,18 @@ describe.each(drivers)("the weekly digest on %s", (driver) => {
   });
 
   it("rejects a missing or too long subject with a message", async () => {
-    const empty = await adminRequest("/api/admin/digest/send", { subject: "  " });
+    const empty = await api(t.app, "POST", "/api/admin/digest/send", {
+      body: { subject: "  " },
+      cookie: admin,
+      origin: SITE_ORIGIN,
+    });
     expect(empty.status).toBe(400);
     expect((await empty.json()).message).toBe("Subject is required");
-    const long = await adminRequest("/api/admin/digest/send", { subject: "x".repeat(201) });
+    const long = await api(t.app, "POST", "/api/admin/digest/send", {
+      body: { subject: "x".repeat(201) },
+      cookie: admin,
+      origin: SITE_ORIGIN,
+    });
     expect((await long.json()).message).toBe("Subject is too long");
     expect(await runs()).toEqual([]);
   });

@@ -1,15 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, dayInZone, dayToDate } from "../../common/dates.ts";
 import { books, embers, guestSubmissions } from "../../server/db/schema.ts";
+import { api } from "../helpers/api.ts";
 import { drivers } from "../helpers/database.ts";
 import { createEmber } from "../helpers/factories.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
-
-const json = (body: unknown, headers: Record<string, string> = {}) => ({
-  method: "POST",
-  headers: { "Content-Type": "application/json", ...headers },
-  body: JSON.stringify(body),
-});
 
 describe.each(drivers)("embers and books on %s", (driver) => {
   let t: TestApp;
@@ -170,18 +165,15 @@ describe.each(drivers)("guest submissions on %s", (driver) => {
   afterAll(() => t.close());
 
   it("stores a valid submission", async () => {
-    const response = await t.app.request(
-      "/api/guest-submission",
-      json(
-        {
-          ...valid,
-          handle: "@rowan",
-          socialUrl: "https://example.com/rowan",
-          bio: "Writes by the sea.",
-        },
-        from(),
-      ),
-    );
+    const response = await api(t.app, "POST", "/api/guest-submission", {
+      body: {
+        ...valid,
+        handle: "@rowan",
+        socialUrl: "https://example.com/rowan",
+        bio: "Writes by the sea.",
+      },
+      headers: from(),
+    });
     expect(response.status).toBe(201);
     const [stored] = await t.db.select().from(guestSubmissions);
     expect(stored).toMatchObject({
@@ -202,20 +194,17 @@ describe.each(drivers)("guest submissions on %s", (driver) => {
     [{ ...valid, socialUrl: "javascript:alert(1)" }, "Please enter a valid URL"],
   ])("refuses %j with the spec's message and stores nothing", async (body, message) => {
     const before = (await t.db.select().from(guestSubmissions)).length;
-    const response = await t.app.request("/api/guest-submission", json(body, from()));
+    const response = await api(t.app, "POST", "/api/guest-submission", { body, headers: from() });
     expect(response.status).toBe(400);
     expect((await response.json()).message).toBe(message);
     expect(await t.db.select().from(guestSubmissions)).toHaveLength(before);
   });
 
   it("accepts a 160-character bio and omits empty optional fields", async () => {
-    const response = await t.app.request(
-      "/api/guest-submission",
-      json(
-        { ...valid, poemTitle: "Edge", bio: "x".repeat(160), handle: "", socialUrl: "" },
-        from(),
-      ),
-    );
+    const response = await api(t.app, "POST", "/api/guest-submission", {
+      body: { ...valid, poemTitle: "Edge", bio: "x".repeat(160), handle: "", socialUrl: "" },
+      headers: from(),
+    });
     expect(response.status).toBe(201);
     const rows = await t.db.select().from(guestSubmissions);
     expect(rows.find((row) => row.poemTitle === "Edge")).toMatchObject({
@@ -226,10 +215,10 @@ describe.each(drivers)("guest submissions on %s", (driver) => {
 
   it("answers a filled decoy field like any other and stores nothing", async () => {
     const before = (await t.db.select().from(guestSubmissions)).length;
-    const response = await t.app.request(
-      "/api/guest-submission",
-      json({ ...valid, fax: "555-0100" }, from()),
-    );
+    const response = await api(t.app, "POST", "/api/guest-submission", {
+      body: { ...valid, fax: "555-0100" },
+      headers: from(),
+    });
     expect(response.status).toBe(201);
     expect(await t.db.select().from(guestSubmissions)).toHaveLength(before);
   });
@@ -237,9 +226,11 @@ describe.each(drivers)("guest submissions on %s", (driver) => {
   it("limits submissions per client address", async () => {
     const headers = from();
     for (let i = 0; i < 5; i++) {
-      expect((await t.app.request("/api/guest-submission", json(valid, headers))).status).toBe(201);
+      expect(
+        (await api(t.app, "POST", "/api/guest-submission", { body: valid, headers })).status,
+      ).toBe(201);
     }
-    const limited = await t.app.request("/api/guest-submission", json(valid, headers));
+    const limited = await api(t.app, "POST", "/api/guest-submission", { body: valid, headers });
     expect(limited.status).toBe(429);
     expect(limited.headers.get("retry-after")).toBeTruthy();
   });

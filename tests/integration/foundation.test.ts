@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../server/db/client.ts";
-import { echos, poems, poemTags, tags, users } from "../../server/db/schema.ts";
+import { echoes, poems, poemTags, tags, users } from "../../server/db/schema.ts";
 import { createHealthService } from "../../server/services/health.ts";
 import { drivers } from "../helpers/database.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
@@ -64,14 +64,14 @@ describe.each(drivers)("foundation on %s", (driver) => {
     const [user] = await t.db.insert(users).values({ email: "reader@example.com" }).returning();
     expect(user?.role).toBe("USER");
     // Unique per poem, stanza, user and session even when the session is absent.
-    await t.db.insert(echos).values({ poemId: poem.id, stanzaIndex: "0", userId: user?.id });
+    await t.db.insert(echoes).values({ poemId: poem.id, stanzaIndex: "0", userId: user?.id });
     await expect(
-      t.db.insert(echos).values({ poemId: poem.id, stanzaIndex: "0", userId: user?.id }),
+      t.db.insert(echoes).values({ poemId: poem.id, stanzaIndex: "0", userId: user?.id }),
     ).rejects.toThrow();
 
     await t.db.delete(poems).where(eq(poems.id, poem.id));
     expect(await t.db.select().from(poemTags)).toEqual([]);
-    expect(await t.db.select().from(echos)).toEqual([]);
+    expect(await t.db.select().from(echoes)).toEqual([]);
   });
 
   it("has every table of the specification", async () => {

@@ -12,6 +12,7 @@ import { createLogger } from "../../server/logger.ts";
 import { resolveSessionSecret } from "../../server/secrets.ts";
 import { createLocalObjectStore, type ObjectStore } from "../../server/storage/local.ts";
 import { signLocalUploadUrl } from "../../server/storage/upload-url.ts";
+import { api } from "../helpers/api.ts";
 import { drivers } from "../helpers/database.ts";
 import { signIn } from "../helpers/session.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
@@ -51,19 +52,15 @@ describe.each(drivers)("image uploads on %s", (driver) => {
   let reader: string;
 
   const requestUploadUrl = async () => {
-    const response = await t.app.request("/api/admin/images/upload-url", {
-      method: "POST",
-      headers: { cookie: admin },
-    });
+    const response = await api(t.app, "POST", "/api/admin/images/upload-url", { cookie: admin });
     expect(response.status).toBe(200);
     return (await response.json()) as { uploadURL: string; objectPath: string };
   };
   const put = (uploadURL: string, body: Uint8Array, contentType = "image/jpeg") => {
     const url = new URL(uploadURL);
-    return t.app.request(url.pathname + url.search, {
-      method: "PUT",
-      headers: { "Content-Type": contentType },
+    return api(t.app, "PUT", url.pathname + url.search, {
       body: new Uint8Array(body),
+      headers: { "Content-Type": contentType },
     });
   };
   const upload = async (body: Uint8Array, contentType: string) => {
@@ -355,11 +352,7 @@ describe.each(drivers)("image URL validation on %s", (driver) => {
     });
 
   const validate = (app: ReturnType<typeof createApp>, url: unknown, cookie = admin) =>
-    app.request("/api/admin/images/validate-url", {
-      method: "POST",
-      headers: { "Content-Type": "application/json", cookie },
-      body: JSON.stringify({ url }),
-    });
+    api(app, "POST", "/api/admin/images/validate-url", { body: { url }, cookie });
   const expectRefused = async (response: Response, reason: RegExp) => {
     expect(response.status).toBe(400);
     const body = (await response.json()) as { message: string; errors: { url: string[] } };

@@ -1,17 +1,12 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { echos, journalEntries, whispers } from "../../server/db/schema.ts";
+import { echoes, journalEntries, whispers } from "../../server/db/schema.ts";
 import { ANONYMOUS_ECHO_COUNTS_TTL_MS } from "../../server/services/interactions.ts";
+import { api } from "../helpers/api.ts";
 import { drivers } from "../helpers/database.ts";
 import { createPoem } from "../helpers/factories.ts";
 import { signIn } from "../helpers/session.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
-
-const send = (method: string, body: unknown, cookie?: string) => ({
-  method,
-  headers: { "Content-Type": "application/json", ...(cookie ? { Cookie: cookie } : {}) },
-  body: JSON.stringify(body),
-});
 
 describe.each(drivers)("reader interactions on %s", (driver) => {
   let t: TestApp;
@@ -33,31 +28,30 @@ describe.each(drivers)("reader interactions on %s", (driver) => {
 
   describe("echoes", () => {
     it("needs sign-in", async () => {
-      const response = await t.app.request(
-        "/api/poems/river/echo",
-        send("POST", { stanzaIndex: 0 }),
-      );
+      const response = await api(t.app, "POST", "/api/poems/river/echo", {
+        body: { stanzaIndex: 0 },
+      });
       expect(response.status).toBe(401);
       expect(await response.text()).toContain("Unauthorized");
     });
 
     it("toggles on and at once off again: a second toggle is always a change of mind", async () => {
       const toggle = (stanzaIndex: number | string) =>
-        t.app.request("/api/poems/river/echo", send("POST", { stanzaIndex }, ada));
+        api(t.app, "POST", "/api/poems/river/echo", { body: { stanzaIndex }, cookie: ada });
       expect(await (await toggle(1)).json()).toEqual({ added: true });
-      expect(await t.db.select().from(echos)).toHaveLength(1);
+      expect(await t.db.select().from(echoes)).toHaveLength(1);
       expect(await (await toggle("1")).json()).toEqual({ added: false });
-      expect(await t.db.select().from(echos)).toHaveLength(0);
+      expect(await t.db.select().from(echoes)).toHaveLength(0);
       expect(await (await toggle(1)).json()).toEqual({ added: true });
       expect(await (await toggle(1)).json()).toEqual({ added: false });
-      expect(await t.db.select().from(echos)).toHaveLength(0);
+      expect(await t.db.select().from(echoes)).toHaveLength(0);
     });
 
     it("stores as many echoes as toggles answered added, less those answered removed, after 30 at once", async () => {
       const cara = await signIn(t, "cara@example.com");
       const responses = await Promise.all(
         Array.from({ length: 30 }, () =>
-          t.app.request("/api/poems/river/echo", send("POST", { stanzaIndex: 2 }, cara)),
+          api(t.app, "POST", "/api/poems/river/echo", { body: { stanzaIndex: 2 }, cookie: cara }),
         ),
       );
       expect(responses.map((response) => response.status)).toEqual(Array(30).fill(200));
@@ -65,19 +59,19 @@ describe.each(drivers)("reader interactions on %s", (driver) => {
         responses.map(async (response) => ((await response.json()) as { added: boolean }).added),
       );
       const added = answers.filter(Boolean).length;
-      const stored = await t.db.select().from(echos).where(eq(echos.stanzaIndex, "2"));
+      const stored = await t.db.select().from(echoes).where(eq(echoes.stanzaIndex, "2"));
       expect(stored.length).toBe(added - (answers.length - added));
       expect(stored.length === 0 || stored.length === 1).toBe(true);
       // Each later toggle answers what it did to the stored state; Cara's echo stays, for below.
       const toggle = () =>
-        t.app.request("/api/poems/river/echo", send("POST", { stanzaIndex: 2 }, cara));
+        api(t.app, "POST", "/api/poems/river/echo", { body: { stanzaIndex: 2 }, cookie: cara });
       if (stored.length === 1) expect(await (await toggle()).json()).toEqual({ added: false });
       expect(await (await toggle()).json()).toEqual({ added: true });
     });
 
     it("echoes the whole poem without a stanza index, and counts per stanza for each reader", async () => {
-      await t.app.request("/api/poems/river/echo", send("POST", {}, ada));
-      await t.app.request("/api/poems/river/echo", send("POST", { stanzaIndex: 2 }, ada));
+      await api(t.app, "POST", "/api/poems/river/echo", { body: {}, cookie: ada });
+      await api(t.app, "POST", "/api/poems/river/echo", { body: { stanzaIndex: 2 }, cookie: ada });
       const forAda = await (
         await t.app.request("/api/poems/river/echos", { headers: { Cookie: ada } })
       ).json();
@@ -104,7 +98,7 @@ describe.each(drivers)("reader interactions on %s", (driver) => {
         expect(await anonymousCount()).toBe(0);
         // Written behind the service's back (as another instance would): shared for up to a second.
         await t.db
-          .insert(echos)
+          .insert(echoes)
           .values({ poemId: lake.id, stanzaIndex: "1", sessionId: "elsewhere" });
         expect(await anonymousCount()).toBe(0);
         const signedIn = await (
@@ -114,7 +108,7 @@ describe.each(drivers)("reader interactions on %s", (driver) => {
         clock.mockReturnValue(now + ANONYMOUS_ECHO_COUNTS_TTL_MS);
         expect(await anonymousCount()).toBe(1);
         // An echo through this instance shows at once.
-        await t.app.request("/api/poems/lake/echo", send("POST", { stanzaIndex: 1 }, ben));
+        await api(t.app, "POST", "/api/poems/lake/echo", { body: { stanzaIndex: 1 }, cookie: ben });
         expect(await anonymousCount()).toBe(2);
         // Content changes (here the poem is deleted) are seen at once too.
         const admin = await signIn(t, "poet@example.com", { admin: true });
@@ -135,15 +129,20 @@ describe.each(drivers)("reader interactions on %s", (driver) => {
       [{ stanzaIndex: "two" }],
       [{ stanzaIndex: 1.5 }],
     ])("refuses %j with 400 and stores nothing", async (body) => {
-      const before = (await t.db.select().from(echos)).length;
-      const response = await t.app.request("/api/poems/river/echo", send("POST", body, ada));
+      const before = (await t.db.select().from(echoes)).length;
+      const response = await api(t.app, "POST", "/api/poems/river/echo", { body, cookie: ada });
       expect(response.status).toBe(400);
-      expect(await t.db.select().from(echos)).toHaveLength(before);
+      expect(await t.db.select().from(echoes)).toHaveLength(before);
     });
 
     it("answers 404 for an unknown poem", async () => {
       expect(
-        (await t.app.request("/api/poems/nope/echo", send("POST", { stanzaIndex: 0 }, ada))).status,
+        (
+          await api(t.app, "POST", "/api/poems/nope/echo", {
+            body: { stanzaIndex: 0 },
+            cookie: ada,
+          })
+        ).status,
       ).toBe(404);
       expect((await t.app.request("/api/poems/nope/echos")).status).toBe(404);
     });
@@ -156,10 +155,10 @@ describe.each(drivers)("reader interactions on %s", (driver) => {
       ["x".repeat(281), "Whisper must be 280 characters or less"],
       [`${"é".repeat(281)}`, "Whisper must be 280 characters or less"],
     ])("refuses %j with 400 and stores nothing", async (body, message) => {
-      const response = await t.app.request(
-        "/api/poems/river/whispers",
-        send("POST", { stanzaIndex: 0, body }, ada),
-      );
+      const response = await api(t.app, "POST", "/api/poems/river/whispers", {
+        body: { stanzaIndex: 0, body },
+        cookie: ada,
+      });
       expect(response.status).toBe(400);
       expect((await response.json()).message).toBe(message);
       expect(await t.db.select().from(whispers)).toHaveLength(0);
@@ -167,10 +166,10 @@ describe.each(drivers)("reader interactions on %s", (driver) => {
 
     it("stores 1 and 280 characters, trimmed, counting what the reader sees", async () => {
       for (const body of ["x", "y".repeat(280), `  ${"👍🏽".repeat(280)}  `]) {
-        const response = await t.app.request(
-          "/api/poems/river/whispers",
-          send("POST", { stanzaIndex: 0, body }, ada),
-        );
+        const response = await api(t.app, "POST", "/api/poems/river/whispers", {
+          body: { stanzaIndex: 0, body },
+          cookie: ada,
+        });
         expect(response.status).toBe(201);
       }
       const texts = (await t.db.select().from(whispers)).map((whisper) => whisper.text);
@@ -178,10 +177,10 @@ describe.each(drivers)("reader interactions on %s", (driver) => {
     });
 
     it("lists approved whispers of one stanza newest first, with their authors, as plain text", async () => {
-      const created = await t.app.request(
-        "/api/poems/river/whispers",
-        send("POST", { stanzaIndex: "1", body: "<b>bold</b> & <script>alert(1)</script>" }, ben),
-      );
+      const created = await api(t.app, "POST", "/api/poems/river/whispers", {
+        body: { stanzaIndex: "1", body: "<b>bold</b> & <script>alert(1)</script>" },
+        cookie: ben,
+      });
       const whisper = await created.json();
       expect(whisper).toMatchObject({
         id: expect.any(Number),
@@ -189,10 +188,10 @@ describe.each(drivers)("reader interactions on %s", (driver) => {
         text: "<b>bold</b> & <script>alert(1)</script>",
         user: { firstName: null, lastName: null, profileImageUrl: null },
       });
-      const hidden = await t.app.request(
-        "/api/poems/river/whispers",
-        send("POST", { stanzaIndex: 1, body: "hidden" }, ben),
-      );
+      const hidden = await api(t.app, "POST", "/api/poems/river/whispers", {
+        body: { stanzaIndex: 1, body: "hidden" },
+        cookie: ben,
+      });
       await t.db
         .update(whispers)
         .set({ isApproved: false })
@@ -207,10 +206,10 @@ describe.each(drivers)("reader interactions on %s", (driver) => {
     });
 
     it("lets only the author delete a whisper", async () => {
-      const created = await t.app.request(
-        "/api/poems/river/whispers",
-        send("POST", { stanzaIndex: 2, body: "mine" }, ada),
-      );
+      const created = await api(t.app, "POST", "/api/poems/river/whispers", {
+        body: { stanzaIndex: 2, body: "mine" },
+        cookie: ada,
+      });
       const { id } = await created.json();
       expect((await t.app.request(`/api/whispers/${id}`, { method: "DELETE" })).status).toBe(401);
       expect(
@@ -235,18 +234,17 @@ describe.each(drivers)("reader interactions on %s", (driver) => {
     it("refuses anonymous whispers and an out-of-range stanza", async () => {
       expect(
         (
-          await t.app.request(
-            "/api/poems/river/whispers",
-            send("POST", { stanzaIndex: 0, body: "hi" }),
-          )
+          await api(t.app, "POST", "/api/poems/river/whispers", {
+            body: { stanzaIndex: 0, body: "hi" },
+          })
         ).status,
       ).toBe(401);
       expect(
         (
-          await t.app.request(
-            "/api/poems/river/whispers",
-            send("POST", { stanzaIndex: 9, body: "hi" }, ada),
-          )
+          await api(t.app, "POST", "/api/poems/river/whispers", {
+            body: { stanzaIndex: 9, body: "hi" },
+            cookie: ada,
+          })
         ).status,
       ).toBe(400);
       expect((await t.app.request("/api/poems/river/whispers/9")).status).toBe(400);
@@ -257,10 +255,10 @@ describe.each(drivers)("reader interactions on %s", (driver) => {
       const carl = await signIn(t, "carl@example.com");
       const statuses: number[] = [];
       for (let i = 0; i < 11; i++) {
-        const response = await t.app.request(
-          "/api/poems/river/whispers",
-          send("POST", { stanzaIndex: 0, body: `w${i}` }, carl),
-        );
+        const response = await api(t.app, "POST", "/api/poems/river/whispers", {
+          body: { stanzaIndex: 0, body: `w${i}` },
+          cookie: carl,
+        });
         statuses.push(response.status);
         if (response.status === 429) expect(response.headers.get("retry-after")).toBeTruthy();
       }
@@ -271,10 +269,10 @@ describe.each(drivers)("reader interactions on %s", (driver) => {
 
   describe("journal", () => {
     it("toggles a saved stanza and lists the reader's entries", async () => {
-      const added = await t.app.request(
-        "/api/journal",
-        send("POST", { poemSlug: "river", stanzaIndex: 1 }, ada),
-      );
+      const added = await api(t.app, "POST", "/api/journal", {
+        body: { poemSlug: "river", stanzaIndex: 1 },
+        cookie: ada,
+      });
       expect(await added.json()).toEqual({ added: true });
       const list = await (await t.app.request("/api/journal", { headers: { Cookie: ada } })).json();
       expect(list).toEqual([
@@ -297,20 +295,20 @@ describe.each(drivers)("reader interactions on %s", (driver) => {
       expect(
         await (await t.app.request("/api/journal", { headers: { Cookie: ben } })).json(),
       ).toEqual([]);
-      const removed = await t.app.request(
-        "/api/journal",
-        send("POST", { poemSlug: "river", stanzaIndex: "1" }, ada),
-      );
+      const removed = await api(t.app, "POST", "/api/journal", {
+        body: { poemSlug: "river", stanzaIndex: "1" },
+        cookie: ada,
+      });
       expect(await removed.json()).toEqual({ added: false });
       expect(await t.db.select().from(journalEntries)).toHaveLength(0);
     });
 
     it("adds without toggling for sync, however often it is repeated", async () => {
       for (let i = 0; i < 3; i++) {
-        const response = await t.app.request(
-          "/api/journal",
-          send("PUT", { poemSlug: "river", stanzaIndex: 2 }, ben),
-        );
+        const response = await api(t.app, "PUT", "/api/journal", {
+          body: { poemSlug: "river", stanzaIndex: 2 },
+          cookie: ben,
+        });
         expect(await response.json()).toEqual({ added: i === 0 });
       }
       expect(await t.db.select().from(journalEntries)).toHaveLength(1);
@@ -318,25 +316,25 @@ describe.each(drivers)("reader interactions on %s", (driver) => {
 
     it("needs sign-in and a real poem and stanza", async () => {
       expect(
-        (await t.app.request("/api/journal", send("POST", { poemSlug: "river", stanzaIndex: 0 })))
+        (await api(t.app, "POST", "/api/journal", { body: { poemSlug: "river", stanzaIndex: 0 } }))
           .status,
       ).toBe(401);
       expect((await t.app.request("/api/journal")).status).toBe(401);
       expect((await t.app.request("/api/poems/river/journal")).status).toBe(401);
       expect(
         (
-          await t.app.request(
-            "/api/journal",
-            send("POST", { poemSlug: "nope", stanzaIndex: 0 }, ada),
-          )
+          await api(t.app, "POST", "/api/journal", {
+            body: { poemSlug: "nope", stanzaIndex: 0 },
+            cookie: ada,
+          })
         ).status,
       ).toBe(404);
       expect(
         (
-          await t.app.request(
-            "/api/journal",
-            send("POST", { poemSlug: "river", stanzaIndex: 7 }, ada),
-          )
+          await api(t.app, "POST", "/api/journal", {
+            body: { poemSlug: "river", stanzaIndex: 7 },
+            cookie: ada,
+          })
         ).status,
       ).toBe(400);
     });

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { echos, journalEntries, poems, whispers } from "../../server/db/schema.ts";
+import { echoes, journalEntries, poems, whispers } from "../../server/db/schema.ts";
 import { drivers } from "../helpers/database.ts";
 import { ensureTags } from "../helpers/factories.ts";
 import { signIn } from "../helpers/session.ts";
@@ -168,8 +168,8 @@ describe.each(drivers)("a stanza stays itself on %s", (driver) => {
     });
     const rows = await t.db
       .select()
-      .from(echos)
-      .where(and(eq(echos.poemId, poemId), eq(echos.stanzaIndex, "0")));
+      .from(echoes)
+      .where(and(eq(echoes.poemId, poemId), eq(echoes.stanzaIndex, "0")));
     expect(rows).toHaveLength(2);
   });
 
@@ -178,7 +178,7 @@ describe.each(drivers)("a stanza stays itself on %s", (driver) => {
     expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
     const [poem] = await t.db.select().from(poems).where(eq(poems.id, poemId));
     const stanzas = poem?.stanzas ?? [];
-    for (const table of [echos, whispers, journalEntries]) {
+    for (const table of [echoes, whispers, journalEntries]) {
       const rows = await t.db.select().from(table).where(eq(table.poemId, poemId));
       expect(rows).toHaveLength(6);
       for (const row of rows) {

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { subscriptions } from "../../server/db/schema.ts";
+import { api } from "../helpers/api.ts";
 import { drivers } from "../helpers/database.ts";
 import { signIn } from "../helpers/session.ts";
 import { type SmtpCapture, startSmtpCapture } from "../helpers/smtp.ts";
@@ -11,14 +12,9 @@ describe.each(drivers)("subscriptions on %s", (driver) => {
   let smtp: SmtpCapture;
   let address = 0;
   const subscribe = (email: string, headers: Record<string, string> = {}) =>
-    t.app.request("/api/subscribe", {
-      method: "POST",
-      headers: {
-        "Content-Type": "application/json",
-        "X-Forwarded-For": `192.0.2.${++address}`,
-        ...headers,
-      },
-      body: JSON.stringify({ email }),
+    api(t.app, "POST", "/api/subscribe", {
+      body: { email },
+      headers: { "X-Forwarded-For": `192.0.2.${++address}`, ...headers },
     });
 
   async function confirmationLinks(email: string, since: number) {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RATE_LIMITS, type RateLimitRule } from "../../server/services/rate-limit.ts";
+import { api } from "../helpers/api.ts";
 import { drivers } from "../helpers/database.ts";
 import { createPoem, createSubscribers } from "../helpers/factories.ts";
 import { signIn } from "../helpers/session.ts";
@@ -9,12 +10,6 @@ import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 type HeaderMap = Record<string, string>;
 /** One request against a limit; app.request answers synchronously or not. */
 type Attempt = (attempt: number) => Response | Promise<Response>;
-
-const post = (body: unknown, headers: HeaderMap = {}) => ({
-  method: "POST",
-  headers: { "Content-Type": "application/json", ...headers },
-  body: JSON.stringify(body),
-});
 
 const GUEST_SUBMISSION = {
   name: "Guest",
@@ -44,58 +39,64 @@ const LIMIT_PROBES: Record<keyof typeof RATE_LIMITS, LimitProbe> = {
     async prepare(t) {
       const headers = fromAddress(freshAddress());
       return (attempt) =>
-        t.app.request(
-          "/api/auth/email-link",
-          post({ email: `by-ip-${attempt}@example.com` }, headers),
-        );
+        api(t.app, "POST", "/api/auth/email-link", {
+          body: { email: `by-ip-${attempt}@example.com` },
+          headers,
+        });
     },
   },
   signInLinkPerEmail: {
     async prepare(t) {
       return () =>
-        t.app.request(
-          "/api/auth/email-link",
-          post({ email: "by-email@example.com" }, fromAddress(freshAddress())),
-        );
+        api(t.app, "POST", "/api/auth/email-link", {
+          body: { email: "by-email@example.com" },
+          headers: fromAddress(freshAddress()),
+        });
     },
   },
   echoPerUser: {
     async prepare(t) {
       const cookie = await signIn(t, "echoer@example.com");
       return () =>
-        t.app.request("/api/poems/river/echo", post({ stanzaIndex: 0 }, { Cookie: cookie }));
+        api(t.app, "POST", "/api/poems/river/echo", {
+          body: { stanzaIndex: 0 },
+          headers: { Cookie: cookie },
+        });
     },
   },
   whisperPerUser: {
     async prepare(t) {
       const cookie = await signIn(t, "whisperer@example.com");
       return (attempt) =>
-        t.app.request(
-          "/api/poems/river/whispers",
-          post({ stanzaIndex: 0, body: `thought ${attempt}` }, { Cookie: cookie }),
-        );
+        api(t.app, "POST", "/api/poems/river/whispers", {
+          body: { stanzaIndex: 0, body: `thought ${attempt}` },
+          headers: { Cookie: cookie },
+        });
     },
   },
   subscribePerIp: {
     async prepare(t) {
       const headers = fromAddress(freshAddress());
       return (attempt) =>
-        t.app.request("/api/subscribe", post({ email: `sub-ip-${attempt}@example.com` }, headers));
+        api(t.app, "POST", "/api/subscribe", {
+          body: { email: `sub-ip-${attempt}@example.com` },
+          headers,
+        });
     },
   },
   subscribePerEmail: {
     async prepare(t) {
       return () =>
-        t.app.request(
-          "/api/subscribe",
-          post({ email: "sub-email@example.com" }, fromAddress(freshAddress())),
-        );
+        api(t.app, "POST", "/api/subscribe", {
+          body: { email: "sub-email@example.com" },
+          headers: fromAddress(freshAddress()),
+        });
     },
   },
   guestSubmissionPerIp: {
     async prepare(t) {
       const headers = fromAddress(freshAddress());
-      return () => t.app.request("/api/guest-submission", post(GUEST_SUBMISSION, headers));
+      return () => api(t.app, "POST", "/api/guest-submission", { body: GUEST_SUBMISSION, headers });
     },
   },
   imageUrlCheckPerUser: {
@@ -104,10 +105,10 @@ const LIMIT_PROBES: Record<keyof typeof RATE_LIMITS, LimitProbe> = {
       const cookie = await signIn(t, "checker@example.com", { admin: true });
       // Refused before any request leaves the server (not http), but counted all the same.
       return () =>
-        t.app.request(
-          "/api/admin/images/validate-url",
-          post({ url: "ftp://example.com/cover.png" }, { Cookie: cookie }),
-        );
+        api(t.app, "POST", "/api/admin/images/validate-url", {
+          body: { url: "ftp://example.com/cover.png" },
+          headers: { Cookie: cookie },
+        });
     },
   },
 };
@@ -163,7 +164,10 @@ describe.each(drivers)("abuse on %s", (driver) => {
     // Each attempt from a different client: none is limited.
     const fromMany = await spend(
       () =>
-        t.app.request("/api/guest-submission", post(GUEST_SUBMISSION, fromAddress(freshAddress()))),
+        api(t.app, "POST", "/api/guest-submission", {
+          body: GUEST_SUBMISSION,
+          headers: fromAddress(freshAddress()),
+        }),
       limit + 1,
     );
     expect(fromMany.filter((status) => status === 429)).toEqual([]);
@@ -171,10 +175,10 @@ describe.each(drivers)("abuse on %s", (driver) => {
     const client = freshAddress();
     const forged = await spend(
       (n) =>
-        t.app.request(
-          "/api/guest-submission",
-          post(GUEST_SUBMISSION, { "X-Forwarded-For": `10.0.0.${n}, ${client}` }),
-        ),
+        api(t.app, "POST", "/api/guest-submission", {
+          body: GUEST_SUBMISSION,
+          headers: { "X-Forwarded-For": `10.0.0.${n}, ${client}` },
+        }),
       limit + 1,
     );
     expect(forged.at(-1)).toBe(429);
@@ -186,10 +190,10 @@ describe.each(drivers)("abuse on %s", (driver) => {
       const { limit } = RATE_LIMITS.guestSubmissionPerIp;
       const statuses = await spend(
         () =>
-          direct.app.request(
-            "/api/guest-submission",
-            post(GUEST_SUBMISSION, fromAddress(freshAddress())),
-          ),
+          api(direct.app, "POST", "/api/guest-submission", {
+            body: GUEST_SUBMISSION,
+            headers: fromAddress(freshAddress()),
+          }),
         limit + 1,
       );
       expect(statuses.slice(0, limit).every((status) => status === 201)).toBe(true);
@@ -215,7 +219,10 @@ describe.each(drivers)("abuse on %s", (driver) => {
     for (const email of ["new@example.com", "pending@example.com", "verified@example.com"]) {
       answers.push(
         await answerOf(
-          await t.app.request("/api/subscribe", post({ email }, fromAddress(freshAddress()))),
+          await api(t.app, "POST", "/api/subscribe", {
+            body: { email },
+            headers: fromAddress(freshAddress()),
+          }),
         ),
       );
     }
@@ -226,14 +233,14 @@ describe.each(drivers)("abuse on %s", (driver) => {
 
   it("answers a sign-in link request identically for known and unknown addresses", async () => {
     await signIn(t, "known@example.com");
-    const known = await t.app.request(
-      "/api/auth/email-link",
-      post({ email: "known@example.com" }, fromAddress(freshAddress())),
-    );
-    const unknown = await t.app.request(
-      "/api/auth/email-link",
-      post({ email: "nobody-here@example.com" }, fromAddress(freshAddress())),
-    );
+    const known = await api(t.app, "POST", "/api/auth/email-link", {
+      body: { email: "known@example.com" },
+      headers: fromAddress(freshAddress()),
+    });
+    const unknown = await api(t.app, "POST", "/api/auth/email-link", {
+      body: { email: "nobody-here@example.com" },
+      headers: fromAddress(freshAddress()),
+    });
     const knownAnswer = await answerOf(known);
     expect(knownAnswer.status).toBe(200);
     expect(await answerOf(unknown)).toEqual(knownAnswer);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mailRuns, users } from "../../server/db/schema.ts";
+import { api } from "../helpers/api.ts";
 import { drivers } from "../helpers/database.ts";
 import { loadPageHandler, pagePaths } from "../helpers/page-handler.ts";
 import { signIn } from "../helpers/session.ts";
@@ -107,15 +108,10 @@ describe.each(drivers)("access matrix on %s", (driver) => {
 
   it("keeps one reader's journal and whispers out of another reader's reach", async () => {
     const { user, otherUser } = world.sessions;
-    const json = (method: string, body: unknown, cookie: string) => ({
-      method,
-      headers: { "Content-Type": "application/json", Cookie: cookie },
-      body: JSON.stringify(body),
+    const saved = await api(t.app, "PUT", "/api/journal", {
+      body: { poemSlug: "river", stanzaIndex: 0 },
+      cookie: user,
     });
-    const saved = await t.app.request(
-      "/api/journal",
-      json("PUT", { poemSlug: "river", stanzaIndex: 0 }, user),
-    );
     expect(saved.status).toBe(200);
 
     const othersJournal = await t.app.request("/api/journal", { headers: { Cookie: otherUser } });
@@ -127,10 +123,10 @@ describe.each(drivers)("access matrix on %s", (driver) => {
     expect(await othersSaved.json()).not.toContain("0");
 
     // The other reader's toggle of the same stanza adds their own entry; the owner's stays.
-    await t.app.request(
-      "/api/journal",
-      json("POST", { poemSlug: "river", stanzaIndex: 0 }, otherUser),
-    );
+    await api(t.app, "POST", "/api/journal", {
+      body: { poemSlug: "river", stanzaIndex: 0 },
+      cookie: otherUser,
+    });
     const ownersSaved = await t.app.request("/api/poems/river/journal", {
       headers: { Cookie: user },
     });

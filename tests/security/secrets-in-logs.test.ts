@@ -3,6 +3,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { simpleParser } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, SITE_ORIGIN } from "../helpers/api.ts";
 import { drivers } from "../helpers/database.ts";
 import { createPoem } from "../helpers/factories.ts";
 import { cookiesFrom } from "../helpers/session.ts";
@@ -11,16 +12,6 @@ import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 const READER = "reader.secret@example.com";
 const SUBSCRIBER = "subscriber.secret@example.com";
 const ADMIN = "admin.secret@example.com";
-
-const json = (method: string, body: unknown, cookie?: string) => ({
-  method,
-  headers: {
-    "Content-Type": "application/json",
-    Origin: "http://localhost:3000",
-    ...(cookie ? { Cookie: cookie } : {}),
-  },
-  body: JSON.stringify(body),
-});
 
 /** The token of the newest sign-in link in the outbox (no SMTP_URL: mail goes there). */
 async function latestSignInToken(t: TestApp): Promise<string> {
@@ -57,14 +48,19 @@ describe.each(drivers)("secrets in logs on %s", (driver) => {
   it("logs no token, cookie value or full email through sign-in, subscribe, whisper and admin calls", async () => {
     // Sign-in by emailed link, then the Continue button.
     expect(
-      (await t.app.request("/api/auth/email-link", json("POST", { email: READER }))).status,
+      (
+        await api(t.app, "POST", "/api/auth/email-link", {
+          body: { email: READER },
+          origin: SITE_ORIGIN,
+        })
+      ).status,
     ).toBe(200);
     const signInToken = await latestSignInToken(t);
     secrets.add(signInToken);
-    const continued = await t.app.request(
-      "/api/auth/email-link/verify",
-      json("POST", { token: signInToken }),
-    );
+    const continued = await api(t.app, "POST", "/api/auth/email-link/verify", {
+      body: { token: signInToken },
+      origin: SITE_ORIGIN,
+    });
     for (const value of cookieValues(continued)) secrets.add(value);
     const reader = cookiesFrom(continued);
     expect(reader).toContain("ev.session_token");
@@ -73,17 +69,21 @@ describe.each(drivers)("secrets in logs on %s", (driver) => {
     );
 
     // Subscribe (development mail answers with the link) and verify.
-    const subscribed = await t.app.request("/api/subscribe", json("POST", { email: SUBSCRIBER }));
+    const subscribed = await api(t.app, "POST", "/api/subscribe", {
+      body: { email: SUBSCRIBER },
+      origin: SITE_ORIGIN,
+    });
     const { verificationUrl } = (await subscribed.json()) as { verificationUrl: string };
     const verifyLink = new URL(verificationUrl);
     secrets.add(verifyLink.searchParams.get("token") ?? "missing verification token");
     expect((await t.app.request(verifyLink.pathname + verifyLink.search)).status).toBe(302);
 
     // A whisper written and deleted.
-    const whisper = await t.app.request(
-      "/api/poems/river/whispers",
-      json("POST", { stanzaIndex: 0, body: "a quiet thought" }, reader),
-    );
+    const whisper = await api(t.app, "POST", "/api/poems/river/whispers", {
+      body: { stanzaIndex: 0, body: "a quiet thought" },
+      cookie: reader,
+      origin: SITE_ORIGIN,
+    });
     const { id } = (await whisper.json()) as { id: number };
     const deleted = await t.app.request(`/api/whispers/${id}`, {
       method: "DELETE",

@@ -1,34 +1,21 @@
 import { useState } from "react";
+import { endpoints } from "../../../common/endpoints.ts";
+import type { Book, BookPage } from "../../../common/schemas/books.ts";
 import { truncate } from "../../../common/stanza.ts";
 import { ContentTab } from "./content-tab.tsx";
 import { Field, FormPanel, inputClass, secondaryButton } from "./ui.tsx";
 import { saveMessages, useAdminForm } from "./use-admin-form.ts";
 import { useSluggedValues } from "./use-slugged-values.ts";
 
-interface BookPage {
-  title: string;
-  content: string;
-}
-
-interface Book {
-  id: number;
-  title: string;
-  slug: string;
-  blurb: string;
-  coverUrl: string;
-  buyUrl: string;
-  pages: BookPage[];
-}
-
 const BLURB_PREVIEW = 100;
 
 /** Books: title and the start of the blurb, with Edit and Delete (no confirmation, SPEC.md §2). */
 export function BooksTab() {
   return (
-    <ContentTab<Book>
+    <ContentTab
       entity="Book"
-      listUrl="/api/books"
-      canDelete
+      list={endpoints.listBooks}
+      remove={endpoints.deleteBook}
       describe={(book) => ({ title: book.title, detail: truncate(book.blurb, BLURB_PREVIEW) })}
       renderForm={(book, onDone) => <BookForm book={book} onDone={onDone} />}
     />
@@ -55,9 +42,12 @@ function BookForm({ book, onDone }: { book?: Book; onDone: (isSaved: boolean) =>
     );
 
   async function save() {
-    const url = book ? `/api/admin/books/${book.id}` : "/api/admin/books";
     const body = { ...values, pages };
-    if (await form.submit(book ? "PUT" : "POST", url, body, saveMessages("Book", !book))) {
+    const messages = saveMessages("Book", !book);
+    const isSaved = book
+      ? await form.submit(endpoints.updateBook, { params: { id: book.id }, body }, messages)
+      : await form.submit(endpoints.createBook, { body }, messages);
+    if (isSaved) {
       onDone(true);
     }
   }

@@ -1,5 +1,8 @@
 import { type ReactNode, useState } from "react";
-import { adminRequest } from "./admin-request.ts";
+import type { z } from "zod";
+import type { Endpoint } from "../../../common/endpoints.ts";
+import type { CallRequest } from "../../lib/api.ts";
+import { adminCall } from "./admin-call.ts";
 import { primaryButton, secondaryButton } from "./ui.tsx";
 import { useAdminList } from "./use-admin-list.ts";
 
@@ -10,25 +13,27 @@ import { useAdminList } from "./use-admin-list.ts";
  */
 export function ContentTab<Item extends { id: number }>({
   entity,
-  listUrl,
-  canDelete,
+  list,
+  remove,
   describe,
   renderForm,
 }: {
   /** As the spec's messages name it: 'Poem', 'Book', 'Tag'. */
   entity: string;
-  listUrl: string;
-  canDelete: boolean;
+  list: Endpoint & { method: "GET"; answer: z.ZodType<Item[]> };
+  /** The delete call, where the spec has a Delete button. */
+  remove?: Endpoint & { method: "DELETE"; path: `${string}/:id` };
   /** `badge` follows the title (a poem's publication state). */
   describe: (item: Item) => { title: string; badge?: ReactNode; detail?: ReactNode };
   renderForm: (item: Item | undefined, onDone: (isSaved: boolean) => void) => ReactNode;
 }) {
-  const { items, isFailed, reload } = useAdminList<Item>(listUrl);
+  const { items, isFailed, reload } = useAdminList(list);
   const [editing, setEditing] = useState<Item | "new">();
-  const path = `/api/admin/${entity.toLowerCase()}s`;
 
-  async function remove(item: Item) {
-    const result = await adminRequest("DELETE", `${path}/${item.id}`, undefined, {
+  async function removeItem(item: Item) {
+    if (!remove) return;
+    const request = { params: { id: item.id } } as CallRequest<typeof remove>;
+    const result = await adminCall(remove, request, {
       success: `${entity} deleted successfully`,
       failure: `Failed to delete ${entity.toLowerCase()}`,
     });
@@ -69,11 +74,11 @@ export function ContentTab<Item extends { id: number }>({
                 >
                   Edit
                 </button>
-                {canDelete && (
+                {remove && (
                   <button
                     type="button"
                     className={secondaryButton}
-                    onClick={() => remove(item)}
+                    onClick={() => removeItem(item)}
                     aria-label={`Delete ${title}`}
                   >
                     Delete

@@ -1,25 +1,23 @@
 import { type FormEvent, useEffect, useState } from "react";
-import type { DigestScheduleView } from "../../../server/services/digest.ts";
-import { apiRequest } from "../../lib/api.ts";
-import { adminRequest } from "./admin-request.ts";
+import { endpoints } from "../../../common/endpoints.ts";
+import type { DigestScheduleView } from "../../../common/schemas/digest.ts";
+import { ApiError, callApi } from "../../lib/api.ts";
+import { adminCall } from "./admin-call.ts";
 import { inputClass, primaryButton } from "./ui.tsx";
 
 const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
-
-/** The schedule as JSON: the next send time arrives as a string. */
-type Schedule = Omit<DigestScheduleView, "nextSendAt"> & { nextSendAt: string | null };
 
 /**
  * Automatic sending: the digest goes out by itself each week on a weekday and time of the site's
  * clock, once, with a default subject; a week with nothing new is skipped and listed as such.
  */
 export function DigestSchedule() {
-  const [schedule, setSchedule] = useState<Schedule>();
+  const [schedule, setSchedule] = useState<DigestScheduleView>();
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const [isSaving, setSaving] = useState(false);
 
   useEffect(() => {
-    apiRequest<Schedule>("GET", "/api/admin/digest/schedule")
+    callApi(endpoints.getDigestSchedule)
       .then(setSchedule)
       .catch((error) => console.warn("the digest schedule could not be loaded", error));
   }, []);
@@ -31,14 +29,15 @@ export function DigestSchedule() {
     if (!schedule) return;
     setSaving(true);
     const { enabled, weekday, time } = schedule;
-    const result = await adminRequest<Schedule>(
-      "PUT",
-      "/api/admin/digest/schedule",
-      { enabled, weekday, time },
+    const result = await adminCall(
+      endpoints.setDigestSchedule,
+      { body: { enabled, weekday, time } },
       { success: "Digest schedule saved", failure: "Failed to save the digest schedule" },
     );
     setSaving(false);
-    if (!result.ok) return setErrors(result.fieldErrors);
+    if (!result.ok) {
+      return setErrors(result.error instanceof ApiError ? result.error.fieldErrors : {});
+    }
     setErrors({});
     setSchedule(result.data);
   }
@@ -48,7 +47,7 @@ export function DigestSchedule() {
         timeZone: schedule.timezone,
         dateStyle: "full",
         timeStyle: "short",
-      }).format(new Date(schedule.nextSendAt))
+      }).format(schedule.nextSendAt)
     : undefined;
 
   return (

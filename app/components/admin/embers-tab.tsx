@@ -1,17 +1,11 @@
 import { useState } from "react";
 import { addDays, dateToDay, nextMonday, weekdayOf } from "../../../common/dates.ts";
-import { type Tag, TagChoices } from "./tag-choices.tsx";
+import { endpoints } from "../../../common/endpoints.ts";
+import type { ScheduledEmber } from "../../../common/schemas/admin.ts";
+import { TagChoices } from "./tag-choices.tsx";
 import { Field, FormPanel, inputClass, primaryButton, secondaryButton } from "./ui.tsx";
 import { saveMessages, useAdminForm } from "./use-admin-form.ts";
 import { useAdminList } from "./use-admin-list.ts";
-
-interface ScheduledEmber {
-  id: number;
-  text: string;
-  date: string;
-  isFeatured: boolean;
-  tags?: { id: number; name: string }[];
-}
 
 const SCHEDULE_DAYS = 7;
 /** The schedule reads this many embers and matches them to days by date (SPEC.md §2, §9). */
@@ -29,10 +23,10 @@ export function EmbersTab({ today }: { today: string }) {
     items: embers,
     isFailed,
     reload,
-  } = useAdminList<ScheduledEmber>(`/api/admin/embers?limit=${EMBERS_READ}`);
+  } = useAdminList(endpoints.listEmberSchedule, { query: { limit: String(EMBERS_READ) } });
   const [editing, setEditing] = useState<Editing>();
   const days = Array.from({ length: SCHEDULE_DAYS }, (_, offset) => addDays(today, offset));
-  const emberOn = (day: string) => embers?.find((ember) => dateToDay(new Date(ember.date)) === day);
+  const emberOn = (day: string) => embers?.find((ember) => dateToDay(ember.date) === day);
 
   return (
     <section aria-label="Embers">
@@ -105,10 +99,10 @@ function EmberForm({
   today,
   onDone,
 }: Editing & { today: string; onDone: (isSaved: boolean) => void }) {
-  const { items: tags } = useAdminList<Tag>("/api/tags");
+  const { items: tags } = useAdminList(endpoints.listTags);
   const [text, setText] = useState(ember?.text ?? "");
-  const [date, setDate] = useState(ember ? dateToDay(new Date(ember.date)) : day);
-  const [tagIds, setTagIds] = useState<number[]>(ember?.tags?.map((tag) => tag.id) ?? []);
+  const [date, setDate] = useState(ember ? dateToDay(ember.date) : day);
+  const [tagIds, setTagIds] = useState<number[]>(ember?.tags.map((tag) => tag.id) ?? []);
   const [isFeatured, setFeatured] = useState(ember?.isFeatured ?? false);
   const form = useAdminForm();
   const errors = form.errors;
@@ -120,11 +114,12 @@ function EmberForm({
   ];
 
   async function save() {
-    const url = ember ? `/api/admin/embers/${ember.id}` : "/api/admin/embers";
     const body = { text, date, tagIds, isFeatured };
-    if (await form.submit(ember ? "PUT" : "POST", url, body, saveMessages("Ember", !ember))) {
-      onDone(true);
-    }
+    const messages = saveMessages("Ember", !ember);
+    const isSaved = ember
+      ? await form.submit(endpoints.updateEmber, { params: { id: ember.id }, body }, messages)
+      : await form.submit(endpoints.createEmber, { body }, messages);
+    if (isSaved) onDone(true);
   }
 
   return (

@@ -1,12 +1,13 @@
 import { AudioLines, Check, ImageUp, LoaderCircle, TriangleAlert } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
+import { endpoints } from "../../../common/endpoints.ts";
 import {
   fileTooLargeMessage,
   UPLOADS,
   type UploadKind,
   uploadedObjectPath,
 } from "../../../common/uploads.ts";
-import { ApiError, apiRequest } from "../../lib/api.ts";
+import { ApiError, callApi } from "../../lib/api.ts";
 import { notify, notifyError } from "../../lib/toast.ts";
 import { secondaryButton } from "./ui.tsx";
 
@@ -80,11 +81,9 @@ export function FileUpload({
     setState("uploading");
     let uploadURL: string;
     try {
-      ({ uploadURL } = await apiRequest<{ uploadURL: string }>(
-        "POST",
-        `/api/admin/${kind}/upload-url`,
-        {},
-      ));
+      const uploadUrl =
+        kind === "audio" ? endpoints.createAudioUploadUrl : endpoints.createUploadUrl;
+      ({ uploadURL } = await callApi(uploadUrl, { body: {} }));
     } catch {
       setState("error");
       notifyError("Upload Failed", "Failed to get upload URL");

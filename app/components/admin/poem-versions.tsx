@@ -1,18 +1,9 @@
 import { useEffect, useState } from "react";
-import type { AdminPoem } from "../../../server/services/content-admin.ts";
-import type {
-  PoemVersionView,
-  RemovedStanzaWords,
-} from "../../../server/services/poem-revisions.ts";
-import { apiRequest } from "../../lib/api.ts";
-import { adminRequest } from "./admin-request.ts";
+import { endpoints } from "../../../common/endpoints.ts";
+import type { PoemVersion, RemovedStanzaWords } from "../../../common/schemas/poems.ts";
+import { callApi } from "../../lib/api.ts";
+import { adminCall } from "./admin-call.ts";
 import { secondaryButton } from "./ui.tsx";
-
-/** A version as JSON: its dates arrive as strings. */
-type Version = Omit<PoemVersionView, "savedAt" | "replacedAt"> & {
-  savedAt: string;
-  replacedAt: string;
-};
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
@@ -43,19 +34,18 @@ export function PoemVersions({
   timeZone: string;
   onRestored: () => void;
 }) {
-  const [versions, setVersions] = useState<Version[]>();
+  const [versions, setVersions] = useState<PoemVersion[]>();
 
   useEffect(() => {
-    apiRequest<Version[]>("GET", `/api/admin/poems/${poemId}/versions`)
+    callApi(endpoints.listPoemVersions, { params: { id: poemId } })
       .then(setVersions)
       .catch((error) => console.warn("the poem's versions could not be loaded", error));
   }, [poemId]);
 
-  async function restore(version: Version) {
-    const result = await adminRequest<AdminPoem>(
-      "POST",
-      `/api/admin/poems/${poemId}/versions/${version.id}/restore`,
-      {},
+  async function restore(version: PoemVersion) {
+    const result = await adminCall(
+      endpoints.restorePoemVersion,
+      { params: { id: poemId, versionId: version.id }, body: {} },
       { success: "Version restored successfully", failure: "Failed to restore version" },
     );
     if (result.ok) onRestored();
@@ -78,7 +68,7 @@ export function PoemVersions({
         {versions?.map((version) => (
           <li key={version.id} className="flex flex-wrap items-center gap-3 px-3 py-2 text-sm">
             <span className="min-w-0 flex-1">
-              <span className="font-medium">{when.format(new Date(version.savedAt))}</span>
+              <span className="font-medium">{when.format(version.savedAt)}</span>
               {" · "}
               {plural(version.stanzaCount, "stanza", "stanzas")}
               {" · "}
@@ -88,7 +78,7 @@ export function PoemVersions({
               type="button"
               className={secondaryButton}
               onClick={() => restore(version)}
-              aria-label={`Restore the version of ${when.format(new Date(version.savedAt))}`}
+              aria-label={`Restore the version of ${when.format(version.savedAt)}`}
             >
               Restore
             </button>

@@ -1,23 +1,19 @@
 import { useState } from "react";
 import { coverProviderOf } from "../../../common/cover-image.ts";
+import { endpoints } from "../../../common/endpoints.ts";
+import type { AdminPoem } from "../../../common/schemas/poems.ts";
 import { stanzasFromText, stanzasToText } from "../../../common/stanza.ts";
-import type { AdminPoem as AdminPoemView } from "../../../server/services/content-admin.ts";
-import { apiRequest } from "../../lib/api.ts";
+import { callApi } from "../../lib/api.ts";
 import { notify, notifyError } from "../../lib/toast.ts";
 import { ContentTab } from "./content-tab.tsx";
 import { FileUpload } from "./file-upload.tsx";
 import { PoemVersions, removedWordsNotice } from "./poem-versions.tsx";
 import { PublicationBadge, publishAtFieldValue, publishAtFromField } from "./publication.tsx";
-import { type Tag, TagChoices } from "./tag-choices.tsx";
+import { TagChoices } from "./tag-choices.tsx";
 import { Field, FormPanel, inputClass, secondaryButton } from "./ui.tsx";
 import { saveMessages, useAdminForm } from "./use-admin-form.ts";
 import { useAdminList } from "./use-admin-list.ts";
 import { useSluggedValues } from "./use-slugged-values.ts";
-
-/** A poem as GET /api/admin/poems lists it (dates as JSON strings). */
-type AdminPoem = Omit<AdminPoemView, "createdAt" | "updatedAt" | "publishAt"> & {
-  publishAt: string;
-};
 
 const stanzaCount = (poem: AdminPoem) =>
   `${poem.stanzas.length} ${poem.stanzas.length === 1 ? "stanza" : "stanzas"}`;
@@ -28,10 +24,10 @@ const stanzaCount = (poem: AdminPoem) =>
  */
 export function PoemsTab({ timeZone }: { timeZone: string }) {
   return (
-    <ContentTab<AdminPoem>
+    <ContentTab
       entity="Poem"
-      listUrl="/api/admin/poems"
-      canDelete
+      list={endpoints.listAdminPoems}
+      remove={endpoints.deletePoem}
       describe={(poem) => ({
         title: poem.title,
         badge: <PublicationBadge item={poem} timeZone={timeZone} />,
@@ -58,7 +54,7 @@ function PoemForm({
   onDone: (isSaved: boolean) => void;
 }) {
   const [publishAt, setPublishAt] = useState(publishAtFieldValue(poem, timeZone));
-  const { items: tags } = useAdminList<Tag>("/api/tags");
+  const { items: tags } = useAdminList(endpoints.listTags);
   const { values, set } = useSluggedValues(
     {
       title: poem?.title ?? "",
@@ -84,7 +80,7 @@ function PoemForm({
     if (!url) return;
     if (!url.startsWith("/objects/")) {
       try {
-        await apiRequest("POST", "/api/admin/images/validate-url", { url });
+        await callApi(endpoints.validateImageUrl, { body: { url } });
       } catch {
         notifyError("Invalid Image URL", "Please enter a valid image URL");
         return;
@@ -113,13 +109,10 @@ function PoemForm({
       coverHeight: coverUrl ? (coverSize.height ?? null) : null,
       tagIds,
     };
-    const url = poem ? `/api/admin/poems/${poem.id}` : "/api/admin/poems";
-    const saved = await form.submit<AdminPoemView>(
-      poem ? "PUT" : "POST",
-      url,
-      body,
-      saveMessages("Poem", !poem),
-    );
+    const messages = saveMessages("Poem", !poem);
+    const saved = poem
+      ? await form.submit(endpoints.updatePoem, { params: { id: poem.id }, body }, messages)
+      : await form.submit(endpoints.createPoem, { body }, messages);
     if (!saved) return;
     const removed = removedWordsNotice(saved.removedStanzaWords);
     if (removed)

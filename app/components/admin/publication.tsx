@@ -3,14 +3,14 @@ import { dayInZone, instantInZone, timeInZone } from "../../../common/dates.ts";
 /** A poem's (or book's) publication as the admin API answers it. */
 export interface Publication {
   draft: boolean;
-  publishAt: string;
+  publishAt: Date;
 }
 
 type PublicationState = "draft" | "scheduled" | "published";
 
 export function publicationState(item: Publication, now = Date.now()): PublicationState {
   if (item.draft) return "draft";
-  return new Date(item.publishAt).getTime() > now ? "scheduled" : "published";
+  return item.publishAt.getTime() > now ? "scheduled" : "published";
 }
 
 const BADGE_CLASSES: Record<PublicationState, string> = {
@@ -34,7 +34,7 @@ export function PublicationBadge({ item, timeZone }: { item: Publication; timeZo
             day: "numeric",
             hour: "numeric",
             minute: "2-digit",
-          }).format(new Date(item.publishAt))}`;
+          }).format(item.publishAt)}`;
   return (
     <span
       className={`ml-2 inline-block rounded-full border px-2 py-0.5 align-middle text-xs font-medium ${BADGE_CLASSES[state]}`}
@@ -49,7 +49,7 @@ export function PublicationBadge({ item, timeZone }: { item: Publication; timeZo
  * input holds it) for an item: empty ('Now') unless it is set for the future.
  */
 export function publishAtFieldValue(item: Publication | undefined, timeZone: string): string {
-  if (!item || new Date(item.publishAt).getTime() <= Date.now()) return "";
+  if (!item || item.publishAt.getTime() <= Date.now()) return "";
   const instant = new Date(item.publishAt);
   return `${dayInZone(timeZone, instant)}T${timeInZone(timeZone, instant)}`;
 }

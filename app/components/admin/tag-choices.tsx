@@ -1,7 +1,4 @@
-export interface Tag {
-  id: number;
-  name: string;
-}
+import type { TagRef } from "../../../common/schemas/poems.ts";
 
 /** Tag checkboxes, shared by the poem and ember forms. */
 export function TagChoices({
@@ -11,7 +8,7 @@ export function TagChoices({
   legend,
   errors,
 }: {
-  tags: Tag[];
+  tags: TagRef[];
   chosen: number[];
   onChange: (tagIds: number[]) => void;
   legend: string;

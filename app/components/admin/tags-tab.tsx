@@ -1,31 +1,32 @@
 import { useState } from "react";
+import { endpoints } from "../../../common/endpoints.ts";
+import type { TagRef } from "../../../common/schemas/poems.ts";
 import { ContentTab } from "./content-tab.tsx";
-import type { Tag } from "./tag-choices.tsx";
 import { Field, FormPanel, inputClass } from "./ui.tsx";
 import { saveMessages, useAdminForm } from "./use-admin-form.ts";
 
 /** Tags: names with Edit (no delete button, SPEC.md §2), and the tag form. */
 export function TagsTab() {
   return (
-    <ContentTab<Tag>
+    <ContentTab
       entity="Tag"
-      listUrl="/api/tags"
-      canDelete={false}
+      list={endpoints.listTags}
       describe={(tag) => ({ title: tag.name })}
       renderForm={(tag, onDone) => <TagForm tag={tag} onDone={onDone} />}
     />
   );
 }
 
-function TagForm({ tag, onDone }: { tag?: Tag; onDone: (isSaved: boolean) => void }) {
+function TagForm({ tag, onDone }: { tag?: TagRef; onDone: (isSaved: boolean) => void }) {
   const [name, setName] = useState(tag?.name ?? "");
   const form = useAdminForm();
 
   async function save() {
-    const url = tag ? `/api/admin/tags/${tag.id}` : "/api/admin/tags";
-    if (await form.submit(tag ? "PUT" : "POST", url, { name }, saveMessages("Tag", !tag))) {
-      onDone(true);
-    }
+    const messages = saveMessages("Tag", !tag);
+    const isSaved = tag
+      ? await form.submit(endpoints.updateTag, { params: { id: tag.id }, body: { name } }, messages)
+      : await form.submit(endpoints.createTag, { body: { name } }, messages);
+    if (isSaved) onDone(true);
   }
 
   return (

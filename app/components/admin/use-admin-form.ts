@@ -1,5 +1,9 @@
 import { useState } from "react";
-import { adminRequest } from "./admin-request.ts";
+import type { z } from "zod";
+import type { Endpoint } from "../../../common/endpoints.ts";
+import { ApiError, type CallRequest } from "../../lib/api.ts";
+import { isSessionEnded } from "../../lib/api-failure.ts";
+import { adminCall } from "./admin-call.ts";
 
 /** A form's saving state and the server's messages for it, for every admin form. */
 export function useAdminForm() {
@@ -11,19 +15,21 @@ export function useAdminForm() {
    * Sends the form; the record saved, or undefined when it was not, its messages shown and the
    * form kept open.
    */
-  async function submit<Saved = unknown>(
-    method: "POST" | "PUT",
-    url: string,
-    body: unknown,
+  async function submit<E extends Endpoint>(
+    endpoint: E,
+    request: CallRequest<E>,
     messages: { success: string; failure: string },
-  ): Promise<Saved | undefined> {
+  ): Promise<z.output<E["answer"]> | undefined> {
     setSaving(true);
-    const result = await adminRequest<Saved>(method, url, body, messages);
+    const result = await adminCall(endpoint, request, messages);
     setSaving(false);
     if (result.ok) return result.data;
-    setErrors(result.fieldErrors);
+    const refusal =
+      result.error instanceof ApiError && !isSessionEnded(result.error) ? result.error : undefined;
+    const fieldErrors = refusal?.fieldErrors ?? {};
+    setErrors(fieldErrors);
     // A message about no field in particular (a taken slug, say) is shown for the whole form.
-    setFormError(Object.keys(result.fieldErrors).length === 0 ? result.message : undefined);
+    setFormError(Object.keys(fieldErrors).length === 0 ? refusal?.serverMessage : undefined);
     return undefined;
   }
 

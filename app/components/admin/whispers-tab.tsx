@@ -1,24 +1,11 @@
 import { CircleUserRound } from "lucide-react";
 import { useState } from "react";
+import { endpoints } from "../../../common/endpoints.ts";
+import type { ModeratedWhisper } from "../../../common/schemas/admin.ts";
 import { notify } from "../../lib/toast.ts";
-import { adminRequest } from "./admin-request.ts";
+import { adminCall } from "./admin-call.ts";
 import { secondaryButton } from "./ui.tsx";
 import { useAdminList } from "./use-admin-list.ts";
-
-interface ModeratedWhisper {
-  id: number;
-  text: string;
-  isApproved: boolean;
-  createdAt: string;
-  poemSlug?: string;
-  poemTitle?: string;
-  stanzaIndex?: number | string;
-  user: {
-    firstName: string | null;
-    lastName: string | null;
-    profileImageUrl: string | null;
-  } | null;
-}
 
 type Filter = "all" | "approved" | "hidden";
 const FILTERS: { id: Filter; label: string }[] = [
@@ -28,20 +15,14 @@ const FILTERS: { id: Filter; label: string }[] = [
 ];
 
 const authorName = (whisper: ModeratedWhisper) =>
-  [whisper.user?.firstName, whisper.user?.lastName].filter(Boolean).join(" ") || "Anonymous";
+  [whisper.user.firstName, whisper.user.lastName].filter(Boolean).join(" ") || "Anonymous";
 
-const postedAt = (date: string) =>
-  new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" }).format(
-    new Date(date),
-  );
+const postedAt = (date: Date) =>
+  new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" }).format(date);
 
 /** Whisper moderation (SPEC.md §2): a filter with counts, and Hide or Approve on each whisper. */
 export function WhispersTab() {
-  const {
-    items: whispers,
-    isFailed,
-    reload,
-  } = useAdminList<ModeratedWhisper>("/api/admin/whispers");
+  const { items: whispers, isFailed, reload } = useAdminList(endpoints.listModeratedWhispers);
   const [filter, setFilter] = useState<Filter>("all");
   const count = (id: Filter) =>
     (whispers ?? []).filter((whisper) =>
@@ -53,10 +34,9 @@ export function WhispersTab() {
 
   async function moderate(whisper: ModeratedWhisper) {
     const action = whisper.isApproved ? "hide" : "approve";
-    const result = await adminRequest(
-      "POST",
-      `/api/admin/whispers/${whisper.id}/${action}`,
-      {},
+    const result = await adminCall(
+      whisper.isApproved ? endpoints.hideWhisper : endpoints.approveWhisper,
+      { params: { id: whisper.id }, body: {} },
       { failure: whisper.isApproved ? "Failed to hide whisper" : "Failed to approve whisper" },
     );
     if (!result.ok) return;
@@ -99,7 +79,7 @@ export function WhispersTab() {
             key={whisper.id}
             className="flex gap-3 rounded-lg border border-stone-300 bg-white p-4"
           >
-            {whisper.user?.profileImageUrl ? (
+            {whisper.user.profileImageUrl ? (
               <img
                 src={whisper.user.profileImageUrl}
                 alt=""
@@ -126,8 +106,7 @@ export function WhispersTab() {
               <p className="mt-1 break-words">{whisper.text}</p>
               <p className="mt-1 text-xs text-stone-600">
                 {postedAt(whisper.createdAt)}
-                {whisper.poemTitle && ` · ${whisper.poemTitle}`}
-                {whisper.stanzaIndex !== undefined && `, stanza ${Number(whisper.stanzaIndex) + 1}`}
+                {` · ${whisper.poemTitle}, stanza ${whisper.stanzaIndex + 1}`}
               </p>
             </div>
             <button

@@ -1,0 +1,29 @@
+import type { z } from "zod";
+import type { Endpoint } from "../../../common/endpoints.ts";
+import { type CallArgs, type CallRequest, callApi } from "../../lib/api.ts";
+import { reportFailure } from "../../lib/api-failure.ts";
+import { notify } from "../../lib/toast.ts";
+
+export type AdminCallResult<E extends Endpoint> =
+  | { ok: true; data: z.output<E["answer"]> }
+  | { ok: false; error: unknown };
+
+/**
+ * An admin change with the spec's answers (SPEC.md §8, Admin side): 'Success' with `success`
+ * when there is one, and a failure goes the one way failures go (app/lib/api-failure.ts):
+ * a lost session to sign-in after 500 ms, anything else 'Error' with `failure`.
+ */
+export async function adminCall<E extends Endpoint>(
+  endpoint: E,
+  request: CallRequest<E>,
+  messages: { success?: string; failure: string },
+): Promise<AdminCallResult<E>> {
+  try {
+    const data = await callApi(endpoint, ...([request] as CallArgs<E>));
+    if (messages.success) notify("Success", messages.success);
+    return { ok: true, data };
+  } catch (error) {
+    reportFailure(error, "admin", messages.failure);
+    return { ok: false, error };
+  }
+}

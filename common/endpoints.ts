@@ -1,0 +1,356 @@
+import { z } from "zod";
+import { currentUser, signInLinkRequest } from "./schemas/account.ts";
+import {
+  bookInput,
+  emberInput,
+  emberScheduleQuery,
+  moderatedWhisper,
+  poemInput,
+  scheduledEmber,
+  tagInput,
+} from "./schemas/admin.ts";
+import { messageAnswer, noContent } from "./schemas/answer.ts";
+import { audioUploadUrlInput } from "./schemas/audio.ts";
+import { book } from "./schemas/books.ts";
+import {
+  digestContentInput,
+  digestPreview,
+  digestRecipients,
+  digestRun,
+  digestScheduleAnswer,
+  digestScheduleInput,
+  digestSendInput,
+} from "./schemas/digest.ts";
+import { archivedEmbers, emberPageQuery, featuredEmber, todaysEmber } from "./schemas/embers.ts";
+import { guestSubmission, guestSubmissionInput } from "./schemas/guest-submission.ts";
+import { healthReport } from "./schemas/health.ts";
+import {
+  uploadUrlAnswer,
+  uploadUrlInput,
+  validateImageUrlInput,
+  validImageUrl,
+} from "./schemas/images.ts";
+import {
+  echoCounts,
+  echoInput,
+  journalEntries,
+  journalInput,
+  savedStanzas,
+  toggleAnswer,
+  whisper,
+  whisperInput,
+} from "./schemas/interactions.ts";
+import { adminPoem, poem, poemListQuery, poemVersion, tagRef, theme } from "./schemas/poems.ts";
+import { subscribeAnswer, subscribeInput } from "./schemas/subscription.ts";
+
+/**
+ * One /api call: its method and path (as the server routes it, `:name` for a path parameter),
+ * the schemas of its JSON body and query, the schema of its answer and the status of success.
+ * The server's handler reads its input and sends its answer with these (server/http/answer.ts),
+ * and the client calls it with them (app/lib/api.ts): one shape, declared once.
+ */
+export interface Endpoint {
+  method: "GET" | "POST" | "PUT" | "DELETE";
+  path: `/api/${string}`;
+  body?: z.ZodType;
+  query?: z.ZodType;
+  answer: z.ZodType;
+  status?: 201 | 204;
+}
+
+const endpoint = <const E extends Endpoint>(described: E) => described;
+/** The body the spec sends to the admin's approve, hide, review and resume calls (SPEC.md §7). */
+const emptyBody = z.object({});
+
+/**
+ * Every JSON call under /api (SPEC.md §7 and the calls DESIGN.md adds). Form posts, redirects
+ * and files (sign-in links, unsubscribe, the subscriber CSV) are not JSON calls and not here.
+ */
+export const endpoints = {
+  health: endpoint({ method: "GET", path: "/api/health", answer: healthReport }),
+  currentUser: endpoint({ method: "GET", path: "/api/auth/user", answer: currentUser }),
+  requestSignInLink: endpoint({
+    method: "POST",
+    path: "/api/auth/email-link",
+    body: signInLinkRequest,
+    answer: messageAnswer,
+  }),
+  subscribe: endpoint({
+    method: "POST",
+    path: "/api/subscribe",
+    body: subscribeInput,
+    answer: subscribeAnswer,
+  }),
+
+  listPoems: endpoint({
+    method: "GET",
+    path: "/api/poems",
+    query: poemListQuery,
+    answer: z.array(poem),
+  }),
+  getPoem: endpoint({ method: "GET", path: "/api/poems/:slug", answer: poem }),
+  listTags: endpoint({ method: "GET", path: "/api/tags", answer: z.array(tagRef) }),
+  getTheme: endpoint({ method: "GET", path: "/api/themes/:slug", answer: theme }),
+  getFeaturedEmber: endpoint({
+    method: "GET",
+    path: "/api/embers/featured",
+    answer: featuredEmber,
+  }),
+  getTodaysEmber: endpoint({ method: "GET", path: "/api/ember/today", answer: todaysEmber }),
+  listEmbers: endpoint({
+    method: "GET",
+    path: "/api/embers",
+    query: emberPageQuery,
+    answer: archivedEmbers,
+  }),
+  listBooks: endpoint({ method: "GET", path: "/api/books", answer: z.array(book) }),
+  getBook: endpoint({ method: "GET", path: "/api/books/:slug", answer: book }),
+  submitGuestPoem: endpoint({
+    method: "POST",
+    path: "/api/guest-submission",
+    body: guestSubmissionInput,
+    answer: messageAnswer,
+    status: 201,
+  }),
+
+  toggleEcho: endpoint({
+    method: "POST",
+    path: "/api/poems/:slug/echo",
+    body: echoInput,
+    answer: toggleAnswer,
+  }),
+  listEchoCounts: endpoint({ method: "GET", path: "/api/poems/:slug/echos", answer: echoCounts }),
+  createWhisper: endpoint({
+    method: "POST",
+    path: "/api/poems/:slug/whispers",
+    body: whisperInput,
+    answer: whisper,
+    status: 201,
+  }),
+  listWhispers: endpoint({
+    method: "GET",
+    path: "/api/poems/:slug/whispers/:stanzaIndex",
+    answer: z.array(whisper),
+  }),
+  deleteWhisper: endpoint({
+    method: "DELETE",
+    path: "/api/whispers/:id",
+    answer: noContent,
+    status: 204,
+  }),
+  toggleJournalEntry: endpoint({
+    method: "POST",
+    path: "/api/journal",
+    body: journalInput,
+    answer: toggleAnswer,
+  }),
+  addJournalEntry: endpoint({
+    method: "PUT",
+    path: "/api/journal",
+    body: journalInput,
+    answer: toggleAnswer,
+  }),
+  listJournal: endpoint({ method: "GET", path: "/api/journal", answer: journalEntries }),
+  listSavedStanzas: endpoint({
+    method: "GET",
+    path: "/api/poems/:slug/journal",
+    answer: savedStanzas,
+  }),
+
+  listAdminPoems: endpoint({
+    method: "GET",
+    path: "/api/admin/poems",
+    answer: z.array(adminPoem),
+  }),
+  createPoem: endpoint({
+    method: "POST",
+    path: "/api/admin/poems",
+    body: poemInput,
+    answer: adminPoem,
+    status: 201,
+  }),
+  updatePoem: endpoint({
+    method: "PUT",
+    path: "/api/admin/poems/:id",
+    body: poemInput,
+    answer: adminPoem,
+  }),
+  listPoemVersions: endpoint({
+    method: "GET",
+    path: "/api/admin/poems/:id/versions",
+    answer: z.array(poemVersion),
+  }),
+  restorePoemVersion: endpoint({
+    method: "POST",
+    path: "/api/admin/poems/:id/versions/:versionId/restore",
+    body: emptyBody,
+    answer: adminPoem,
+  }),
+  deletePoem: endpoint({
+    method: "DELETE",
+    path: "/api/admin/poems/:id",
+    answer: noContent,
+    status: 204,
+  }),
+  listEmberSchedule: endpoint({
+    method: "GET",
+    path: "/api/admin/embers",
+    query: emberScheduleQuery,
+    answer: z.array(scheduledEmber),
+  }),
+  createEmber: endpoint({
+    method: "POST",
+    path: "/api/admin/embers",
+    body: emberInput,
+    answer: scheduledEmber,
+    status: 201,
+  }),
+  updateEmber: endpoint({
+    method: "PUT",
+    path: "/api/admin/embers/:id",
+    body: emberInput,
+    answer: scheduledEmber,
+  }),
+  deleteEmber: endpoint({
+    method: "DELETE",
+    path: "/api/admin/embers/:id",
+    answer: noContent,
+    status: 204,
+  }),
+  createBook: endpoint({
+    method: "POST",
+    path: "/api/admin/books",
+    body: bookInput,
+    answer: book,
+    status: 201,
+  }),
+  updateBook: endpoint({
+    method: "PUT",
+    path: "/api/admin/books/:id",
+    body: bookInput,
+    answer: book,
+  }),
+  deleteBook: endpoint({
+    method: "DELETE",
+    path: "/api/admin/books/:id",
+    answer: noContent,
+    status: 204,
+  }),
+  createTag: endpoint({
+    method: "POST",
+    path: "/api/admin/tags",
+    body: tagInput,
+    answer: tagRef,
+    status: 201,
+  }),
+  updateTag: endpoint({
+    method: "PUT",
+    path: "/api/admin/tags/:id",
+    body: tagInput,
+    answer: tagRef,
+  }),
+  deleteTag: endpoint({
+    method: "DELETE",
+    path: "/api/admin/tags/:id",
+    answer: noContent,
+    status: 204,
+  }),
+  listModeratedWhispers: endpoint({
+    method: "GET",
+    path: "/api/admin/whispers",
+    answer: z.array(moderatedWhisper),
+  }),
+  approveWhisper: endpoint({
+    method: "POST",
+    path: "/api/admin/whispers/:id/approve",
+    body: emptyBody,
+    answer: messageAnswer,
+  }),
+  hideWhisper: endpoint({
+    method: "POST",
+    path: "/api/admin/whispers/:id/hide",
+    body: emptyBody,
+    answer: messageAnswer,
+  }),
+  listGuestSubmissions: endpoint({
+    method: "GET",
+    path: "/api/admin/submissions",
+    answer: z.array(guestSubmission),
+  }),
+  markSubmissionReviewed: endpoint({
+    method: "POST",
+    path: "/api/admin/submissions/:id/review",
+    body: emptyBody,
+    answer: messageAnswer,
+  }),
+  deleteGuestSubmission: endpoint({
+    method: "DELETE",
+    path: "/api/admin/submissions/:id",
+    answer: noContent,
+    status: 204,
+  }),
+  createUploadUrl: endpoint({
+    method: "POST",
+    path: "/api/admin/images/upload-url",
+    body: uploadUrlInput,
+    answer: uploadUrlAnswer,
+  }),
+  createAudioUploadUrl: endpoint({
+    method: "POST",
+    path: "/api/admin/audio/upload-url",
+    body: audioUploadUrlInput,
+    answer: uploadUrlAnswer,
+  }),
+  validateImageUrl: endpoint({
+    method: "POST",
+    path: "/api/admin/images/validate-url",
+    body: validateImageUrlInput,
+    answer: validImageUrl,
+  }),
+
+  getDigestContent: endpoint({
+    method: "GET",
+    path: "/api/admin/digest/content",
+    answer: digestContentInput,
+  }),
+  previewDigest: endpoint({
+    method: "POST",
+    path: "/api/admin/digest/preview",
+    body: digestContentInput,
+    answer: digestPreview,
+  }),
+  sendDigest: endpoint({
+    method: "POST",
+    path: "/api/admin/digest/send",
+    body: digestSendInput,
+    answer: digestRun,
+    status: 201,
+  }),
+  listDigestRuns: endpoint({
+    method: "GET",
+    path: "/api/admin/digest/runs",
+    answer: z.array(digestRun),
+  }),
+  countDigestRecipients: endpoint({
+    method: "GET",
+    path: "/api/admin/digest/recipients",
+    answer: digestRecipients,
+  }),
+  getDigestSchedule: endpoint({
+    method: "GET",
+    path: "/api/admin/digest/schedule",
+    answer: digestScheduleAnswer,
+  }),
+  setDigestSchedule: endpoint({
+    method: "PUT",
+    path: "/api/admin/digest/schedule",
+    body: digestScheduleInput,
+    answer: digestScheduleAnswer,
+  }),
+  resumeDigestRun: endpoint({
+    method: "POST",
+    path: "/api/admin/digest/runs/:id/resume",
+    body: emptyBody,
+    answer: digestRun,
+  }),
+} as const;

@@ -1,0 +1,34 @@
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { prettifyError, type z } from "zod";
+import type { Endpoint } from "../../common/endpoints.ts";
+
+/**
+ * Sends an /api call's answer through its schema (common/endpoints.ts): Dates become ISO strings,
+ * fields the schema does not name stay on the server, and a value that does not match (a missing
+ * field, a wrong type) is an error, answered 500 and logged with the request id, in every
+ * environment: the client decodes with the same schema, so such an answer could only fail there,
+ * where nobody reads the log (docs/decisions/019-one-contract.md). The handler must be the one
+ * the description names, so a handler cannot answer with another call's schema.
+ */
+export function answer<E extends Endpoint>(
+  c: Context,
+  endpoint: E,
+  value: z.output<E["answer"]>,
+  status: ContentfulStatusCode | 204 = endpoint.status ?? 200,
+): Response {
+  const method = c.req.method === "HEAD" ? "GET" : c.req.method;
+  if (method !== endpoint.method || c.req.routePath !== endpoint.path) {
+    throw new Error(
+      `${c.req.method} ${c.req.routePath} answered as ${endpoint.method} ${endpoint.path}`,
+    );
+  }
+  const encoded = endpoint.answer.safeEncode(value);
+  if (!encoded.success) {
+    throw new Error(
+      `The answer to ${endpoint.method} ${endpoint.path} does not match its schema:\n${prettifyError(encoded.error)}`,
+    );
+  }
+  if (status === 204) return c.body(null, 204);
+  return c.json(encoded.data, status);
+}
