@@ -1,30 +1,21 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { dayInZone, timeInZone } from "../../common/dates.ts";
-import { hydrated, launchBrowser } from "../helpers/browser.ts";
-import { type RunningServer, startServer } from "../helpers/server.ts";
+import { hydrated } from "../helpers/browser.ts";
+import { setUpBrowserSite } from "../helpers/browser-site.ts";
 
-let server: RunningServer;
-let browser: Browser;
+const site = setUpBrowserSite();
 let admin: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  admin = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const link = await server.cli("login-link", "poet@example.com", "--admin");
-  page = await admin.newPage();
-  await page.goto(link.stdout.trim());
-  await page.goto(`${server.url}/admin`);
-  await hydrated(page);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  admin = await site.signedIn("poet@example.com", { admin: true });
+  page = await site.open(admin, "/admin");
 });
 
 /** What an anonymous reader gets: the page cache's copy once the page has been served before. */
-const anonymousHtml = async (pathname: string) => (await fetch(`${server.url}${pathname}`)).text();
+const anonymousHtml = async (pathname: string) =>
+  (await fetch(`${site.server.url}${pathname}`)).text();
 
 describe("the poet's week in the browser", () => {
   it("writes a draft, previews it, schedules it, and a reader sees it appear when it is due", async () => {
@@ -43,10 +34,10 @@ describe("the poet's week in the browser", () => {
     await page.screenshot({ path: "test-results/publishing-draft-1280.png", fullPage: true });
 
     // Readers cannot open it; the poet sees it as readers will, under the banner.
-    const hidden = await fetch(`${server.url}/poetry/tide-tables`);
+    const hidden = await fetch(`${site.server.url}/poetry/tide-tables`);
     expect(hidden.status).toBe(404);
     const preview = await admin.newPage();
-    await preview.goto(`${server.url}/poetry/tide-tables`);
+    await preview.goto(`${site.server.url}/poetry/tide-tables`);
     await preview.getByText("Draft — only you can see this").waitFor();
     await preview.getByRole("heading", { name: "Tide Tables" }).waitFor();
     await preview.close();
@@ -65,9 +56,9 @@ describe("the poet's week in the browser", () => {
     expect(await anonymousHtml("/poetry")).not.toContain("Tide Tables");
 
     // No request, write or restart in between: the cached list ends when the poem comes due.
-    const reader = await browser.newContext({ viewport: { width: 375, height: 812 } });
+    const reader = await site.browser.newContext({ viewport: { width: 375, height: 812 } });
     const readerPage = await reader.newPage();
-    await readerPage.goto(`${server.url}/poetry`);
+    await readerPage.goto(`${site.server.url}/poetry`);
     expect(await readerPage.content()).not.toContain("Tide Tables");
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, due.getTime() - Date.now())));
     await readerPage.reload();
@@ -90,7 +81,7 @@ describe("the poet's week in the browser", () => {
   }, 150_000);
 
   it("turns on automatic sending and shows when the next digest goes", async () => {
-    await page.goto(`${server.url}/admin/digest`);
+    await page.goto(`${site.server.url}/admin/digest`);
     await hydrated(page);
     const schedule = page.getByRole("form", { name: "Automatic sending" });
     await schedule.getByLabel("Send the digest every week by itself").check();

@@ -9,13 +9,13 @@ import { createPageCache } from "../../server/http/page-cache.ts";
 import { createLogger } from "../../server/logger.ts";
 import { createMailer } from "../../server/mail/transport.ts";
 import { createServices } from "../../server/services/index.ts";
+import { api, SITE_ORIGIN } from "../helpers/api.ts";
 import { drivers } from "../helpers/database.ts";
 import { createEmber, createSubscribers, ensureTags } from "../helpers/factories.ts";
 import { loadPageHandler } from "../helpers/page-handler.ts";
 import { signIn } from "../helpers/session.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 
-const ORIGIN = "http://localhost:3000";
 /** Monday 30 November 2026, 08:00 UTC: the tests' clock starts here and only they move it. */
 const START = new Date("2026-11-30T08:00:00.000Z");
 const MINUTE = 60_000;
@@ -27,12 +27,9 @@ describe.each(drivers)("the poet's week on %s", (driver) => {
   let admin: string;
   let tagId: number;
 
+  /** The admin's call, or another's with `cookie`. */
   const call = (method: string, path: string, body?: unknown, cookie = admin) =>
-    t.app.request(path, {
-      method,
-      headers: { Cookie: cookie, Origin: ORIGIN, "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    api(t.app, method, path, { body, cookie, origin: SITE_ORIGIN });
   const poemBody = (slug: string, fields: Record<string, unknown> = {}) => ({
     title: `Poem ${slug}`,
     slug,
@@ -159,7 +156,8 @@ describe.each(drivers)("the poet's week on %s", (driver) => {
   it("ends a cached list the moment a scheduled poem comes due, with no write and no restart", async () => {
     const { build } = await loadPageHandler();
     const cache = createPageCache({
-      render: async (pathWithQuery) => t.app.fetch(new Request(new URL(pathWithQuery, ORIGIN))),
+      render: async (pathWithQuery) =>
+        t.app.fetch(new Request(new URL(pathWithQuery, SITE_ORIGIN))),
       isShared: createCachePolicy({ routes: t.app.routes, build }),
       nextVisibilityChange: () => nextVisibilityChange(t.db, clock, t.config.siteTimezone),
       logger: createLogger("silent"),

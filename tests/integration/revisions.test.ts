@@ -1,12 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { echoes, journalEntries, poems, whispers } from "../../server/db/schema.ts";
+import { api, SITE_ORIGIN } from "../helpers/api.ts";
 import { drivers } from "../helpers/database.ts";
 import { ensureTags } from "../helpers/factories.ts";
 import { signIn } from "../helpers/session.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 
-const ORIGIN = "http://localhost:3000";
 const ONE = "The kettle sings / before the house is up";
 const TWO = "My father's hands / were maps of every field";
 const THREE = "We carried light / the way the river carries stones";
@@ -20,12 +20,9 @@ describe.each(drivers)("a stanza stays itself on %s", (driver) => {
   let tagIds: number[];
   let poemId: number;
 
+  /** The admin's call, or a reader's with `cookie`. */
   const call = (method: string, path: string, body?: unknown, cookie = admin) =>
-    t.app.request(path, {
-      method,
-      headers: { Cookie: cookie, Origin: ORIGIN, "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    api(t.app, method, path, { body, cookie, origin: SITE_ORIGIN });
   const save = (stanzas: string[], title = "Kitchen Hours") =>
     call("PUT", `/api/admin/poems/${poemId}`, {
       title,
