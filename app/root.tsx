@@ -22,17 +22,20 @@ import { useAdminDoorNotice } from "./lib/admin-access.ts";
 import { appContext } from "./lib/app-context.ts";
 import type { CurrentUser } from "./lib/current-user.ts";
 import { useNonce } from "./lib/nonce.tsx";
+import { APPLY_SAVED_READING_SETTINGS } from "./lib/reading-settings.ts";
 import { notify } from "./lib/toast.ts";
 import { useCurrentUser } from "./lib/use-current-user.ts";
 import { useJournalAutoSync } from "./lib/use-journal-sync.ts";
 
 /**
  * Runs before the first paint. It lets CSS show the JavaScript layout at once (no shift on
- * hydration), and it holds forms that only scripts submit (no action of their own) until the page
- * has hydrated: the browser would otherwise send them as a GET to the page itself, with the
- * reader's email or poem in the address (scripts load after the first paint, decision 011).
+ * hydration), applies the reader's saved theme and text size (no flash, no shift), and it holds
+ * forms that only scripts submit (no action of their own) until the page has hydrated: the
+ * browser would otherwise send them as a GET to the page itself, with the reader's email or poem
+ * in the address (scripts load after the first paint, decision 011).
  */
 const BEFORE_HYDRATION_SCRIPT = `document.documentElement.dataset.js = "1";
+${APPLY_SAVED_READING_SETTINGS}
 document.addEventListener("submit", (event) => {
   if (document.documentElement.dataset.hydrated !== "true" && !event.target.hasAttribute("action")) event.preventDefault();
 }, true);`;

@@ -43,15 +43,28 @@ describe("stanzas", () => {
 });
 
 describe("the poem form's stanza text", () => {
-  it("splits on blank lines, trims, drops empty stanzas and keeps lines with the marker", () => {
-    const text = "  first line\nsecond line  \n\n\n   \n\nonly line\r\n\r\n";
+  it("splits on blank lines, trims line ends, drops empty stanzas and keeps lines with the marker", () => {
+    const text = "first line\nsecond line  \n\n\n   \n\nonly line\r\n\r\n";
     expect(stanzasFromText(text)).toEqual(["first line / second line", "only line"]);
     expect(stanzasFromText(" \n\n ")).toEqual([]);
   });
 
-  it("round-trips stored stanzas", () => {
-    const stanzas = ["a / b / c", "d"];
-    expect(stanzasToText(stanzas)).toBe("a\nb\nc\n\nd");
+  it("keeps the spaces a poet typed at the start of a line, the stanza's first line too", () => {
+    const text = "  the door\n      stays open\nfor you\n\n    \n\n    even now\r\n  even here  ";
+    const stanzas = stanzasFromText(text);
+    expect(stanzas).toEqual([
+      "  the door /       stays open / for you",
+      "    even now /   even here",
+    ]);
+    expect(stanzas.map((stanza) => stanzaLines(stanza))).toEqual([
+      ["  the door", "      stays open", "for you"],
+      ["    even now", "  even here"],
+    ]);
+  });
+
+  it("round-trips stored stanzas, indentation included", () => {
+    const stanzas = ["a / b / c", "d", "  e /     f / g"];
+    expect(stanzasToText(stanzas)).toBe("a\nb\nc\n\nd\n\n  e\n    f\ng");
     expect(stanzasFromText(stanzasToText(stanzas))).toEqual(stanzas);
   });
 });

@@ -30,8 +30,9 @@ export function clampStanzaIndex(value: unknown, stanzaCount: number): number {
 }
 
 /**
- * The poem form's stanza text (SPEC.md §5): stanzas separated by blank lines, each trimmed,
- * empty ones dropped; a stanza's own lines are kept with the ' / ' line marker.
+ * The poem form's stanza text (SPEC.md §5): stanzas separated by blank lines, empty ones dropped;
+ * a stanza's own lines are kept with the ' / ' line marker. Only each line's end is trimmed: the
+ * spaces a poet types at the start of a line are its indentation (DESIGN.md, "Indented lines").
  */
 export function stanzasFromText(text: string): string[] {
   return text
@@ -39,7 +40,7 @@ export function stanzasFromText(text: string): string[] {
     .map((stanza) =>
       stanza
         .split(/\r?\n/)
-        .map((line) => line.trim())
+        .map((line) => line.trimEnd())
         .filter((line) => line.length > 0)
         .join(STANZA_LINE_MARKER),
     )

@@ -73,7 +73,7 @@ export function SiteHeader({ siteName, user }: { siteName: string; user: Current
             description="Site navigation"
             onClose={closeMenu}
             backdropTestId="menu-backdrop"
-            backdropClassName="bg-stone-900/50 motion-safe:animate-fade-in"
+            backdropClassName="bg-black/50 motion-safe:animate-fade-in"
             panelClassName="fixed inset-y-0 right-0 flex w-72 max-w-[85vw] flex-col gap-2 bg-paper p-6 shadow-xl"
             titleClassName="font-serif text-lg"
             descriptionClassName="sr-only"

@@ -55,6 +55,25 @@ function isTyping(target: EventTarget | null): boolean {
 }
 
 /**
+ * A line of verse. The spaces the poet typed at its start stay its indentation (DESIGN.md,
+ * "Indented lines"), kept as typed in a box of their own; a line too long for the screen wraps
+ * with its later rows hung 2em further in than its first, so a reader sees one line continue.
+ * The indentation takes at most half the width, so the words always have room.
+ */
+function VerseLine({ line }: { line: string }) {
+  const words = line.trimStart();
+  const indentation = line.slice(0, line.length - words.length);
+  return (
+    <span className="flex">
+      {indentation && (
+        <span className="max-w-[50%] shrink-0 overflow-hidden whitespace-pre">{indentation}</span>
+      )}
+      <span className="min-w-0 pl-[2em] -indent-[2em] wrap-break-word">{words}</span>
+    </span>
+  );
+}
+
+/**
  * One stanza at a time (SPEC.md §2, Stanza viewer): 'N of M' with a progress bar, arrows hidden
  * at the ends, a dot per stanza, keys, swipe under 768 px, and the position in #s-{index}.
  * The server renders every stanza, so the poem reads without JavaScript; with JavaScript only
@@ -179,32 +198,32 @@ export function StanzaViewer({
         aria-label={`${poem.title}, stanzas`}
         onTouchStart={onTouchStart}
         onTouchEnd={onTouchEnd}
-        className="relative flex min-h-[16rem] items-center justify-center rounded-xl border border-stone-200 bg-white px-12 py-10 shadow-sm md:min-h-[20rem]"
+        // On phones the stanza spans the screen with small padding and the arrows below it, so a
+        // 40-character line fits at 375 px; from 768 px it is a card with the arrows at its sides.
+        className="relative -mx-4 flex min-h-[16rem] items-center justify-center border-y border-stone-200 bg-white px-4 pt-8 pb-16 shadow-sm md:mx-0 md:min-h-[20rem] md:rounded-xl md:border md:px-12 md:py-10"
       >
         {index > 0 && (
           <button
             type="button"
             onClick={() => goTo(index - 1)}
             aria-label="Previous stanza"
-            className="absolute left-2 top-1/2 -translate-y-1/2 rounded-full p-2 text-stone-700 hover:bg-stone-100"
+            className="absolute bottom-2 left-2 rounded-full p-2 text-stone-700 hover:bg-stone-100 md:bottom-auto md:top-1/2 md:-translate-y-1/2"
           >
             <ChevronLeft aria-hidden="true" className="h-6 w-6" />
           </button>
         )}
-        <ol className="w-full max-w-prose list-none">
+        <ol className="w-full max-w-prose list-none text-left">
           {poem.stanzas.map((stanza, position) => (
             <li
               // biome-ignore lint/suspicious/noArrayIndexKey: a stanza's position is its identity.
               key={position}
               id={`stanza-${position}`}
               aria-hidden={position === index ? undefined : true}
-              className={`font-serif text-xl leading-relaxed text-stone-900 md:text-2xl ${position === index ? "" : "stanza-inactive"}`}
+              className={`font-serif reading-text-lg leading-relaxed text-stone-900 md:reading-text-2xl ${position === index ? "" : "stanza-inactive"}`}
             >
               {stanzaLines(stanza).map((line, lineNumber) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: lines are positional text.
-                <span key={lineNumber} className="block">
-                  {line}
-                </span>
+                <VerseLine key={lineNumber} line={line} />
               ))}
             </li>
           ))}
@@ -214,7 +233,7 @@ export function StanzaViewer({
             type="button"
             onClick={() => goTo(index + 1)}
             aria-label="Next stanza"
-            className="absolute right-2 top-1/2 -translate-y-1/2 rounded-full p-2 text-stone-700 hover:bg-stone-100"
+            className="absolute right-2 bottom-2 rounded-full p-2 text-stone-700 hover:bg-stone-100 md:bottom-auto md:top-1/2 md:-translate-y-1/2"
           >
             <ChevronRight aria-hidden="true" className="h-6 w-6" />
           </button>

@@ -231,7 +231,7 @@ function DigestSending({ initialRuns, siteName }: { initialRuns: DigestRun[]; si
           title="Send the digest now?"
           description={`“${subject.trim()}” goes to ${audience}. It cannot be recalled.`}
           onClose={() => setConfirming(false)}
-          backdropClassName="bg-stone-900/40"
+          backdropClassName="bg-black/40"
           panelClassName="fixed top-1/2 left-1/2 w-[min(92vw,28rem)] -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-6 shadow-xl"
           titleClassName="font-serif text-xl"
           descriptionClassName="mt-2 text-stone-700"

@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import { data, Link } from "react-router";
 import { NotFoundState } from "../components/not-found-state.tsx";
 import { PositionDots } from "../components/position-dots.tsx";
+import { ReadingSettings } from "../components/reading-settings.tsx";
 import { appContext } from "../lib/app-context.ts";
 import { sharedPage } from "../lib/cache-policy.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
@@ -57,13 +58,14 @@ export default function BookPreview({ loaderData }: Route.ComponentProps) {
         <ArrowLeft aria-hidden="true" className="h-4 w-4" /> Back to Books
       </Link>
       <h1 className="font-serif text-4xl text-stone-900">{book.title}</h1>
+      <ReadingSettings />
       {!page ? (
         <p className="py-12 text-center text-stone-700">No preview pages available yet.</p>
       ) : (
         <>
           <article className="relative min-h-[22rem] rounded-xl border border-stone-200 bg-white px-12 py-10 shadow-sm">
             <h2 className="font-serif text-2xl text-stone-900">{page.title}</h2>
-            <p className="mt-4 whitespace-pre-line font-serif text-lg leading-relaxed text-stone-800">
+            <p className="mt-4 whitespace-pre-line font-serif reading-text-lg leading-relaxed text-stone-800">
               {page.content}
             </p>
             {index > 0 && (

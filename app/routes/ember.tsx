@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import { EMBER_DESCRIPTION_LENGTH } from "../../common/constants.ts";
 import { formatLongDay } from "../../common/dates.ts";
 import { EmberShareButton } from "../components/ember-share-button.tsx";
+import { ReadingSettings } from "../components/reading-settings.tsx";
 import { appContext } from "../lib/app-context.ts";
 import { sharedPage } from "../lib/cache-policy.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
@@ -39,7 +40,8 @@ export default function DailyEmber({ loaderData, matches }: Route.ComponentProps
           <p className="text-sm uppercase tracking-wide text-stone-600">
             {formatLongDay(ember.date)}
           </p>
-          <blockquote className="font-serif text-2xl leading-relaxed text-stone-900 md:text-3xl">
+          <ReadingSettings />
+          <blockquote className="font-serif reading-text-2xl leading-relaxed text-stone-900 md:reading-text-3xl">
             “{ember.text}”
           </blockquote>
           <EmberShareButton

@@ -7,6 +7,7 @@ import { stanzaText } from "../../common/stanza.ts";
 import { CoverImage } from "../components/cover-image.tsx";
 import { PoemAudio } from "../components/poem-audio.tsx";
 import { PoemNotFound, poemNotFoundMeta } from "../components/poem-not-found.tsx";
+import { ReadingSettings } from "../components/reading-settings.tsx";
 import { StanzaViewer } from "../components/stanza-viewer.tsx";
 import { appContext } from "../lib/app-context.ts";
 import { sharedPage } from "../lib/cache-policy.ts";
@@ -139,6 +140,7 @@ export default function PoemPage({ loaderData, matches }: Route.ComponentProps) 
           </ul>
         )}
       </header>
+      <ReadingSettings />
       {poem.audioUrl && <PoemAudio src={poem.audioUrl} title={poem.title} />}
       <StanzaViewer poem={poem} siteName={site.name} publicUrl={site.publicUrl} />
     </article>

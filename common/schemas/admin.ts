@@ -82,7 +82,11 @@ export const poemInput = z.object({
   stanzas: z
     .array(z.string("Each stanza must be text"), "At least one stanza is required")
     .max(500, "Please keep a poem under 500 stanzas")
-    .transform((stanzas) => stanzas.map((stanza) => stanza.trim()).filter(Boolean))
+    // Only the end is trimmed: a stanza's leading spaces are its first line's indentation
+    // (DESIGN.md, "Indented lines"). A stanza of nothing but spaces is dropped.
+    .transform((stanzas) =>
+      stanzas.map((stanza) => stanza.trimEnd()).filter((stanza) => stanza.trim().length > 0),
+    )
     .pipe(
       z
         .array(z.string().max(10_000, "Please keep each stanza under 10000 characters"))

@@ -1,17 +1,20 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { READING_THEMES, type ReadingTheme } from "../../app/lib/reading-settings.ts";
 import { tagSlug } from "../../common/slug.ts";
 import { DEMO_BOOK, DEMO_POEMS, DEMO_TAGS } from "../../server/db/demo/content.ts";
 import { hydrated, launchBrowser } from "../helpers/browser.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
 
 /**
- * axe (WCAG 2.2 AA rules) on every page, at phone and desktop widths, signed out, signed in and
- * as an admin, with the mobile menu, the whispers panel and each admin form open.
+ * axe (WCAG 2.2 AA rules) on every page, at phone and desktop widths, in each reading theme,
+ * signed out, signed in and as an admin, with the mobile menu, the whispers panel, the reading
+ * settings and each admin form open.
  */
 const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 const WIDTHS = [375, 1280] as const;
+const SETTINGS = READING_THEMES.flatMap((theme) => WIDTHS.map((width) => ({ theme, width })));
 const POEM = DEMO_POEMS[0]?.slug ?? "";
 const READER_PAGES = [
   "/",
@@ -52,8 +55,17 @@ async function violations(page: Page): Promise<string[]> {
   );
 }
 
-async function contextFor(width: number, email?: string, options: { admin?: boolean } = {}) {
+async function contextFor(
+  { width, theme }: { width: number; theme: ReadingTheme },
+  email?: string,
+  options: { admin?: boolean } = {},
+) {
   const context = await browser.newContext({ viewport: { width, height: 900 } });
+  // Saved as a reader's choice would be, so the root's script applies it before the first paint.
+  await context.addInitScript(
+    (saved) => localStorage.setItem("emberReading", saved),
+    JSON.stringify({ size: "default", theme }),
+  );
   if (email) {
     const link = await server.cli("login-link", email, ...(options.admin ? ["--admin"] : []));
     const page = await context.newPage();
@@ -75,15 +87,23 @@ async function auditPages(context: BrowserContext, paths: string[]) {
   return found;
 }
 
-describe.each(WIDTHS)("axe at %i px", (width) => {
-  it("finds nothing on any reader page, signed out", async () => {
-    const context = await contextFor(width);
-    expect(await auditPages(context, READER_PAGES)).toEqual([]);
+describe.each(SETTINGS)("axe at $width px, $theme theme", (setting) => {
+  const { width } = setting;
+  it("finds nothing on any reader page, signed out, and with the reading settings open", async () => {
+    const context = await contextFor(setting);
+    const found = await auditPages(context, READER_PAGES);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/poetry/${POEM}`);
+    await hydrated(page);
+    await page.getByText("Reading settings").click();
+    await page.getByRole("group", { name: "Theme" }).waitFor();
+    found.push(...(await violations(page)));
+    expect(found).toEqual([]);
     await context.close();
   });
 
   it("finds nothing signed in, with the whispers panel (and at 375 px the menu) open", async () => {
-    const context = await contextFor(width, `reader-${width}@example.com`);
+    const context = await contextFor(setting, `reader-${width}@example.com`);
     const found = await auditPages(context, ["/", `/poetry/${POEM}`, "/journal"]);
     const page = await context.newPage();
     await page.goto(`${server.url}/poetry/${POEM}`);
@@ -101,7 +121,7 @@ describe.each(WIDTHS)("axe at %i px", (width) => {
   });
 
   it("finds nothing in the admin area, with each admin form open", async () => {
-    const context = await contextFor(width, `poet-${width}@example.com`, { admin: true });
+    const context = await contextFor(setting, `poet-${width}@example.com`, { admin: true });
     const found = await auditPages(context, ["/admin", "/admin/digest", "/admin/submissions"]);
     const page = await context.newPage();
     await page.goto(`${server.url}/admin`);

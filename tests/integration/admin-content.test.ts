@@ -54,7 +54,8 @@ describe.each(drivers)("admin content on %s", (driver) => {
     expect(poem).toMatchObject({
       title: "Salt Letters",
       slug: "salt-letters",
-      stanzas: ["first / line", "second"],
+      // Leading spaces are the first line's indentation; only the end is trimmed.
+      stanzas: ["  first / line", "second"],
       coverAlt: "Salt Letters",
       audioUrl: null,
     });
