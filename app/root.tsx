@@ -35,6 +35,7 @@ import { useJournalAutoSync } from "./lib/use-journal-sync.ts";
  * in the address (scripts load after the first paint, decision 011).
  */
 const BEFORE_HYDRATION_SCRIPT = `document.documentElement.dataset.js = "1";
+if (/^#s-\\d+$/.test(location.hash)) document.documentElement.dataset.openedAtStanza = "";
 ${APPLY_SAVED_READING_SETTINGS}
 document.addEventListener("submit", (event) => {
   if (document.documentElement.dataset.hydrated !== "true" && !event.target.hasAttribute("action")) event.preventDefault();

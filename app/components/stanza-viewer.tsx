@@ -1,5 +1,5 @@
 import { ChevronLeft, ChevronRight, Copy, Download, Link2, Share2 } from "lucide-react";
-import { type TouchEvent, useCallback, useEffect, useRef, useState } from "react";
+import { type TouchEvent, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { SMALL_SCREEN_MAX_PX, SWIPE_THRESHOLD_PX } from "../../common/constants.ts";
 import { clampStanzaIndex, stanzaLines } from "../../common/stanza.ts";
 import { copyText } from "../lib/clipboard.ts";
@@ -105,7 +105,9 @@ export function StanzaViewer({
     [count],
   );
 
-  useEffect(() => {
+  // Before the first paint after hydration, so the stanza the CSS showed is not swapped for the
+  // first one for a frame.
+  useLayoutEffect(() => {
     const readHash = () => setIndex(indexFromHash(window.location.hash, count));
     readHash();
     window.addEventListener("hashchange", readHash);
@@ -217,7 +219,9 @@ export function StanzaViewer({
             <li
               // biome-ignore lint/suspicious/noArrayIndexKey: a stanza's position is its identity.
               key={position}
-              id={`stanza-${position}`}
+              // The address's #s-{index} is this element, so a page opened at a stanza shows it
+              // (app.css) and scrolls to it before any script has run.
+              id={`s-${position}`}
               aria-hidden={position === index ? undefined : true}
               className={`font-serif reading-text-lg leading-relaxed text-stone-900 md:reading-text-2xl ${position === index ? "" : "stanza-inactive"}`}
             >

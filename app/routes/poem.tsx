@@ -1,4 +1,5 @@
 import { ArrowLeft } from "lucide-react";
+import { useEffect } from "react";
 import { data, Link } from "react-router";
 import { POEM_DESCRIPTION_LENGTH } from "../../common/constants.ts";
 import type { Poem } from "../../common/schemas/poems.ts";
@@ -76,6 +77,14 @@ export default function PoemPage({ loaderData, matches }: Route.ComponentProps) 
   const site = siteFromMatches(matches);
   const nonce = useNonce();
   const { poem, preview } = loaderData;
+  const slug = poem?.slug;
+  // Leading with the stanza is for the poem the page was opened at (app.css), not the next one.
+  useEffect(
+    () => () => {
+      if (slug) delete document.documentElement.dataset.openedAtStanza;
+    },
+    [slug],
+  );
   if (!poem) {
     return <PoemNotFound />;
   }
@@ -142,7 +151,9 @@ export default function PoemPage({ loaderData, matches }: Route.ComponentProps) 
       </header>
       <ReadingSettings />
       {poem.audioUrl && <PoemAudio src={poem.audioUrl} title={poem.title} />}
-      <StanzaViewer poem={poem} siteName={site.name} publicUrl={site.publicUrl} />
+      <div className="poem-viewer">
+        <StanzaViewer poem={poem} siteName={site.name} publicUrl={site.publicUrl} />
+      </div>
     </article>
   );
 }

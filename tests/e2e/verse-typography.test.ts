@@ -55,7 +55,7 @@ afterAll(async () => {
 async function rowsOf(page: Page, stanzaIndex: number, lineIndex: number) {
   return page.evaluate(
     ({ stanzaIndex, lineIndex }) => {
-      const stanza = document.getElementById(`stanza-${stanzaIndex}`);
+      const stanza = document.getElementById(`s-${stanzaIndex}`);
       const line = stanza?.children[lineIndex];
       const words = line?.lastElementChild?.firstChild;
       if (!stanza || !line || !words) throw new Error("no such line");

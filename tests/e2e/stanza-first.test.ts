@@ -1,0 +1,64 @@
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { setUpBrowserSite } from "../helpers/browser-site.ts";
+
+const site = setUpBrowserSite();
+
+/** Layout shifts from the start of the page's life, as CLS counts them (no recent input). */
+const LAYOUT_SHIFTS = `window.__shifts = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__shifts += entry.value;
+}).observe({ type: "layout-shift", buffered: true });`;
+
+/** Where an element is against the viewport: 'inside (top–bottom of height)' when wholly in it. */
+async function placeOf(page: Page, selector: string) {
+  return page
+    .locator(selector)
+    .first()
+    .evaluate((element) => {
+      const box = element.getBoundingClientRect();
+      const isInside = box.top >= 0 && box.bottom <= window.innerHeight && box.height > 0;
+      const where = `${Math.round(box.top)}–${Math.round(box.bottom)} of ${window.innerHeight}`;
+      return `${isInside ? "inside" : "outside"} (${where})`;
+    });
+}
+
+/**
+ * Issue 24 point 3: a poem opened at a stanza shows that stanza, its 'N of M' and the arrows in
+ * the first screen, on a phone and a desktop, with no layout shift; the cover and title give way.
+ */
+describe.each([
+  { width: 375, height: 667 },
+  { width: 1280, height: 800 },
+])("the stanza first at $width×$height", (viewport) => {
+  it.each(["/poetry/the-kitchen-table#s-2", "/share/poem/the-kitchen-table?s=2"])(
+    "opens %s at the third stanza",
+    async (path) => {
+      const context = await site.browser.newContext({ viewport });
+      await context.addInitScript(LAYOUT_SHIFTS);
+      const page = await context.newPage();
+      await page.goto(`${site.server.url}${path}`);
+      await page.waitForURL(/\/poetry\/the-kitchen-table#s-2$/);
+      await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+      await page.getByText(/^3 of \d+$/).waitFor();
+      // Let any late scroll or shift happen before measuring.
+      await page.waitForTimeout(300);
+      for (const selector of [
+        "#s-2",
+        "text=/^3 of \\d+$/",
+        '[aria-label="Previous stanza"]',
+        '[aria-label="Next stanza"]',
+      ]) {
+        expect(await placeOf(page, selector), selector).toMatch(/^inside/);
+      }
+      expect(await page.locator("h1").count()).toBe(1);
+      expect(await page.evaluate(() => (window as unknown as { __shifts: number }).__shifts)).toBe(
+        0,
+      );
+      await page.screenshot({
+        path: `test-results/stanza-first-${path.startsWith("/share") ? "share" : "hash"}-${viewport.width}.png`,
+      });
+      await context.close();
+    },
+  );
+});
