@@ -12,6 +12,9 @@ export const sharedRead: MiddlewareHandler = async (c, next) => {
   c.header("Cache-Control", "no-cache");
 };
 
+/** Paths whose answer is remembered at once; past this the memory starts over. */
+const REMEMBERED_PATHS = 10_000;
+
 /** Hono's route patterns (':slug', ':file{[0-9a-z]+\.png}') as one anchored regular expression. */
 function patternToRegExp(pattern: string): RegExp {
   const source = pattern
@@ -62,13 +65,25 @@ export function createCachePolicy(options: {
     .filter((route) => route.method === "GET" && route.handler === sharedRead)
     .map((route) => patternToRegExp(route.path));
   const pages = options.build ? routeTree(options.build) : [];
-  return (pathWithQuery) => {
-    const path = pathWithQuery.split("?", 1)[0] ?? "/";
+  const isSharedPath = (path: string) => {
     if (sharedReads.some((pattern) => pattern.test(path))) return true;
     // Client navigation asks for /poetry.data for /poetry, and /_root.data for /.
     const pagePath = path === "/_root.data" ? "/" : path.replace(/\.data$/, "");
     if (/\.[a-z0-9]+$/i.test(pagePath)) return false;
     const deepest = matchRoutes(pages, pagePath)?.at(-1)?.route;
     return (deepest?.handle as CacheHandle | undefined)?.cache !== undefined;
+  };
+  // Asked on every anonymous request before the page cache answers from memory: a path's answer
+  // is remembered, since matching React Router's routes costs more than the rest of a cache hit.
+  const answers = new Map<string, boolean>();
+  return (pathWithQuery) => {
+    const path = pathWithQuery.split("?", 1)[0] ?? "/";
+    let isShared = answers.get(path);
+    if (isShared === undefined) {
+      isShared = isSharedPath(path);
+      if (answers.size >= REMEMBERED_PATHS) answers.clear();
+      answers.set(path, isShared);
+    }
+    return isShared;
   };
 }
