@@ -1,7 +1,8 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import {
   boolean,
   check,
+  customType,
   index,
   integer,
   jsonb,
@@ -26,6 +27,17 @@ const updatedAt = () =>
     .notNull()
     .defaultNow()
     .$onUpdate(() => new Date());
+
+/** PostgreSQL's text-search document, which Drizzle has no column builder for. */
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+
+/**
+ * What search reads (docs/decisions/020-search.md): a stored document kept by PostgreSQL itself,
+ * so no write path can forget it, built by the search functions the search migration defines
+ * (one text-search configuration, accents folded). The GIN indexes skip the pending list
+ * (fastupdate off): content is written rarely and searched often.
+ */
+const searchVector = (document: SQL) => tsvector("search_vector").generatedAlwaysAs(document);
 
 export const users = pgTable("users", {
   id: uuid("id").primaryKey().defaultRandom(),
@@ -131,6 +143,8 @@ export const poems = pgTable(
     publishAt: timestamp("publish_at", { withTimezone: true }).notNull().defaultNow(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** The title weighted above the stanzas, so title matches rank first. */
+    searchVector: searchVector(sql`public.poem_search_document(title, stanzas)`),
   },
   // The poem list's order (newest published first, then id): its pages are read off this index.
   (table) => [
@@ -138,6 +152,7 @@ export const poems = pgTable(
       table.publishAt.desc().nullsFirst(),
       table.id.desc().nullsFirst(),
     ),
+    index("poems_search_vector_idx").using("gin", table.searchVector).with({ fastupdate: false }),
   ],
 );
 
@@ -168,9 +183,11 @@ export const embers = pgTable(
     featuredAt: timestamp("featured_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    searchVector: searchVector(sql`public.search_document(text)`),
   },
   (table) => [
     index("embers_featured_at_idx").on(table.featuredAt.desc()).where(sql`${table.isFeatured}`),
+    index("embers_search_vector_idx").using("gin", table.searchVector).with({ fastupdate: false }),
   ],
 );
 
