@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from "../helpers/test-app.ts";
  * index, never by reading a whole table. Sequential scans are switched off for the EXPLAIN, so a
  * plan that still scans a table means no index can serve the query. The statements are the
  * services' own shapes (poems.getPoem, interactions.listWhispers and listEchoCounts,
- * poems.listPoems' first page).
+ * poems.listPoems' first page, search.find's poems and embers).
  */
 const HOT_READS: Record<string, (poemId: number) => ReturnType<typeof sql>> = {
   "a poem by its slug": () => sql`select * from poems where slug = 'load-poem-7'`,
@@ -22,6 +22,19 @@ const HOT_READS: Record<string, (poemId: number) => ReturnType<typeof sql>> = {
   "the first page of poems": () =>
     sql`select * from poems where not draft and publish_at <= now()
         order by publish_at desc, id desc limit 25`,
+  // A word in every generated poem: the search ranks all 10,000 matches for its first ten.
+  "poems holding a searched word, title matches first": () =>
+    sql`select slug, title, stanzas from poems
+        where search_vector @@ public.search_query('stanzas') and not draft and publish_at <= now()
+        order by ts_filter(search_vector, '{a}') @@ public.search_query('stanzas') desc,
+                 ts_rank(search_vector, public.search_query('stanzas')) desc,
+                 publish_at desc, id desc
+        limit 10`,
+  "embers holding a searched word": () =>
+    sql`select id, date, text from embers
+        where search_vector @@ public.search_query('burning') and date <= now()
+        order by ts_rank(search_vector, public.search_query('burning')) desc, date desc
+        limit 10`,
 };
 
 describe.each(drivers)("reads at scale on %s", (driver) => {
@@ -30,7 +43,7 @@ describe.each(drivers)("reads at scale on %s", (driver) => {
 
   beforeAll(async () => {
     t = await createTestApp(driver);
-    await seedLoad(t.db, { poems: 2_000, whispers: 20_000, echoes: 50_000 });
+    await seedLoad(t.db, { poems: 10_000, whispers: 20_000, echoes: 50_000 });
     await t.db.execute(sql`analyze`);
     const [row] = rowsOf(await t.db.execute(sql`select id from poems where slug = 'load-poem-7'`));
     poemId = Number(row?.id);
@@ -42,7 +55,7 @@ describe.each(drivers)("reads at scale on %s", (driver) => {
       await t.db.execute(sql`select (select count(*) from poems) as poems,
         (select count(*) from whispers) as whispers, (select count(*) from echos) as echoes`),
     );
-    expect(Object.values(counts ?? {}).map(Number)).toEqual([2_000, 20_000, 50_000]);
+    expect(Object.values(counts ?? {}).map(Number)).toEqual([10_000, 20_000, 50_000]);
   });
 
   it.each(Object.keys(HOT_READS))("reads %s through an index", async (name) => {
@@ -54,7 +67,20 @@ describe.each(drivers)("reads at scale on %s", (driver) => {
         .map((row) => Object.values(row)[0])
         .join("\n");
     });
-    expect(plan, plan).not.toMatch(/Seq Scan on (poems|whispers|echos)/);
+    expect(plan, plan).not.toMatch(/Seq Scan on (poems|whispers|echos|embers)/);
+  });
+
+  it("searches 10,000 poems through the search index", async () => {
+    const plan = rowsOf(
+      await t.db.execute(sql`explain analyze select slug from poems
+        where search_vector @@ public.search_query('load poem 4242') and not draft
+        and publish_at <= now()`),
+    )
+      .map((row) => Object.values(row)[0])
+      .join("\n");
+    expect(plan, plan).toMatch(/Bitmap Index Scan on poems_search_vector_idx/);
+    const { poems } = await t.services.search.find("load poem 4242", 10);
+    expect(poems.map((poem) => poem.slug)).toEqual(["load-poem-4242"]);
   });
 
   it("pages the poem list instead of answering all of them", async () => {
