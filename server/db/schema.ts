@@ -37,7 +37,7 @@ const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
  * (one text-search configuration, accents folded). The GIN indexes skip the pending list
  * (fastupdate off): content is written rarely and searched often.
  */
-const searchVector = (document: SQL) => tsvector("search_vector").generatedAlwaysAs(document);
+const searchVector = (name: string, document: SQL) => tsvector(name).generatedAlwaysAs(document);
 
 export const users = pgTable("users", {
   id: uuid("id").primaryKey().defaultRandom(),
@@ -143,8 +143,13 @@ export const poems = pgTable(
     publishAt: timestamp("publish_at", { withTimezone: true }).notNull().defaultNow(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
-    /** The title weighted above the stanzas, so title matches rank first. */
-    searchVector: searchVector(sql`public.poem_search_document(title, stanzas)`),
+    /** The title and the stanzas. */
+    searchVector: searchVector("search_vector", sql`public.poem_search_document(title, stanzas)`),
+    /**
+     * The title alone: title matches come first, read through their own index however many poems
+     * hold the word, and checked row by row without building a document each time.
+     */
+    titleSearchVector: searchVector("title_search_vector", sql`public.search_document(title)`),
   },
   // The poem list's order (newest published first, then id): its pages are read off this index.
   (table) => [
@@ -153,6 +158,9 @@ export const poems = pgTable(
       table.id.desc().nullsFirst(),
     ),
     index("poems_search_vector_idx").using("gin", table.searchVector).with({ fastupdate: false }),
+    index("poems_title_search_vector_idx")
+      .using("gin", table.titleSearchVector)
+      .with({ fastupdate: false }),
   ],
 );
 
@@ -183,7 +191,7 @@ export const embers = pgTable(
     featuredAt: timestamp("featured_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
-    searchVector: searchVector(sql`public.search_document(text)`),
+    searchVector: searchVector("search_vector", sql`public.search_document(text)`),
   },
   (table) => [
     index("embers_featured_at_idx").on(table.featuredAt.desc()).where(sql`${table.isFeatured}`),

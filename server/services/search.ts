@@ -1,4 +1,4 @@
-import { and, desc, sql } from "drizzle-orm";
+import { and, desc, type SQL, sql } from "drizzle-orm";
 import { GUEST_VOICES } from "../../common/guest-voices.ts";
 import { stanzaLines } from "../../common/stanza.ts";
 import { embers, poems, poemTags } from "../db/schema.ts";
@@ -115,20 +115,32 @@ export function createSearchService({ db, config, now }: ServiceDeps) {
     return new Set(rows.map((row) => row.word));
   }
 
-  async function findPoems(text: string, limit: number): Promise<PoemMatch[]> {
+  /**
+   * Published poems holding the words: those whose title holds them first, then the others, each
+   * newest first. Two queries, each through its own index, so a word in thousands of poems costs
+   * no more than a rare one: neither ranks every match.
+   */
+  async function findPoemRows(text: string, limit: number) {
     const query = sql`public.search_query(${text})`;
-    const rows = await db
-      .select({ id: poems.id, slug: poems.slug, title: poems.title, stanzas: poems.stanzas })
-      .from(poems)
-      .where(and(sql`${poems.searchVector} @@ ${query}`, publishedPoems(now())))
-      .orderBy(
-        // Title words are weighted A: a poem whose title matches comes before any that does not.
-        desc(sql`ts_filter(${poems.searchVector}, '{a}') @@ ${query}`),
-        desc(sql`ts_rank(${poems.searchVector}, ${query})`),
-        desc(poems.publishAt),
-        desc(poems.id),
-      )
-      .limit(limit);
+    const isTitleMatch = sql`${poems.titleSearchVector} @@ ${query}`;
+    const find = (condition: SQL, count: number) =>
+      db
+        .select({ id: poems.id, slug: poems.slug, title: poems.title, stanzas: poems.stanzas })
+        .from(poems)
+        .where(and(condition, publishedPoems(now())))
+        .orderBy(desc(poems.publishAt), desc(poems.id))
+        .limit(count);
+    const titleMatches = await find(isTitleMatch, limit);
+    if (titleMatches.length === limit) return titleMatches;
+    const stanzaMatches = await find(
+      sql`${poems.searchVector} @@ ${query} and not (${isTitleMatch})`,
+      limit - titleMatches.length,
+    );
+    return [...titleMatches, ...stanzaMatches];
+  }
+
+  async function findPoems(text: string, limit: number): Promise<PoemMatch[]> {
+    const rows = await findPoemRows(text, limit);
     const withTagRows = await withTags(db, rows, poemTags);
     const words = new Set(
       rows.flatMap((row) =>
@@ -151,13 +163,14 @@ export function createSearchService({ db, config, now }: ServiceDeps) {
     });
   }
 
+  /** Embers shown to readers holding the words, newest first. */
   async function findEmbers(text: string, limit: number): Promise<EmberMatch[]> {
     const query = sql`public.search_query(${text})`;
     return db
       .select({ id: embers.id, date: embers.date, text: embers.text })
       .from(embers)
       .where(and(sql`${embers.searchVector} @@ ${query}`, shownEmbers(now(), config.siteTimezone)))
-      .orderBy(desc(sql`ts_rank(${embers.searchVector}, ${query})`), desc(embers.date))
+      .orderBy(desc(embers.date))
       .limit(limit);
   }
 
@@ -184,8 +197,8 @@ export function createSearchService({ db, config, now }: ServiceDeps) {
 
   return {
     /**
-     * Poems (title matches first, then by relevance), embers and guest voices holding the
-     * reader's words; nothing is searched for blank words.
+     * Poems (title matches first), embers and guest voices holding the reader's words; nothing
+     * is searched for blank words.
      */
     async find(text: string, limit: number): Promise<SearchResults> {
       if (text.trim() === "") return { poems: [], embers: [], guestVoices: [] };

@@ -17,14 +17,14 @@ CREATE FUNCTION public.search_document(input text) RETURNS tsvector
 CREATE FUNCTION public.search_query(input text) RETURNS tsquery
   LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
   RETURN websearch_to_tsquery('english'::regconfig, public.search_fold(input));--> statement-breakpoint
--- A poem: its title weighted A, so title matches can be told apart and ranked first, and its
--- stanzas weighted B.
+-- A poem: its title and every stanza.
 CREATE FUNCTION public.poem_search_document(title text, stanzas jsonb) RETURNS tsvector
   LANGUAGE sql IMMUTABLE PARALLEL SAFE
-  RETURN setweight(public.search_document(title), 'A')
-    || setweight(public.search_document(coalesce(
-      (SELECT string_agg(stanza, ' / ') FROM jsonb_array_elements_text(stanzas) AS stanza), '')), 'B');--> statement-breakpoint
+  RETURN public.search_document(title) || public.search_document(coalesce(
+    (SELECT string_agg(stanza, ' / ') FROM jsonb_array_elements_text(stanzas) AS stanza), ''));--> statement-breakpoint
 ALTER TABLE "embers" ADD COLUMN "search_vector" "tsvector" GENERATED ALWAYS AS (public.search_document(text)) STORED;--> statement-breakpoint
 ALTER TABLE "poems" ADD COLUMN "search_vector" "tsvector" GENERATED ALWAYS AS (public.poem_search_document(title, stanzas)) STORED;--> statement-breakpoint
+ALTER TABLE "poems" ADD COLUMN "title_search_vector" "tsvector" GENERATED ALWAYS AS (public.search_document(title)) STORED;--> statement-breakpoint
 CREATE INDEX "embers_search_vector_idx" ON "embers" USING gin ("search_vector") WITH (fastupdate=false);--> statement-breakpoint
-CREATE INDEX "poems_search_vector_idx" ON "poems" USING gin ("search_vector") WITH (fastupdate=false);
+CREATE INDEX "poems_search_vector_idx" ON "poems" USING gin ("search_vector") WITH (fastupdate=false);--> statement-breakpoint
+CREATE INDEX "poems_title_search_vector_idx" ON "poems" USING gin ("title_search_vector") WITH (fastupdate=false);
