@@ -14,6 +14,7 @@ export default [
   route("guest-voices", "routes/guest-voices.tsx"),
   route("guest-voices/:slug", "routes/guest-voice.tsx"),
   route("contribute", "routes/contribute.tsx"),
+  route("search", "routes/search.tsx"),
   route("admin", "routes/admin-layout.tsx", [
     index("routes/admin.tsx"),
     route("digest", "routes/admin-digest.tsx"),

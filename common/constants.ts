@@ -40,3 +40,7 @@ export const HOME_THEMES = ["Belonging", "Becoming", "Sacred"] as const;
 export const COPYRIGHT_YEAR = 2025;
 /** Stanza lines are stored joined by this marker and shown as line breaks (SPEC.md §2, Stanza viewer). */
 export const STANZA_LINE_MARKER = " / ";
+/** Search (issue 21): the longest query read, and how many results each group shows. */
+export const SEARCH_QUERY_MAX_LENGTH = 200;
+export const SEARCH_RESULTS_PER_GROUP = 10;
+export const SEARCH_MAX_LIMIT = 50;

@@ -41,6 +41,7 @@ import {
   whisperInput,
 } from "./schemas/interactions.ts";
 import { adminPoem, poem, poemListQuery, poemVersion, tagRef, theme } from "./schemas/poems.ts";
+import { searchAnswer, searchInput } from "./schemas/search.ts";
 import { subscribeAnswer, subscribeInput } from "./schemas/subscription.ts";
 
 /**
@@ -149,6 +150,12 @@ export const endpoints = {
     path: "/api/journal",
     body: journalInput,
     answer: toggleAnswer,
+  }),
+  search: endpoint({
+    method: "GET",
+    path: "/api/search",
+    query: searchInput,
+    answer: searchAnswer,
   }),
   listJournal: endpoint({ method: "GET", path: "/api/journal", answer: journalEntries }),
   listSavedStanzas: endpoint({

@@ -13,6 +13,7 @@ import { interactionRoutes } from "./api/interactions.ts";
 import { objectRoutes } from "./api/objects.ts";
 import { ogRoutes } from "./api/og.ts";
 import { poemRoutes } from "./api/poems.ts";
+import { searchRoutes } from "./api/search.ts";
 import { siteFileRoutes } from "./api/site-files.ts";
 import { ONE_CLICK_UNSUBSCRIBE_PATH, subscriptionRoutes } from "./api/subscriptions.ts";
 import { localUploadRoutes } from "./api/uploads.ts";
@@ -141,6 +142,7 @@ export function createApp(deps: AppDeps) {
   api.route("/", authRoutes(services, config));
   api.route("/", poemRoutes(services));
   api.route("/", emberAndBookRoutes(services, config));
+  api.route("/", searchRoutes(services));
   api.route("/", interactionRoutes(services));
   api.route("/", subscriptionRoutes(services, config));
   api.route("/admin", adminRoutes(services, images, audio));

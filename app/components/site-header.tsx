@@ -1,6 +1,7 @@
-import { Flame, Menu, X } from "lucide-react";
-import { useState } from "react";
-import { Link, NavLink } from "react-router";
+import { Flame, Menu, Search, X } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import { Form, Link, NavLink, useLocation, useSearchParams } from "react-router";
+import { SEARCH_QUERY_MAX_LENGTH } from "../../common/constants.ts";
 import type { CurrentUser } from "../lib/current-user.ts";
 import { ModalDialog } from "./modal-dialog.tsx";
 
@@ -34,6 +35,79 @@ function SessionButton({ user, className }: { user: CurrentUser | null; classNam
   );
 }
 
+/** Keys typed into these go to them: '/' is the reader's text there, not a shortcut. */
+function isTypingTarget(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName);
+}
+
+/**
+ * On wide screens '/' puts the caret in the search field, unless the reader is typing in a field;
+ * on small screens the field is behind the search icon and the key does nothing.
+ */
+function useSlashToSearch(field: React.RefObject<HTMLInputElement | null>) {
+  useEffect(() => {
+    function onKeyDown(event: KeyboardEvent) {
+      if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (isTypingTarget(event.target)) return;
+      const input = field.current;
+      // Hidden (display: none below the wide layout) fields have no offsetParent.
+      if (!input || input.offsetParent === null) return;
+      event.preventDefault();
+      input.focus();
+      input.select();
+    }
+    document.addEventListener("keydown", onKeyDown);
+    return () => document.removeEventListener("keydown", onKeyDown);
+  }, [field]);
+}
+
+/**
+ * The search field: a GET form to /search, so it works before the scripts arrive. On /search it
+ * holds the words searched for.
+ */
+function SearchForm({
+  id,
+  className,
+  field,
+  autoFocus = false,
+}: {
+  id: string;
+  className: string;
+  field?: React.RefObject<HTMLInputElement | null>;
+  autoFocus?: boolean;
+}) {
+  const [searchParams] = useSearchParams();
+  const { pathname } = useLocation();
+  const q = pathname === "/search" ? (searchParams.get("q") ?? "") : "";
+  return (
+    <Form method="get" action="/search" role="search" className={className}>
+      <label htmlFor={id} className="sr-only">
+        Search poems, embers and guest voices
+      </label>
+      <Search
+        aria-hidden="true"
+        className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-stone-500"
+      />
+      <input
+        // A new search page shows its own words, also after back and forward.
+        key={q}
+        ref={field}
+        id={id}
+        name="q"
+        type="search"
+        defaultValue={q}
+        maxLength={SEARCH_QUERY_MAX_LENGTH}
+        placeholder="Search"
+        // biome-ignore lint/a11y/noAutofocus: the reader just pressed the search icon to type here
+        autoFocus={autoFocus}
+        enterKeyHint="search"
+        className="w-full rounded-full border border-stone-300 bg-white py-1.5 pr-3 pl-9 text-sm text-stone-900 placeholder:text-stone-500 focus:border-ember-700"
+      />
+    </Form>
+  );
+}
+
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   `rounded px-2 py-1 hover:text-ember-700 ${isActive ? "text-ember-700 font-semibold" : ""}`;
 const buttonClass =
@@ -42,6 +116,13 @@ const buttonClass =
 export function SiteHeader({ siteName, user }: { siteName: string; user: CurrentUser | null }) {
   const [isMenuOpen, setMenuOpen] = useState(false);
   const closeMenu = () => setMenuOpen(false);
+  const { pathname } = useLocation();
+  // On /search the small-screen field is open, holding the words the results are for; leaving
+  // the results closes it.
+  const [isSearchOpen, setSearchOpen] = useState(pathname === "/search");
+  useEffect(() => setSearchOpen(pathname === "/search"), [pathname]);
+  const wideSearchField = useRef<HTMLInputElement>(null);
+  useSlashToSearch(wideSearchField);
   const items = navItems(user);
   return (
     <header className="sticky top-0 z-30 border-b border-stone-200 bg-paper/95 backdrop-blur">
@@ -50,6 +131,11 @@ export function SiteHeader({ siteName, user }: { siteName: string; user: Current
           <Flame aria-hidden="true" className="h-5 w-5 text-ember-700" />
           {siteName}
         </Link>
+        <SearchForm
+          id="site-search"
+          field={wideSearchField}
+          className="relative hidden w-56 lg:block"
+        />
         <nav aria-label="Main" className="hidden items-center gap-1 text-sm lg:flex">
           {items.map((item) => (
             <NavLink key={item.to} to={item.to} end={item.to === "/"} className={linkClass}>
@@ -58,15 +144,27 @@ export function SiteHeader({ siteName, user }: { siteName: string; user: Current
           ))}
           <SessionButton user={user} className={`${buttonClass} ml-3`} />
         </nav>
-        <button
-          type="button"
-          onClick={() => setMenuOpen(true)}
-          className="rounded p-2 text-stone-800 hover:bg-stone-100 lg:hidden"
-          aria-label="Open menu"
-          aria-haspopup="dialog"
-        >
-          <Menu aria-hidden="true" className="h-6 w-6" />
-        </button>
+        <div className="flex items-center gap-1 lg:hidden">
+          <button
+            type="button"
+            onClick={() => setSearchOpen(!isSearchOpen)}
+            className="rounded p-2 text-stone-800 hover:bg-stone-100"
+            aria-label={isSearchOpen ? "Close search" : "Open search"}
+            aria-expanded={isSearchOpen}
+            aria-controls="site-search-row"
+          >
+            <Search aria-hidden="true" className="h-6 w-6" />
+          </button>
+          <button
+            type="button"
+            onClick={() => setMenuOpen(true)}
+            className="rounded p-2 text-stone-800 hover:bg-stone-100"
+            aria-label="Open menu"
+            aria-haspopup="dialog"
+          >
+            <Menu aria-hidden="true" className="h-6 w-6" />
+          </button>
+        </div>
         {isMenuOpen && (
           <ModalDialog
             title={siteName}
@@ -105,6 +203,15 @@ export function SiteHeader({ siteName, user }: { siteName: string; user: Current
           </ModalDialog>
         )}
       </div>
+      {isSearchOpen && (
+        <div id="site-search-row" className="mx-auto max-w-6xl px-4 pb-3 lg:hidden">
+          <SearchForm
+            id="site-search-small"
+            className="relative"
+            autoFocus={pathname !== "/search"}
+          />
+        </div>
+      )}
     </header>
   );
 }

@@ -55,6 +55,13 @@ export interface Backup {
   tables: Record<string, unknown[]>;
 }
 
+/**
+ * The columns a backup holds: those a restore can write. Generated ones (search documents) are
+ * left out of both, and PostgreSQL builds them again from the restored rows.
+ */
+const storedColumns = (table: PgTable) =>
+  Object.values(getTableColumns(table)).filter((column) => !column.generated);
+
 const rowsOf = (result: unknown): Record<string, unknown>[] =>
   Array.isArray(result) ? result : ((result as { rows: Record<string, unknown>[] }).rows ?? []);
 
@@ -72,9 +79,16 @@ export async function createBackup(
       const tables: Record<string, unknown[]> = {};
       for (const table of tablesIn(scope)) {
         const name = getTableName(table);
+        const columns = sql.join(
+          storedColumns(table).map(
+            (column) => sql`${column.name}::text, t.${sql.identifier(column.name)}`,
+          ),
+          sql`, `,
+        );
         const [row] = rowsOf(
           await tx.execute(
-            sql`select coalesce(json_agg(t), '[]'::json) as rows from ${table} as t`,
+            sql`select coalesce(json_agg(json_build_object(${columns})), '[]'::json) as rows
+                from ${table} as t`,
           ),
         );
         tables[name] = (row?.rows as unknown[]) ?? [];
@@ -125,10 +139,15 @@ export async function restoreBackup(db: Database, backup: Backup): Promise<void>
       const name = getTableName(table);
       const rows = backup.tables[name] ?? [];
       if (rows.length === 0) continue;
+      const columns = sql.join(
+        storedColumns(table).map((column) => sql.identifier(column.name)),
+        sql`, `,
+      );
       // The rows go in as one JSON parameter: no per-value SQL, and identity ids kept as they were.
       await tx.execute(
-        sql`insert into ${table} overriding system value
-            select * from json_populate_recordset(null::${table}, ${JSON.stringify(rows)}::json)`,
+        sql`insert into ${table} (${columns}) overriding system value
+            select ${columns}
+            from json_populate_recordset(null::${table}, ${JSON.stringify(rows)}::json)`,
       );
       const id = getTableColumns(table).id;
       if (id?.getSQLType() === "integer") {

@@ -1,7 +1,8 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import {
   boolean,
   check,
+  customType,
   index,
   integer,
   jsonb,
@@ -27,6 +28,17 @@ const updatedAt = () =>
     .notNull()
     .defaultNow()
     .$onUpdate(() => new Date());
+
+/** PostgreSQL's text-search document, which Drizzle has no column builder for. */
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+
+/**
+ * What search reads (docs/decisions/020-search.md): a stored document kept by PostgreSQL itself,
+ * so no write path can forget it, built by the search functions the search migration defines
+ * (one text-search configuration, accents folded). The GIN indexes skip the pending list
+ * (fastupdate off): content is written rarely and searched often.
+ */
+const searchVector = (name: string, document: SQL) => tsvector(name).generatedAlwaysAs(document);
 
 export const users = pgTable("users", {
   id: uuid("id").primaryKey().defaultRandom(),
@@ -132,6 +144,13 @@ export const poems = pgTable(
     publishAt: timestamp("publish_at", { withTimezone: true }).notNull().defaultNow(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** The title and the stanzas. */
+    searchVector: searchVector("search_vector", sql`public.poem_search_document(title, stanzas)`),
+    /**
+     * The title alone: title matches come first, read through their own index however many poems
+     * hold the word, and checked row by row without building a document each time.
+     */
+    titleSearchVector: searchVector("title_search_vector", sql`public.search_document(title)`),
   },
   // The poem list's order (newest published first, then id): its pages are read off this index.
   (table) => [
@@ -139,6 +158,10 @@ export const poems = pgTable(
       table.publishAt.desc().nullsFirst(),
       table.id.desc().nullsFirst(),
     ),
+    index("poems_search_vector_idx").using("gin", table.searchVector).with({ fastupdate: false }),
+    index("poems_title_search_vector_idx")
+      .using("gin", table.titleSearchVector)
+      .with({ fastupdate: false }),
   ],
 );
 
@@ -199,9 +222,11 @@ export const embers = pgTable(
     featuredAt: timestamp("featured_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    searchVector: searchVector("search_vector", sql`public.search_document(text)`),
   },
   (table) => [
     index("embers_featured_at_idx").on(table.featuredAt.desc()).where(sql`${table.isFeatured}`),
+    index("embers_search_vector_idx").using("gin", table.searchVector).with({ fastupdate: false }),
   ],
 );
 

@@ -15,6 +15,7 @@ import { createHealthService } from "./health.ts";
 import { createInteractionService } from "./interactions.ts";
 import { createPoemService } from "./poems.ts";
 import { createRateLimiter } from "./rate-limit.ts";
+import { createSearchService } from "./search.ts";
 import { createSitemapService } from "./sitemap.ts";
 import { createSubscriptionService } from "./subscriptions.ts";
 
@@ -53,6 +54,7 @@ export function createServices(
     guestSubmissions: createGuestSubmissionService({ ...deps, rateLimiter }),
     interactions,
     sitemap: createSitemapService(deps),
+    search: createSearchService(deps),
     subscriptions,
     digest: createDigestService({ ...deps, embers, sender: digestSender }),
     digestSender,

@@ -60,6 +60,10 @@ describe("what the routes allow the page cache to keep", () => {
     "/unsubscribe?s=1",
     "/subscribe/invalid",
     "/no-such-page",
+    // Every query is its own answer: search declares nothing, so no query fills the cache.
+    "/search?q=hearth",
+    "/search.data?q=hearth",
+    "/api/search?q=hearth",
     "/api/auth/user",
     "/api/poems/the-kitchen-table/echos",
     "/api/poems/the-kitchen-table/journal",

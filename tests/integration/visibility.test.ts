@@ -102,6 +102,10 @@ const READER_DOORS = [
   "/sitemap.xml",
   "/journal",
   "/api/journal",
+  // Every hidden row's marker holds the word 'hidden'.
+  "/search?q=hidden",
+  "/search.data?q=hidden",
+  "/api/search?q=hidden",
 ];
 
 describe.each(drivers)("what readers may see, at every door, on %s", (driver) => {
@@ -164,5 +168,7 @@ describe.each(drivers)("what readers may see, at every door, on %s", (driver) =>
     expect(await (await t.app.request("/api/ember/today")).text()).toContain("Today's ember");
     expect(await (await t.app.request("/poetry")).text()).toContain("Open Poem");
     expect(await (await t.app.request("/feed.xml")).text()).toContain("Open Poem");
+    expect(await (await t.app.request("/api/search?q=open")).text()).toContain("Open Poem");
+    expect(await (await t.app.request("/search?q=today")).text()).toContain("Today's ember");
   });
 });

@@ -78,6 +78,7 @@ export const ACCESS_MATRIX: Record<string, AccessRule> = {
   "GET /api/ember/today": { expect: everyone(200) },
   "GET /api/embers": { expect: everyone(200) },
   "GET /api/books": { expect: everyone(200) },
+  "GET /api/search": { expect: everyone(200) },
   "GET /api/books/:slug": { expect: everyone(200) },
   "POST /api/guest-submission": {
     body: { name: "Guest", email: "guest@example.com", poemTitle: "Title", poemText: "Text" },

@@ -48,7 +48,10 @@ const anyParameter = fc.oneof(
 );
 
 const anyQuery = fc.dictionary(
-  fc.oneof(fc.constantFrom("tag", "page", "limit", "token", "s", "sig", "returnTo"), fc.string()),
+  fc.oneof(
+    fc.constantFrom("q", "tag", "page", "limit", "token", "s", "sig", "returnTo"),
+    fc.string(),
+  ),
   fc.oneof(fc.string({ unit: "binary" }), fc.constantFrom("-1", "0", "1e9", "%", "[]")),
 );
 
