@@ -40,7 +40,7 @@ function watchFirstFrame(page: Page) {
     Object.assign(window, { watch });
     requestAnimationFrame(() => {
       const root = document.documentElement;
-      const stanza = document.querySelector("li[id^=stanza-]");
+      const stanza = document.querySelector("li[id^=s-]");
       watch.firstFrame = {
         theme: root.dataset.theme,
         readingSize: root.dataset.readingSize,
@@ -91,7 +91,7 @@ describe("reading settings", () => {
     const page = await context.newPage();
     await page.goto(`${server.url}${POEM}`);
     await hydrated(page);
-    const stanza = page.locator("li[id^=stanza-]:visible");
+    const stanza = page.locator("li[id^=s-]:visible");
     const defaultSize = await stanza.evaluate((element) =>
       Number.parseFloat(getComputedStyle(element).fontSize),
     );

@@ -29,7 +29,7 @@ const tenRooms = DEMO_POEMS.find((poem) => poem.slug === "ten-rooms-of-my-father
 if (!tenRooms) throw new Error("demo poem missing");
 const counter = (page: Page) =>
   page.locator("[aria-live=polite]").filter({ hasText: / of / }).textContent();
-const visibleStanza = (page: Page) => page.locator("li[id^=stanza-]:visible").innerText();
+const visibleStanza = (page: Page) => page.locator("li[id^=s-]:visible").innerText();
 
 describe("poem list", () => {
   it("toggles a pillar filter in the URL, and selecting it again clears it", async () => {
@@ -198,7 +198,7 @@ describe("stanza viewer", () => {
 
   it("shows every stanza in order without JavaScript, with the page's metadata", async () => {
     const page = await open(`/poetry/${tenRooms.slug}`, { javaScriptEnabled: false });
-    const stanzas = await page.locator("li[id^=stanza-]").allInnerTexts();
+    const stanzas = await page.locator("li[id^=s-]").allInnerTexts();
     expect(stanzas).toEqual(tenRooms.stanzas.map((stanza) => stanza.split(" / ").join("\n")));
     expect(await page.title()).toBe(`${tenRooms.title} | Ember Verse`);
     expect(await page.locator('meta[property="og:type"]').getAttribute("content")).toBe("article");
