@@ -1,22 +1,13 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { DEMO_POEMS } from "../../server/db/demo/content.ts";
-import { hydrated, launchBrowser } from "../helpers/browser.ts";
-import { type RunningServer, startServer } from "../helpers/server.ts";
+import { hydrated } from "../helpers/browser.ts";
+import { setUpBrowserSite } from "../helpers/browser-site.ts";
 
 const poem = DEMO_POEMS.find((candidate) => candidate.slug === "the-kitchen-table");
 if (!poem) throw new Error("demo poem missing");
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const site = setUpBrowserSite();
 
 /** What the focused element is called: its label, or its text. */
 const focusedName = (page: Page) =>
@@ -44,11 +35,11 @@ async function tabTo(page: Page, name: RegExp) {
 
 describe("without a mouse", () => {
   it("reads a poem to its end, saves a stanza, writes a whisper and signs out", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const link = await server.cli("login-link", "keyboard@example.com");
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const link = await site.server.cli("login-link", "keyboard@example.com");
     const page = await context.newPage();
     await page.goto(link.stdout.trim());
-    await page.goto(`${server.url}/poetry/${poem.slug}`);
+    await page.goto(`${site.server.url}/poetry/${poem.slug}`);
     await hydrated(page);
     await page.waitForLoadState("networkidle");
 
@@ -84,9 +75,9 @@ describe("without a mouse", () => {
 
 describe("for readers who need less motion or larger text", () => {
   it("turns animations and transitions off when the system asks for reduced motion", async () => {
-    const context = await browser.newContext({ reducedMotion: "reduce" });
+    const context = await site.browser.newContext({ reducedMotion: "reduce" });
     const page = await context.newPage();
-    await page.goto(`${server.url}/poetry/${poem.slug}`);
+    await page.goto(`${site.server.url}/poetry/${poem.slug}`);
     await hydrated(page);
     const longest = await page.evaluate(() =>
       Math.max(
@@ -108,12 +99,12 @@ describe("for readers who need less motion or larger text", () => {
     "keeps %s whole at double zoom: nothing cut off or scrolled sideways",
     async (path) => {
       // 200 % zoom on a 1280 px window lays the page out at 640 CSS pixels.
-      const context = await browser.newContext({
+      const context = await site.browser.newContext({
         viewport: { width: 640, height: 450 },
         deviceScaleFactor: 2,
       });
       const page = await context.newPage();
-      await page.goto(`${server.url}${path}`);
+      await page.goto(`${site.server.url}${path}`);
       await hydrated(page);
       const overflow = await page.evaluate(
         () => document.documentElement.scrollWidth - document.documentElement.clientWidth,

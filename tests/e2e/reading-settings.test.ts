@@ -1,7 +1,7 @@
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hydrated, launchBrowser } from "../helpers/browser.ts";
-import { type RunningServer, startServer } from "../helpers/server.ts";
+import type { BrowserContext, BrowserContextOptions, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { hydrated } from "../helpers/browser.ts";
+import { setUpBrowserSite } from "../helpers/browser-site.ts";
 
 /**
  * Reading settings (issue 21): text size and theme chosen on the poem, ember and book-preview
@@ -11,16 +11,7 @@ import { type RunningServer, startServer } from "../helpers/server.ts";
 const POEM = "/poetry/the-kitchen-table";
 const LIGHT_PAPER = "rgb(251, 248, 243)";
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const site = setUpBrowserSite();
 
 interface FirstFrame {
   theme: string | undefined;
@@ -69,13 +60,13 @@ async function openWatched(context: BrowserContext, path: string) {
     if (message.type() === "error") refused.push(message.text());
   });
   await watchFirstFrame(page);
-  await page.goto(`${server.url}${path}`);
+  await page.goto(`${site.server.url}${path}`);
   await hydrated(page);
   return { page, refused };
 }
 
 async function newContext(options: BrowserContextOptions = {}) {
-  return browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+  return site.browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
 }
 
 /** A context whose every page starts with this 'emberReading' value in localStorage. */
@@ -89,7 +80,7 @@ describe("reading settings", () => {
   it("are chosen with the keyboard, apply at once, and are kept in localStorage", async () => {
     const context = await newContext({ colorScheme: "light" });
     const page = await context.newPage();
-    await page.goto(`${server.url}${POEM}`);
+    await page.goto(`${site.server.url}${POEM}`);
     await hydrated(page);
     const stanza = page.locator("li[id^=s-]:visible");
     const defaultSize = await stanza.evaluate((element) =>
@@ -130,7 +121,7 @@ describe("reading settings", () => {
   it("are applied before the first paint, with no layout shift, on cached and fresh pages", async () => {
     const saved = JSON.stringify({ size: "largest", theme: "sepia" });
     const reader = await contextWithSaved(saved);
-    const link = await server.cli("login-link", "reader@example.com");
+    const link = await site.server.cli("login-link", "reader@example.com");
     const signedIn = await contextWithSaved(saved);
     const signIn = await signedIn.newPage();
     await signIn.goto(link.stdout.trim());
@@ -152,7 +143,7 @@ describe("reading settings", () => {
       expect(refused).toEqual([]);
       await page.close();
     }
-    const headers = await fetch(`${server.url}${POEM}`).then((answer) =>
+    const headers = await fetch(`${site.server.url}${POEM}`).then((answer) =>
       answer.headers.get("content-security-policy"),
     );
     expect(headers).toMatch(/'sha256-/);

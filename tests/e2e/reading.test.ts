@@ -1,24 +1,17 @@
-import type { Browser, BrowserContextOptions, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BrowserContextOptions, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { DEMO_POEMS } from "../../server/db/demo/content.ts";
-import { launchBrowser } from "../helpers/browser.ts";
-import { type RunningServer, startServer } from "../helpers/server.ts";
+import { setUpBrowserSite } from "../helpers/browser-site.ts";
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const site = setUpBrowserSite();
 
 async function open(path: string, options: BrowserContextOptions = {}): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+  const context = await site.browser.newContext({
+    viewport: { width: 1280, height: 900 },
+    ...options,
+  });
   const page = await context.newPage();
-  await page.goto(`${server.url}${path}`);
+  await page.goto(`${site.server.url}${path}`);
   if (options.javaScriptEnabled !== false) {
     await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
   }
@@ -50,7 +43,7 @@ describe("poem list", () => {
       .getByRole("link", { name: "Fatherhood" });
     expect(await pillar.getAttribute("aria-current")).toBe("true");
     await pillar.click();
-    await page.waitForURL(`${server.url}/poetry`);
+    await page.waitForURL(`${site.server.url}/poetry`);
     await page.waitForFunction(
       (expected) => document.querySelectorAll("main ul > li").length === expected,
       all,
@@ -66,7 +59,7 @@ describe("poem list", () => {
     await page.waitForURL(/\?tag=Advent$/);
     await page.getByRole("heading", { name: "Advent Lamp" }).waitFor();
     await themes.getByRole("link", { name: "All" }).click();
-    await page.waitForURL(`${server.url}/poetry`);
+    await page.waitForURL(`${site.server.url}/poetry`);
     await page.context().close();
   });
 
@@ -172,7 +165,7 @@ describe("stanza viewer", () => {
     await page.getByRole("button", { name: "Copy link" }).click();
     await page.getByText("Link copied").waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
-      `${server.url}/share/poem/${tenRooms.slug}?s=1`,
+      `${site.server.url}/share/poem/${tenRooms.slug}?s=1`,
     );
     await page.context().close();
   });
@@ -206,7 +199,7 @@ describe("stanza viewer", () => {
       tenRooms.stanzas[0]?.slice(0, 100),
     );
     expect(await page.locator('meta[property="og:image"]').getAttribute("content")).toMatch(
-      new RegExp(`^${server.url}/objects/images/`),
+      new RegExp(`^${site.server.url}/objects/images/`),
     );
     const jsonLd = JSON.parse(
       (await page.locator('script[type="application/ld+json"]').textContent()) ?? "{}",
@@ -216,7 +209,7 @@ describe("stanza viewer", () => {
   });
 
   it("answers an unknown poem with its not-found state and 404", async () => {
-    const response = await fetch(`${server.url}/poetry/no-such-poem`);
+    const response = await fetch(`${site.server.url}/poetry/no-such-poem`);
     expect(response.status).toBe(404);
     const page = await open("/poetry/no-such-poem");
     await page.getByRole("heading", { name: "Poem not found" }).waitFor();
@@ -228,12 +221,12 @@ describe("stanza viewer", () => {
 
 describe("share links and themes", () => {
   it("describes the stanza for link previews and sends readers on to it", async () => {
-    const html = await (await fetch(`${server.url}/share/poem/${tenRooms.slug}?s=3`)).text();
+    const html = await (await fetch(`${site.server.url}/share/poem/${tenRooms.slug}?s=3`)).text();
     expect(html).toContain(`content="${tenRooms.stanzas[3]}"`);
     expect(html).toContain(`/og/stanza/${tenRooms.slug}/3.png`);
     // The share page sends the reader on at once, so there is no hydration to wait for.
-    const page = await (await browser.newContext()).newPage();
-    await page.goto(`${server.url}/share/poem/${tenRooms.slug}?s=abc`);
+    const page = await (await site.browser.newContext()).newPage();
+    await page.goto(`${site.server.url}/share/poem/${tenRooms.slug}?s=abc`);
     await page.waitForURL(new RegExp(`/poetry/${tenRooms.slug}#s-0$`));
     await page.context().close();
   });
@@ -246,8 +239,8 @@ describe("share links and themes", () => {
       String(DEMO_POEMS.filter((poem) => poem.tags.includes("Fatherhood")).length),
     );
     await page.getByRole("heading", { name: "Daily Embers" }).waitFor();
-    expect((await fetch(`${server.url}/themes/nope`)).status).toBe(404);
-    await page.goto(`${server.url}/themes/nope`);
+    expect((await fetch(`${site.server.url}/themes/nope`)).status).toBe(404);
+    await page.goto(`${site.server.url}/themes/nope`);
     await page.getByRole("heading", { name: "Theme Not Found" }).waitFor();
     await page.getByRole("link", { name: "Return Home" }).waitFor();
     await page.context().close();

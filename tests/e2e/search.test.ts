@@ -1,32 +1,23 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { DEMO_POEMS } from "../../server/db/demo/content.ts";
-import { hydrated, launchBrowser } from "../helpers/browser.ts";
-import { type RunningServer, startServer } from "../helpers/server.ts";
+import { hydrated } from "../helpers/browser.ts";
+import { setUpBrowserSite } from "../helpers/browser-site.ts";
 
 const poem = DEMO_POEMS.find((candidate) => candidate.slug === "the-kitchen-table");
 if (!poem) throw new Error("demo poem missing");
 /** A line of the poem's second stanza (index 1), as a reader remembers it. */
 const LINE = "carried home like a stray";
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const site = setUpBrowserSite();
 
 const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id ?? "");
 
 describe("search", () => {
   it("finds a line from the header at 1280 px and opens the poem at its stanza", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    await page.goto(`${server.url}/`);
+    await page.goto(`${site.server.url}/`);
     await hydrated(page);
 
     // '/' is text while the reader types in a field, and the search shortcut everywhere else.
@@ -54,15 +45,15 @@ describe("search", () => {
     await page.screenshot({ path: "test-results/search-1280.png", fullPage: true });
 
     await result.click();
-    await page.waitForURL(`${server.url}/poetry/${poem.slug}#s-1`);
+    await page.waitForURL(`${site.server.url}/poetry/${poem.slug}#s-1`);
     await page.getByText(`2 of ${poem.stanzas.length}`).waitFor();
     await context.close();
   });
 
   it("opens the field from the search icon at 375 px", async () => {
-    const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
+    const context = await site.browser.newContext({ viewport: { width: 375, height: 800 } });
     const page = await context.newPage();
-    await page.goto(`${server.url}/poetry`);
+    await page.goto(`${site.server.url}/poetry`);
     await hydrated(page);
     expect(await page.locator("#site-search").isVisible()).toBe(false);
     // The shortcut is for wide screens: here the field is behind the icon.
@@ -82,24 +73,24 @@ describe("search", () => {
     await page.screenshot({ path: "test-results/search-375.png", fullPage: true });
 
     await page.getByRole("link", { name: new RegExp(poem.title) }).click();
-    await page.waitForURL(`${server.url}/poetry/${poem.slug}#s-1`);
+    await page.waitForURL(`${site.server.url}/poetry/${poem.slug}#s-1`);
     await page.getByText(`2 of ${poem.stanzas.length}`).waitFor();
     await context.close();
   });
 
   it("prompts for words when q is blank, and says when nothing is found", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    await page.goto(`${server.url}/search?q=%20%20`);
+    await page.goto(`${site.server.url}/search?q=%20%20`);
     await page.getByText("Type a word or a line in the search field").waitFor();
-    await page.goto(`${server.url}/search?q=zyzzyva`);
+    await page.goto(`${site.server.url}/search?q=zyzzyva`);
     await page.getByText('No results for "zyzzyva"').waitFor();
-    await page.goto(`${server.url}/search?q=home`);
+    await page.goto(`${site.server.url}/search?q=home`);
     await page.getByRole("heading", { level: 2, name: "Guest Voices" }).waitFor();
     await page.screenshot({ path: "test-results/search-groups-1280.png", fullPage: true });
     // Over 200 characters: the page searches the first 200 rather than refusing ('a' is a word
     // the search drops, so what remains after the cut is 'river').
-    await page.goto(`${server.url}/search?q=river${" a".repeat(150)}`);
+    await page.goto(`${site.server.url}/search?q=river${" a".repeat(150)}`);
     await page.getByRole("heading", { level: 2, name: "Poems" }).waitFor();
     await context.close();
   });

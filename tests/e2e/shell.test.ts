@@ -5,31 +5,21 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { COMPRESSIBLE_CONTENT_TYPE_REGEX } from "hono/compress";
 import { getMimeType } from "hono/utils/mime";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "../helpers/browser.ts";
-import { type RunningServer, startServer } from "../helpers/server.ts";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { setUpBrowserSite } from "../helpers/browser-site.ts";
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const site = setUpBrowserSite();
 
 async function openPage(path: string, width = 1280): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height: 800 } });
+  const context = await site.browser.newContext({ viewport: { width, height: 800 } });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));
   page.on("console", (message) => {
     if (message.type() === "error") errors.push(message.text());
   });
-  await page.goto(`${server.url}${path}`);
+  await page.goto(`${site.server.url}${path}`);
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
   Object.assign(page, { errors });
   return page;
@@ -37,14 +27,14 @@ async function openPage(path: string, width = 1280): Promise<Page> {
 
 describe("site shell", () => {
   it("serves the home page as complete HTML with its metadata", async () => {
-    const response = await fetch(`${server.url}/`, { headers: { "Accept-Encoding": "gzip" } });
+    const response = await fetch(`${site.server.url}/`, { headers: { "Accept-Encoding": "gzip" } });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-encoding")).toBe("gzip");
     const html = await response.text();
     expect(html).toContain("<title>Home | Ember Verse</title>");
     expect(html).toMatch(/<meta name="description" content="[^"]+"/);
     expect(html).toContain('<meta name="robots" content="index, follow"');
-    expect(html).toContain(`<link rel="canonical" href="${server.url}/"`);
+    expect(html).toContain(`<link rel="canonical" href="${site.server.url}/"`);
     expect(html).toContain('<meta property="og:title" content="Home | Ember Verse"');
     expect(html).toContain('<meta property="og:type" content="website"');
     expect(html).toContain('<meta name="twitter:card"');
@@ -62,14 +52,14 @@ describe("site shell", () => {
   });
 
   it("serves hashed assets compressed at build, cached for a year, with a script's headers only", async () => {
-    const html = await (await fetch(`${server.url}/`)).text();
+    const html = await (await fetch(`${site.server.url}/`)).text();
     const asset = /\/assets\/[^"]+\.js/.exec(html)?.[0] ?? "";
     const built = fs.readFileSync(
       path.join(import.meta.dirname, "../../build/client", asset),
       "utf8",
     );
     for (const encoding of ["br", "gzip"]) {
-      const response = await fetch(`${server.url}${asset}`, {
+      const response = await fetch(`${site.server.url}${asset}`, {
         headers: { "Accept-Encoding": encoding },
       });
       expect(response.status).toBe(200);
@@ -79,7 +69,7 @@ describe("site shell", () => {
       expect(response.headers.get("x-content-type-options")).toBe("nosniff");
       expect(response.headers.get("content-security-policy")).toBeNull();
     }
-    const plain = await fetch(`${server.url}${asset}`, {
+    const plain = await fetch(`${site.server.url}${asset}`, {
       headers: { "Accept-Encoding": "identity" },
     });
     expect(plain.headers.get("content-encoding")).toBeNull();
@@ -103,7 +93,7 @@ describe("site shell", () => {
     for (const file of textFiles) {
       const built = fs.readFileSync(path.join(assetsDir, file));
       for (const [acceptEncoding, encoding] of negotiations) {
-        const response = await fetch(`${server.url}/assets/${file}`, {
+        const response = await fetch(`${site.server.url}/assets/${file}`, {
           headers: { "Accept-Encoding": acceptEncoding },
         });
         expect(response.headers.get("content-encoding"), `${file}, ${acceptEncoding}`).toBe(
@@ -116,7 +106,7 @@ describe("site shell", () => {
   });
 
   it("paints a page before it fetches its scripts, then hydrates it, fresh and from the cache", async () => {
-    const html = await (await fetch(`${server.url}/poetry/the-kitchen-table`)).text();
+    const html = await (await fetch(`${site.server.url}/poetry/the-kitchen-table`)).text();
     expect(html).not.toContain('rel="modulepreload"');
     // The first visit is answered from the render that fills the page cache, the second from
     // memory: the deferred scripts run under its hash-based policy both ways.
@@ -141,7 +131,7 @@ describe("site shell", () => {
     // A proxy that sends the journal page in two parts, pausing in the middle of the footer: the
     // browser paints while it parses, so this is where a half-built footer would be painted.
     const proxy = http.createServer(async (request, response) => {
-      const upstream = await fetch(`${server.url}${request.url}`);
+      const upstream = await fetch(`${site.server.url}${request.url}`);
       const headers = Object.fromEntries(upstream.headers);
       delete headers["content-encoding"];
       delete headers["content-length"];
@@ -154,7 +144,7 @@ describe("site shell", () => {
       setTimeout(() => response.end(body.slice(pause)), 400);
     });
     await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
-    const context = await browser.newContext({ viewport: { width: 375, height: 812 } });
+    const context = await site.browser.newContext({ viewport: { width: 375, height: 812 } });
     const page = await context.newPage();
     await page.addInitScript(() => {
       const seen = { footerWholeAtFirstFrame: false, shifts: 0 };
@@ -179,29 +169,29 @@ describe("site shell", () => {
   });
 
   it("holds a script-driven form submitted before its scripts have run, so nothing lands in a URL", async () => {
-    const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
+    const context = await site.browser.newContext({ viewport: { width: 375, height: 800 } });
     const page = await context.newPage();
     const requested: string[] = [];
     page.on("request", (request) => requested.push(request.url()));
     // Scripts that never arrive: the pages stay as the server rendered them.
     await page.route("**/assets/*.js", (route) => route.abort());
-    await page.goto(`${server.url}/poetry`);
+    await page.goto(`${site.server.url}/poetry`);
     await page.getByLabel("The weekly ember digest").fill("reader@example.com");
     await page.getByRole("button", { name: "Subscribe" }).click();
-    await page.goto(`${server.url}/contribute`);
+    await page.goto(`${site.server.url}/contribute`);
     await page.getByLabel(/^Email/).fill("poet@example.com");
     await page.getByRole("button", { name: "Submit", exact: true }).click();
     // A form with its own method and action still works without scripts.
-    await page.goto(`${server.url}/login`);
+    await page.goto(`${site.server.url}/login`);
     await page.getByLabel("Email address").fill("reader@example.com");
     await page.getByRole("button", { name: "Email me a sign-in link" }).click();
-    await page.waitForURL(`${server.url}/login?sent=1`);
+    await page.waitForURL(`${site.server.url}/login?sent=1`);
     expect(requested.filter((url) => url.includes("example.com"))).toEqual([]);
     await context.close();
   });
 
   it("answers an unknown path with the 404 page and status", async () => {
-    const response = await fetch(`${server.url}/no/such/page`);
+    const response = await fetch(`${site.server.url}/no/such/page`);
     expect(response.status).toBe(404);
     expect(await response.text()).toContain("404 Page Not Found");
     const page = await openPage("/no/such/page");
@@ -225,7 +215,7 @@ describe("site shell", () => {
       "Login",
     ]);
     await nav.getByRole("link", { name: "Books" }).click();
-    await page.waitForURL(`${server.url}/books`);
+    await page.waitForURL(`${site.server.url}/books`);
     // Client-side navigation: the title follows the new page's render.
     await page.waitForFunction(() => document.title === "Books | Ember Verse");
     const footer = page.getByRole("contentinfo");
@@ -266,7 +256,7 @@ describe("site shell", () => {
 
     await toggle.click();
     await dialog.getByRole("link", { name: "Poetry" }).click();
-    await page.waitForURL(`${server.url}/poetry`);
+    await page.waitForURL(`${site.server.url}/poetry`);
     await dialog.waitFor({ state: "detached" });
     await page.context().close();
   });
@@ -274,9 +264,9 @@ describe("site shell", () => {
 
 describe("operator CLI beside a running server", () => {
   it("hands database commands to the server that holds the embedded database", async () => {
-    const migrate = await server.cli("migrate");
+    const migrate = await site.server.cli("migrate");
     expect(migrate).toMatchObject({ code: 0, stdout: "migrations applied\n" });
-    const seed = await server.cli("seed-demo");
+    const seed = await site.server.cli("seed-demo");
     expect(seed).toMatchObject({
       code: 0,
       stdout: "the database already has poems; nothing seeded\n",
@@ -291,10 +281,12 @@ describe("operator CLI beside a running server", () => {
     const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "ev-backup-"));
     const file = path.join(scratch, "site.backup.gz");
     try {
-      const backup = await server.cli("backup", file);
+      const backup = await site.server.cli("backup", file);
       expect(backup.code).toBe(0);
       expect(backup.stdout).toMatch(/^backup written to .*: users \d+, .*poems \d+/);
-      expect((await server.cli("backup", file)).stderr).toContain("exists; choose a new file name");
+      expect((await site.server.cli("backup", file)).stderr).toContain(
+        "exists; choose a new file name",
+      );
 
       const env = { ...process.env, DATA_DIR: path.join(scratch, "restored") };
       const restored = await runCli(["restore", file], env);
@@ -307,7 +299,7 @@ describe("operator CLI beside a running server", () => {
 
       // The content alone, as readable JSON, into another site.
       const exportFile = path.join(scratch, "content.json");
-      const exported = await server.cli("export", exportFile);
+      const exported = await site.server.cli("export", exportFile);
       expect(exported.stdout).toMatch(/^content exported to .*: tags \d+, poems \d+/);
       expect(JSON.parse(fs.readFileSync(exportFile, "utf8")).scope).toBe("content");
       const elsewhere = { ...process.env, DATA_DIR: path.join(scratch, "elsewhere") };
@@ -321,12 +313,12 @@ describe("operator CLI beside a running server", () => {
   });
 
   it("explains misuse with a non-zero exit", async () => {
-    const unknown = await server.cli("frobnicate");
+    const unknown = await site.server.cli("frobnicate");
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("unknown command: frobnicate");
-    const extra = await server.cli("migrate", "now");
+    const extra = await site.server.cli("migrate", "now");
     expect(extra).toMatchObject({ code: 2, stderr: "usage: migrate\n" });
-    const help = await server.cli("--help");
+    const help = await site.server.cli("--help");
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("seed-demo");
   });
