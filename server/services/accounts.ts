@@ -35,6 +35,10 @@ type LinkDelivery = (url: URL) => Promise<void>;
  */
 /** How long a session cookie's audience is trusted before the session store is asked again. */
 export const AUDIENCE_LOOKUP_MS = 2_000;
+/** The session token a Cookie header carries (under https its name has a prefix). */
+const sessionTokenOf = (cookieHeader: string) =>
+  /(?:^|;\s*)(?:__Secure-)?ev\.session_token=([^;]*)/.exec(cookieHeader)?.[1];
+
 /** Cookies whose audience is remembered at once; past this the memory starts over. */
 const AUDIENCES_REMEMBERED = 50_000;
 
@@ -104,7 +108,7 @@ export function createAccountService(deps: AccountDeps) {
      * the session store every time (resolveActor), so sign-out is immediate there.
      */
     async audienceOf(cookieHeader: string): Promise<{ audience: Audience; isSignedIn: boolean }> {
-      const token = /(?:^|;\s*)(?:__Secure-)?ev\.session_token=([^;]*)/.exec(cookieHeader)?.[1];
+      const token = sessionTokenOf(cookieHeader);
       if (!token) return { audience: "anonymous", isSignedIn: false };
       const known = audiences.get(token);
       if (known && known.until > Date.now()) return known;
@@ -119,6 +123,12 @@ export function createAccountService(deps: AccountDeps) {
       if (audiences.size >= AUDIENCES_REMEMBERED) audiences.clear();
       audiences.set(token, found);
       return found;
+    },
+
+    /** A sign-out through this instance shows in its pages at once; others follow in time. */
+    forgetAudience(cookieHeader: string) {
+      const token = sessionTokenOf(cookieHeader);
+      if (token) audiences.delete(token);
     },
 
     oidcProvider: config.oidc
@@ -178,6 +188,8 @@ export function createAccountService(deps: AccountDeps) {
           await tx.update(users).set({ role }).where(eq(users.id, user.id));
           await tx.delete(sessions).where(eq(sessions.userId, user.id));
         });
+        // Its sessions are gone: this instance's pages show it at once, others within the lookup.
+        audiences.clear();
       }
       return true;
     },
