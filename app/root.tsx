@@ -20,11 +20,10 @@ import { skeletonFor } from "./components/skeletons.tsx";
 import { Toaster } from "./components/toaster.tsx";
 import { useAdminDoorNotice } from "./lib/admin-access.ts";
 import { appContext } from "./lib/app-context.ts";
-import type { CurrentUser } from "./lib/current-user.ts";
 import { useNonce } from "./lib/nonce.tsx";
 import { APPLY_SAVED_READING_SETTINGS } from "./lib/reading-settings.ts";
 import { notify } from "./lib/toast.ts";
-import { useCurrentUser } from "./lib/use-current-user.ts";
+import { useAudience } from "./lib/use-current-user.ts";
 import { useJournalAutoSync } from "./lib/use-journal-sync.ts";
 
 /**
@@ -42,12 +41,10 @@ document.addEventListener("submit", (event) => {
 }, true);`;
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { site, actor, isDatabaseUnavailable } = context.get(appContext);
+  const { site, audience, isDatabaseUnavailable } = context.get(appContext);
   if (isDatabaseUnavailable) throw data("Service temporarily unavailable", { status: 503 });
-  const user: CurrentUser | null = actor
-    ? { id: actor.id, firstName: actor.firstName, role: actor.role }
-    : null;
-  return data({ site, user });
+  // The audience, never the person: the page is shared by everyone in it (server/http/page-cache.ts).
+  return data({ site, audience });
 }
 
 /** SPEC.md §2: a verified=1 left by the subscription link is removed from the address bar. */
@@ -111,7 +108,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         >
           Skip to content
         </a>
-        <SiteHeader siteName={siteName} user={rootData?.user ?? null} />
+        <SiteHeader siteName={siteName} audience={rootData?.audience ?? "anonymous"} />
         <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8">
           {children}
         </main>
@@ -128,10 +125,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
 export default function App() {
   useStripVerifiedParam();
   useAdminDoorNotice();
-  const user = useCurrentUser();
+  const audience = useAudience();
   const location = useLocation();
   // The journal page runs (and announces) its own sync.
-  useJournalAutoSync(Boolean(user) && location.pathname !== "/journal", "sign-in");
+  useJournalAutoSync(audience !== "anonymous" && location.pathname !== "/journal", "sign-in");
   const navigation = useNavigation();
   const target = navigation.location?.pathname;
   // A client navigation to a poem, the ember or a book shows a skeleton while its data loads.

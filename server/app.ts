@@ -18,6 +18,7 @@ import { siteFileRoutes } from "./api/site-files.ts";
 import { ONE_CLICK_UNSUBSCRIBE_PATH, subscriptionRoutes } from "./api/subscriptions.ts";
 import { localUploadRoutes } from "./api/uploads.ts";
 import type { Config } from "./config.ts";
+import { type Audience, audienceOf } from "./db/visibility.ts";
 import { compressText } from "./http/compression.ts";
 import type { AppEnv } from "./http/env.ts";
 import { createErrorHandler, isConnectionError, withPageOutageErrors } from "./http/errors.ts";
@@ -31,6 +32,11 @@ import { createImageService } from "./services/images.ts";
 import type { Services } from "./services/index.ts";
 import type { ObjectStore } from "./storage/local.ts";
 import { localUploadPath } from "./storage/upload-url.ts";
+
+/** What the page cache hands `app.fetch` when it renders a page's shared copy for an audience. */
+export interface PageCacheBindings {
+  renderForAudience: Audience;
+}
 
 /** Renders a page: React Router's request handler, given the request and its load context. */
 export type PageHandler = (request: Request, context: RouterContextProvider) => Promise<Response>;
@@ -116,13 +122,24 @@ export function createApp(deps: AppDeps) {
 
   // Static files and images above need no session; everything below knows who is asking.
   app.use(async (c, next) => {
+    // The page cache renders a page for an audience, as nobody in particular (server/main.ts):
+    // a binding no request from the network can carry.
+    const sharedFor = (c.env as PageCacheBindings | undefined)?.renderForAudience;
+    if (sharedFor) {
+      c.set("actor", null);
+      c.set("audience", sharedFor);
+      return next();
+    }
     try {
-      c.set("actor", await services.accounts.resolveActor(c.req.raw));
+      const actor = await services.accounts.resolveActor(c.req.raw);
+      c.set("actor", actor);
+      c.set("audience", audienceOf(actor));
     } catch (error) {
       // A page still gets the friendly 503 page (from its root loader) when the session cannot
       // be looked up because the database is away; the API answers 503 from its error handler.
       if (c.req.path.startsWith("/api/") || !isConnectionError(error)) throw error;
       c.set("actor", null);
+      c.set("audience", "anonymous");
       c.set("isDatabaseUnavailable", true);
     }
     await next();
@@ -155,6 +172,7 @@ export function createApp(deps: AppDeps) {
     const loadContext: AppLoadContext = {
       services: pageServices,
       actor: c.get("actor"),
+      audience: c.get("audience"),
       isDatabaseUnavailable: c.get("isDatabaseUnavailable") ?? false,
       nonce: c.get("secureHeadersNonce") ?? "",
       site: {

@@ -5,7 +5,7 @@ import net from "node:net";
 import path from "node:path";
 import { getRequestListener } from "@hono/node-server";
 import { createRequestHandler, type ServerBuild } from "react-router";
-import { createApp, type PageHandler } from "./app.ts";
+import { createApp, type PageCacheBindings, type PageHandler } from "./app.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { startControlSocket } from "./control/socket.ts";
 import { openDatabaseFor } from "./db/open.ts";
@@ -96,9 +96,12 @@ if (isDev) {
   const listener = getRequestListener(app.fetch);
   const pageCache = config.pageCache
     ? createPageCache({
-        render: async (pathWithQuery) =>
-          app.fetch(new Request(new URL(pathWithQuery, config.publicUrl))),
-        isShared: createCachePolicy({ routes: app.routes, build }),
+        render: async (pathWithQuery, audience) =>
+          app.fetch(new Request(new URL(pathWithQuery, config.publicUrl)), {
+            renderForAudience: audience,
+          } satisfies PageCacheBindings),
+        sharingOf: createCachePolicy({ routes: app.routes, build }),
+        audienceOf: services.accounts.audienceOf,
         nextVisibilityChange: () =>
           nextVisibilityChange(handle.db, new Date(), config.siteTimezone),
         logger,

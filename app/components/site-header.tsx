@@ -2,7 +2,7 @@ import { Flame, Menu, Search, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, NavLink, useLocation, useSearchParams } from "react-router";
 import { SEARCH_QUERY_MAX_LENGTH } from "../../common/constants.ts";
-import type { CurrentUser } from "../lib/current-user.ts";
+import type { Audience } from "../../server/db/visibility.ts";
 import { ModalDialog } from "./modal-dialog.tsx";
 
 interface NavItem {
@@ -10,21 +10,21 @@ interface NavItem {
   label: string;
 }
 
-function navItems(user: CurrentUser | null): NavItem[] {
+function navItems(audience: Audience): NavItem[] {
   return [
     { to: "/", label: "Home" },
     { to: "/poetry", label: "Poetry" },
     { to: "/ember", label: "Daily Ember" },
     { to: "/books", label: "Books" },
-    { to: "/journal", label: user ? "Journal" : "Journal (local)" },
+    { to: "/journal", label: audience === "anonymous" ? "Journal (local)" : "Journal" },
     { to: "/guest-voices", label: "Guest Voices" },
-    ...(user?.role === "ADMIN" ? [{ to: "/admin", label: "Admin" }] : []),
+    ...(audience === "admin" ? [{ to: "/admin", label: "Admin" }] : []),
   ];
 }
 
 /** Sign-in and sign-out are full-page navigations to the API (SPEC.md §2, §7). */
-function SessionButton({ user, className }: { user: CurrentUser | null; className: string }) {
-  return user ? (
+function SessionButton({ audience, className }: { audience: Audience; className: string }) {
+  return audience !== "anonymous" ? (
     <a href="/api/logout" className={className}>
       Logout
     </a>
@@ -113,7 +113,7 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
 const buttonClass =
   "rounded-full border border-ember-700 px-4 py-1.5 text-sm font-medium text-ember-800 hover:bg-ember-700 hover:text-white";
 
-export function SiteHeader({ siteName, user }: { siteName: string; user: CurrentUser | null }) {
+export function SiteHeader({ siteName, audience }: { siteName: string; audience: Audience }) {
   const [isMenuOpen, setMenuOpen] = useState(false);
   const closeMenu = () => setMenuOpen(false);
   const { pathname } = useLocation();
@@ -123,7 +123,7 @@ export function SiteHeader({ siteName, user }: { siteName: string; user: Current
   useEffect(() => setSearchOpen(pathname === "/search"), [pathname]);
   const wideSearchField = useRef<HTMLInputElement>(null);
   useSlashToSearch(wideSearchField);
-  const items = navItems(user);
+  const items = navItems(audience);
   return (
     <header className="sticky top-0 z-30 border-b border-stone-200 bg-paper/95 backdrop-blur">
       <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3">
@@ -142,7 +142,7 @@ export function SiteHeader({ siteName, user }: { siteName: string; user: Current
               {item.label}
             </NavLink>
           ))}
-          <SessionButton user={user} className={`${buttonClass} ml-3`} />
+          <SessionButton audience={audience} className={`${buttonClass} ml-3`} />
         </nav>
         <div className="flex items-center gap-1 lg:hidden">
           <button
@@ -199,7 +199,7 @@ export function SiteHeader({ siteName, user }: { siteName: string; user: Current
                 </NavLink>
               ))}
             </nav>
-            <SessionButton user={user} className={`${buttonClass} mt-4 text-center`} />
+            <SessionButton audience={audience} className={`${buttonClass} mt-4 text-center`} />
           </ModalDialog>
         )}
       </div>

@@ -9,7 +9,7 @@ import { callApi } from "../lib/api.ts";
 import { reportFailure } from "../lib/api-failure.ts";
 import { isSavedLocally, removeLocally, saveLocally } from "../lib/local-journal.ts";
 import { notify } from "../lib/toast.ts";
-import { useCurrentUser } from "../lib/use-current-user.ts";
+import { useAudience, useCurrentUser } from "../lib/use-current-user.ts";
 
 export interface InteractivePoem {
   id: number;
@@ -23,7 +23,7 @@ const actionClass =
 
 /** Echo counts and saved stanzas load after hydration: the page HTML stays the same for everyone. */
 export function usePersonalPoemState(slug: string) {
-  const user = useCurrentUser();
+  const isSignedIn = useAudience() !== "anonymous";
   const [echoes, setEchoes] = useState<EchoCount[]>([]);
   const [saved, setSaved] = useState<Set<number>>(new Set());
   useEffect(() => {
@@ -31,11 +31,11 @@ export function usePersonalPoemState(slug: string) {
     callApi(endpoints.listEchoCounts, { params: { slug } })
       .then(setEchoes)
       .catch((error) => console.warn("echo counts could not be loaded", error));
-    if (!user) return;
+    if (!isSignedIn) return;
     callApi(endpoints.listSavedStanzas, { params: { slug } })
       .then((indexes) => setSaved(new Set(indexes)))
       .catch((error) => console.warn("saved stanzas could not be loaded", error));
-  }, [slug, user]);
+  }, [slug, isSignedIn]);
   return { echoes, setEchoes, saved, setSaved };
 }
 
@@ -50,7 +50,7 @@ export function EchoButton({
   echoes: EchoCount[];
   setEchoes: (update: (current: EchoCount[]) => EchoCount[]) => void;
 }) {
-  const user = useCurrentUser();
+  const isSignedIn = useAudience() !== "anonymous";
   // A toggle is a toggle (decision 015): a second click while the first is on its way is a double
   // click, absorbed here rather than sent as a change of mind.
   const isPending = useRef(false);
@@ -67,7 +67,7 @@ export function EchoButton({
     ]);
 
   async function toggle() {
-    if (!user) {
+    if (!isSignedIn) {
       notify("Sign in to add your echo");
       return;
     }
@@ -125,12 +125,12 @@ export function JournalButton({
   saved: Set<number>;
   setSaved: (update: (current: Set<number>) => Set<number>) => void;
 }) {
-  const user = useCurrentUser();
+  const isSignedIn = useAudience() !== "anonymous";
   const [isLocallySaved, setLocallySaved] = useState(false);
   useEffect(() => {
-    if (!user) setLocallySaved(isSavedLocally(poem.slug, stanzaIndex));
-  }, [user, poem.slug, stanzaIndex]);
-  const isSaved = user ? saved.has(stanzaIndex) : isLocallySaved;
+    if (!isSignedIn) setLocallySaved(isSavedLocally(poem.slug, stanzaIndex));
+  }, [isSignedIn, poem.slug, stanzaIndex]);
+  const isSaved = isSignedIn ? saved.has(stanzaIndex) : isLocallySaved;
 
   const mark = (value: boolean) =>
     setSaved((current) => {
@@ -141,7 +141,7 @@ export function JournalButton({
     });
 
   async function toggle() {
-    if (!user) {
+    if (!isSignedIn) {
       // Anonymous readers keep a journal in this browser (SPEC.md §5).
       if (isLocallySaved) {
         removeLocally(poem.slug, stanzaIndex);
@@ -214,7 +214,7 @@ function WhisperComposer({
   stanzaIndex: number;
   onShared: (whisper: Whisper) => void;
 }) {
-  const user = useCurrentUser();
+  const isSignedIn = useAudience() !== "anonymous";
   const [isOpen, setOpen] = useState(false);
   const [text, setText] = useState("");
   const [isPending, setPending] = useState(false);
@@ -228,7 +228,7 @@ function WhisperComposer({
   };
 
   async function share() {
-    if (!user) {
+    if (!isSignedIn) {
       notify("Sign in to share your whisper");
       return;
     }

@@ -1,4 +1,5 @@
 import { createContext, type RouterContext } from "react-router";
+import type { Audience } from "../../server/db/visibility.ts";
 import type { Actor, AdminActor } from "../../server/services/actor.ts";
 import type { Services } from "../../server/services/index.ts";
 
@@ -13,6 +14,8 @@ export interface SiteInfo {
 export interface AppLoadContext {
   services: Services;
   actor: Actor;
+  /** Anonymous, reader or admin: all a shared page may depend on (server/http/page-cache.ts). */
+  audience: Audience;
   /** The reader's session could not be looked up (database unreachable): the page is a 503. */
   isDatabaseUnavailable: boolean;
   site: SiteInfo;

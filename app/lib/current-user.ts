@@ -1,6 +1,5 @@
-/** What pages know of the signed-in reader (never more than the header and controls need). */
-export interface CurrentUser {
-  id: string;
-  firstName: string | null;
-  role: "USER" | "ADMIN";
-}
+import type { z } from "zod";
+import type { currentUser } from "../../common/schemas/account.ts";
+
+/** The signed-in reader as GET /api/auth/user answers (SPEC.md §3, Current user). */
+export type CurrentUser = z.output<typeof currentUser>;

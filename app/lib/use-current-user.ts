@@ -1,8 +1,52 @@
+import { useEffect, useState } from "react";
 import { useRouteLoaderData } from "react-router";
+import { endpoints } from "../../common/endpoints.ts";
+import type { Audience } from "../../server/db/visibility.ts";
+import { callApi } from "./api.ts";
 import type { CurrentUser } from "./current-user.ts";
 
-/** The signed-in reader, as the root loader found them from the session (null: anonymous). */
+/**
+ * Who the page is for: anonymous, a signed-in reader, or the admin. It is all the server's HTML
+ * knows, so a page is the same for every reader of an audience and is served from the page cache
+ * (server/http/page-cache.ts); it decides the header and whether an action needs sign-in.
+ */
+export function useAudience(): Audience {
+  const root = useRouteLoaderData("root") as { audience: Audience } | undefined;
+  return root?.audience ?? "anonymous";
+}
+
+/** SPEC.md §9: the current user is kept 5 minutes, never retried, never refetched on focus. */
+const CURRENT_USER_KEPT_MS = 300_000;
+let currentUser: { promise: Promise<CurrentUser | null>; fetchedAt: number } | undefined;
+
+function fetchCurrentUser(): Promise<CurrentUser | null> {
+  if (currentUser && Date.now() - currentUser.fetchedAt < CURRENT_USER_KEPT_MS) {
+    return currentUser.promise;
+  }
+  const promise = callApi(endpoints.currentUser).catch(() => null);
+  currentUser = { promise, fetchedAt: Date.now() };
+  return promise;
+}
+
+/**
+ * The signed-in reader themself (their id, name, role), learnt after hydration from
+ * GET /api/auth/user, never from the page: null while anonymous or not yet known.
+ */
 export function useCurrentUser(): CurrentUser | null {
-  const root = useRouteLoaderData("root") as { user: CurrentUser | null } | undefined;
-  return root?.user ?? null;
+  const audience = useAudience();
+  const [user, setUser] = useState<CurrentUser | null>(null);
+  useEffect(() => {
+    if (audience === "anonymous") {
+      setUser(null);
+      return;
+    }
+    let isCurrent = true;
+    fetchCurrentUser().then((found) => {
+      if (isCurrent) setUser(found);
+    });
+    return () => {
+      isCurrent = false;
+    };
+  }, [audience]);
+  return user;
 }

@@ -21,8 +21,8 @@ import type { Route } from "./+types/poem";
 export const handle = sharedPage;
 
 export async function loader({ context, params }: Route.LoaderArgs) {
-  const { services, actor, site } = context.get(appContext);
-  const poem = await orNotFound(services.poems.getPoem(actor, params.slug));
+  const { services, audience, site } = context.get(appContext);
+  const poem = await orNotFound(services.poems.getPoem(audience, params.slug));
   /** What the admin reads above a poem readers cannot see yet (only the admin is shown one). */
   const previewNotice = (shown: Poem): string | null => {
     const state = services.poems.publicationOf(shown);
@@ -35,11 +35,18 @@ export async function loader({ context, params }: Route.LoaderArgs) {
     }).format(shown.publishAt);
     return `Scheduled for ${when} (${site.timezone}) — only you can see this`;
   };
+  const preview = poem ? previewNotice(poem) : null;
   return data(
-    { poem: poem ?? null, preview: poem ? previewNotice(poem) : null },
-    { status: poem ? 200 : 404 },
+    { poem: poem ?? null, preview },
+    {
+      status: poem ? 200 : 404,
+      // The admin's preview of a draft or scheduled poem is never kept (server/http/page-cache.ts).
+      headers: preview ? { "Cache-Control": "private, no-store" } : undefined,
+    },
   );
 }
+
+export const headers = ({ loaderHeaders }: Route.HeadersArgs) => loaderHeaders;
 
 export function meta({ matches, loaderData, params }: Route.MetaArgs) {
   const site = siteFromMatches(matches);

@@ -11,8 +11,8 @@ import type { Route } from "./+types/share-poem";
 export const handle = sharedPage;
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
-  const { services, actor } = context.get(appContext);
-  const poem = await orNotFound(services.poems.getPoem(actor, params.slug));
+  const { services, audience } = context.get(appContext);
+  const poem = await orNotFound(services.poems.getPoem(audience, params.slug));
   if (!poem) return data({ share: null }, { status: 404 });
   // Out of range or not a number: held to the poem's stanzas, never an error page.
   const index = clampStanzaIndex(new URL(request.url).searchParams.get("s"), poem.stanzas.length);

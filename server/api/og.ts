@@ -42,7 +42,7 @@ export function ogRoutes(services: Services, config: Config) {
 
   app.get("/stanza/:slug/:file{[0-9A-Za-z-]+\\.png}", async (c) => {
     // The card is public: link previews show only what any reader may see.
-    const poem = await services.poems.getPoem(null, c.req.param("slug"));
+    const poem = await services.poems.getPoem("anonymous", c.req.param("slug"));
     const requested = c.req.param("file").slice(0, -".png".length);
     const index = clampStanzaIndex(requested, poem.stanzas.length);
     const key = `${poem.slug}\u0000${index}\u0000${poem.updatedAt.getTime()}`;

@@ -21,7 +21,7 @@ export function poemRoutes(services: Services) {
       answer(
         c,
         endpoints.getPoem,
-        await poems.getPoem(c.get("actor"), parseInput(slugParam, c.req.param("slug"))),
+        await poems.getPoem(c.get("audience"), parseInput(slugParam, c.req.param("slug"))),
       ),
     )
     .get("/tags", sharedRead, async (c) => answer(c, endpoints.listTags, await poems.listTags()))

@@ -3,6 +3,12 @@ import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
 import type { CacheHandle } from "../../app/lib/cache-policy.ts";
 
 /**
+ * How an answer may be kept: "shared", one copy per audience (anonymous, reader, admin);
+ * "anonymous", one copy for anonymous readers only. (app/lib/cache-policy.ts)
+ */
+export type Sharing = NonNullable<CacheHandle["cache"]>;
+
+/**
  * Declares an API read (or a site file) the same for every anonymous reader, so the page cache
  * may keep it: `.get("/poems", sharedRead, handler)`. The cache finds these routes in Hono's own
  * route list (createCachePolicy); for a browser, the answer is still checked each time.
@@ -51,7 +57,7 @@ function routeTree(build: ServerBuild): RouteObject[] {
 }
 
 /**
- * Whether the page cache may keep an anonymous reader's answer to a GET of `pathWithQuery`, asked
+ * How the page cache may keep the answer to a GET of `pathWithQuery` (undefined: not at all), asked
  * of the routes themselves: a page whose deepest route's `handle` allows it
  * (app/lib/cache-policy.ts), as a document or as React Router's `.data` for client navigation,
  * or an API read or site file declared with `sharedRead`. Anything else (admin, sign-in,
@@ -60,30 +66,29 @@ function routeTree(build: ServerBuild): RouteObject[] {
 export function createCachePolicy(options: {
   routes: { method: string; path: string; handler: unknown }[];
   build?: ServerBuild;
-}): (pathWithQuery: string) => boolean {
+}): (pathWithQuery: string) => Sharing | undefined {
   const sharedReads = options.routes
     .filter((route) => route.method === "GET" && route.handler === sharedRead)
     .map((route) => patternToRegExp(route.path));
   const pages = options.build ? routeTree(options.build) : [];
-  const isSharedPath = (path: string) => {
-    if (sharedReads.some((pattern) => pattern.test(path))) return true;
+  const sharingOfPath = (path: string): Sharing | undefined => {
+    // API reads and site files hold no one's state: one copy per audience is the same as one.
+    if (sharedReads.some((pattern) => pattern.test(path))) return "shared";
     // Client navigation asks for /poetry.data for /poetry, and /_root.data for /.
     const pagePath = path === "/_root.data" ? "/" : path.replace(/\.data$/, "");
-    if (/\.[a-z0-9]+$/i.test(pagePath)) return false;
+    if (/\.[a-z0-9]+$/i.test(pagePath)) return undefined;
     const deepest = matchRoutes(pages, pagePath)?.at(-1)?.route;
-    return (deepest?.handle as CacheHandle | undefined)?.cache !== undefined;
+    return (deepest?.handle as CacheHandle | undefined)?.cache;
   };
   // Asked on every anonymous request before the page cache answers from memory: a path's answer
   // is remembered, since matching React Router's routes costs more than the rest of a cache hit.
-  const answers = new Map<string, boolean>();
+  const answers = new Map<string, Sharing | undefined>();
   return (pathWithQuery) => {
     const path = pathWithQuery.split("?", 1)[0] ?? "/";
-    let isShared = answers.get(path);
-    if (isShared === undefined) {
-      isShared = isSharedPath(path);
-      if (answers.size >= REMEMBERED_PATHS) answers.clear();
-      answers.set(path, isShared);
-    }
-    return isShared;
+    if (answers.has(path)) return answers.get(path);
+    const sharing = sharingOfPath(path);
+    if (answers.size >= REMEMBERED_PATHS) answers.clear();
+    answers.set(path, sharing);
+    return sharing;
   };
 }

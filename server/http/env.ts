@@ -1,5 +1,6 @@
 import type { RequestIdVariables } from "hono/request-id";
 import type { SecureHeadersVariables } from "hono/secure-headers";
+import type { Audience } from "../db/visibility.ts";
 import type { Actor, AdminActor } from "../services/actor.ts";
 
 /** The Hono context every handler sees. */
@@ -7,6 +8,11 @@ export interface AppEnv {
   Variables: RequestIdVariables &
     SecureHeadersVariables & {
       actor: Actor;
+      /**
+       * Which of the three audiences the page is for: the actor's, or, for the page cache's
+       * render of a shared copy, the one it renders for, with no actor at all.
+       */
+      audience: Audience;
       /** Set on page requests whose session could not be looked up: the database is away. */
       isDatabaseUnavailable?: boolean;
     };

@@ -1,5 +1,6 @@
 import http from "node:http";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Audience } from "../db/visibility.ts";
 import { createLogger } from "../logger.ts";
 import { createPageCache, type PageCache } from "./page-cache.ts";
 
@@ -12,8 +13,16 @@ const PAGE = `<!doctype html><html><head><script>window.a = 1;</script>
 <script type="module">import("/assets/entry.js");</script></head><body>Poem</body></html>`;
 
 /** What the routes allow to be kept, for these tests (server/http/cache-policy.ts decides it). */
-const isShared = (pathWithQuery: string) =>
-  /^\/(?:$|poetry|books|ember|api\/poems(?:\/\w+)?$|api\/books$|feed\.xml$)/.test(pathWithQuery);
+const sharingOf = (pathWithQuery: string) =>
+  /^\/(?:$|poetry|books|ember|api\/poems(?:\/\w+)?$|api\/books$|feed\.xml$)/.test(pathWithQuery)
+    ? ("shared" as const)
+    : undefined;
+/** Session cookies in these tests: "reader" and "admin" name sessions, anything else none. */
+const audienceOf = async (cookie: string): Promise<{ audience: Audience; isSignedIn: boolean }> => {
+  const token = /ev\.session_token=(\w+)/.exec(cookie)?.[1];
+  if (token === "reader" || token === "admin") return { audience: token, isSignedIn: true };
+  return { audience: "anonymous" as const, isSignedIn: false };
+};
 /** Visibility next changes at midnight UTC, for these tests: a new ember day. */
 const nextMidnight = async () => {
   const midnight = new Date();
@@ -43,12 +52,13 @@ describe("the page cache", () => {
       });
     };
     cache = createPageCache({
-      render: async (path) => {
-        renders.push(path);
+      render: async (path, audience) => {
+        renders.push(audience === "anonymous" ? path : `${audience} ${path}`);
         await renderGate;
         return rendered();
       },
-      isShared,
+      sharingOf,
+      audienceOf,
       nextVisibilityChange: nextMidnight,
       logger: createLogger("silent"),
     });
@@ -168,12 +178,34 @@ describe("the page cache", () => {
     expect(await freshRefused.text()).toBe(PAGE);
   });
 
-  it("never serves signed-in readers, other methods, or what the routes do not allow from it", async () => {
+  it("keeps one copy per audience, and serves a signed-in reader's page from memory", async () => {
+    const asReader = { headers: { Cookie: "theme=dark; ev.session_token=reader" } };
+    await fetch(`${base}/poetry`, asReader);
+    await vi.waitUntil(() => cache.stats().entries === 1);
+    const again = await fetch(`${base}/poetry`, asReader);
+    expect(again.headers.get("x-rendered-by")).toBeNull();
+    expect(await again.text()).toBe(PAGE);
+    await fetch(`${base}/poetry`, { headers: { Cookie: "ev.session_token=admin" } });
+    await fetch(`${base}/poetry`);
+    expect(renders).toEqual(["reader /poetry", "admin /poetry", "/poetry"]);
+    expect(cache.stats().hits).toBe(1);
+  });
+
+  it("gives a cookie that names no session the anonymous page, and clears the cookie", async () => {
     await warm("/poetry");
-    const signedIn = await fetch(`${base}/poetry`, {
-      headers: { Cookie: "ev.session_token=abc.def" },
+    const forged = await fetch(`${base}/poetry`, {
+      headers: { Cookie: "ev.session_token=forged.value" },
     });
-    expect(signedIn.headers.get("x-rendered-by")).toBe("app");
+    expect(forged.status).toBe(200);
+    expect(await forged.text()).toBe(PAGE);
+    expect(forged.headers.get("set-cookie")).toBe(
+      "ev.session_token=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax",
+    );
+    expect(renders).toEqual(["/poetry"]);
+  });
+
+  it("never serves other methods, or what the routes do not allow, from it", async () => {
+    await warm("/poetry");
     for (const path of [
       "/api/poems/river/echos",
       "/api/journal",

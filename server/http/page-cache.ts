@@ -2,14 +2,20 @@ import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
+import type { Audience } from "../db/visibility.ts";
 import type { Logger } from "../logger.ts";
+import type { Sharing } from "./cache-policy.ts";
 import { acceptsGzip, gzipForOneResponse, preferredEncoding } from "./compression.ts";
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
 
-/** Any session cookie means a signed-in reader, whose pages carry their own state. */
-const SESSION_COOKIE = /session_token=/;
+/** The session cookie's name, if the request carries one (under https it has a prefix). */
+const SESSION_COOKIE = /(?:^|;\s*)((?:__Secure-)?ev\.session_token)=/;
+
+/** Expires a session cookie of that name at once (its attributes as better-auth sets them). */
+const clearedCookie = (name: string) =>
+  `${name}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${name.startsWith("__Secure-") ? "; Secure" : ""}`;
 const MAX_ENTRIES = 2_000;
 const MAX_BYTES = 64 * 1024 * 1024;
 const NOT_CACHEABLE_MS = 60_000;
@@ -95,10 +101,12 @@ export interface PageCache {
  * server/db/visibility.ts): the next ember day.
  */
 export function createPageCache(options: {
-  /** Renders a path as an anonymous reader would see it. */
-  render(pathWithQuery: string): Promise<Response>;
-  /** Whether the route answering this path allows its answer to be kept. */
-  isShared(pathWithQuery: string): boolean;
+  /** Renders a path as a reader of `audience` would see it, as none of them in particular. */
+  render(pathWithQuery: string, audience: Audience): Promise<Response>;
+  /** How the route answering this path lets its answer be kept, if at all. */
+  sharingOf(pathWithQuery: string): Sharing | undefined;
+  /** The audience of a session cookie, and whether it names a session at all. */
+  audienceOf(cookieHeader: string): Promise<{ audience: Audience; isSignedIn: boolean }>;
   /** When what readers may see next changes without a write. */
   nextVisibilityChange(): Promise<Date>;
   logger: Logger;
@@ -126,10 +134,22 @@ export function createPageCache(options: {
     bytes -= entry.bytes;
   };
 
-  /** Renders a page for every anonymous reader; undefined when its answer cannot be shared. */
-  async function renderShared(key: string): Promise<SharedPage | undefined> {
-    const rendered = await options.render(key);
-    if (rendered.status !== 200 || rendered.headers.has("set-cookie")) {
+  /**
+   * Renders a page for every reader of an audience, as none of them in particular; undefined when
+   * its answer cannot be shared (a 404, one that sets a cookie, or one the route marked no-store:
+   * the admin's preview of a draft).
+   */
+  async function renderShared(
+    key: string,
+    url: string,
+    audience: Audience,
+  ): Promise<SharedPage | undefined> {
+    const rendered = await options.render(url, audience);
+    if (
+      rendered.status !== 200 ||
+      rendered.headers.has("set-cookie") ||
+      rendered.headers.get("cache-control")?.includes("no-store")
+    ) {
       // A 404 or a personal answer: do not render it twice per request for a while.
       notCacheable.set(key, now() + NOT_CACHEABLE_MS);
       if (notCacheable.size > MAX_ENTRIES) notCacheable.clear();
@@ -180,11 +200,15 @@ export function createPageCache(options: {
   }
 
   /** The page's render under way, or a new one, which is kept in memory once compressed. */
-  function renderOnce(key: string): Promise<SharedPage | undefined> {
+  function renderOnce(
+    key: string,
+    url: string,
+    audience: Audience,
+  ): Promise<SharedPage | undefined> {
     const pending = rendering.get(key);
     if (pending) return pending;
     const startedIn = generation;
-    const page = renderShared(key).catch((error: unknown) => {
+    const page = renderShared(key, url, audience).catch((error: unknown) => {
       options.logger.warn({ err: error, path: key }, "page could not be rendered for sharing");
       return undefined;
     });
@@ -211,12 +235,18 @@ export function createPageCache(options: {
     response.end();
   }
 
-  function answerFromMemory(request: IncomingMessage, response: ServerResponse, entry: Entry) {
+  function answerFromMemory(
+    request: IncomingMessage,
+    response: ServerResponse,
+    entry: Entry,
+    extraHeaders: Record<string, string>,
+  ) {
     if (isNotModified(request, entry.etag)) return answerNotModified(response, entry);
     const encoding = preferredEncoding(request.headers["accept-encoding"]);
     const body = encoding === "br" ? entry.br : encoding === "gzip" ? entry.gzip : entry.identity;
     response.writeHead(200, {
       ...entry.headers,
+      ...extraHeaders,
       ...(encoding === "identity" ? {} : { "content-encoding": encoding }),
       "content-length": String(body.length),
     });
@@ -228,42 +258,69 @@ export function createPageCache(options: {
     request: IncomingMessage,
     response: ServerResponse,
     page: SharedPage,
+    extraHeaders: Record<string, string>,
   ) {
     if (isNotModified(request, page.etag)) return answerNotModified(response, page);
     const isGzipped = request.method !== "HEAD" && acceptsGzip(request.headers["accept-encoding"]);
     const body = isGzipped ? await gzipForOneResponse(page.identity) : page.identity;
     response.writeHead(200, {
       ...page.headers,
+      ...extraHeaders,
       ...(isGzipped ? { "content-encoding": "gzip" } : {}),
       "content-length": String(body.length),
     });
     response.end(request.method === "HEAD" ? undefined : body);
   }
 
+  /** Answers from the audience's copy in memory, or from its one render under way or new. */
+  function answerFor(
+    request: IncomingMessage,
+    response: ServerResponse,
+    passToApp: () => void,
+    url: string,
+    audience: Audience,
+    extraHeaders: Record<string, string>,
+  ) {
+    const key = `${audience} ${url}`;
+    const entry = entries.get(key);
+    if (entry && now() < entry.expiresAt) {
+      hits += 1;
+      return answerFromMemory(request, response, entry, extraHeaders);
+    }
+    misses += 1;
+    if ((notCacheable.get(key) ?? 0) > now()) return passToApp();
+    void renderOnce(key, url, audience)
+      .then((page) =>
+        page ? answerFromRender(request, response, page, extraHeaders) : passToApp(),
+      )
+      .catch((error: unknown) => {
+        options.logger.error({ err: error, path: url }, "page could not be answered");
+        response.destroy();
+      });
+  }
+
   return {
     serve(request, response, passToApp) {
-      const method = request.method;
-      const key = request.url ?? "/";
-      if (
-        (method !== "GET" && method !== "HEAD") ||
-        SESSION_COOKIE.test(request.headers.cookie ?? "") ||
-        !options.isShared(key)
-      ) {
-        return passToApp();
-      }
-      const entry = entries.get(key);
-      if (entry && now() < entry.expiresAt) {
-        hits += 1;
-        return answerFromMemory(request, response, entry);
-      }
-      misses += 1;
-      if ((notCacheable.get(key) ?? 0) > now()) return passToApp();
-      void renderOnce(key)
-        .then((page) => (page ? answerFromRender(request, response, page) : passToApp()))
-        .catch((error: unknown) => {
-          options.logger.error({ err: error, path: key }, "page could not be answered");
-          response.destroy();
-        });
+      const url = request.url ?? "/";
+      const sharing =
+        request.method === "GET" || request.method === "HEAD" ? options.sharingOf(url) : undefined;
+      if (!sharing) return passToApp();
+      const cookie = request.headers.cookie ?? "";
+      const sessionCookie = SESSION_COOKIE.exec(cookie)?.[1];
+      if (!sessionCookie) return answerFor(request, response, passToApp, url, "anonymous", {});
+      void options
+        .audienceOf(cookie)
+        .then(({ audience, isSignedIn }) => {
+          if (sharing === "anonymous" && audience !== "anonymous") return passToApp();
+          // A cookie naming no session (forged, expired, signed out): the anonymous page, and
+          // the cookie goes.
+          const clearing: Record<string, string> = isSignedIn
+            ? {}
+            : { "set-cookie": clearedCookie(sessionCookie) };
+          answerFor(request, response, passToApp, url, audience, clearing);
+        })
+        // The session store is away: the app answers, with its own page for that.
+        .catch(() => passToApp());
     },
 
     clear() {

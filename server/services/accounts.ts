@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { eq } from "drizzle-orm";
 import { type Auth, createAuth, OIDC_PROVIDER_ID } from "../auth/auth.ts";
 import { sessions, users } from "../db/schema.ts";
+import { type Audience, audienceOf } from "../db/visibility.ts";
 import { signInLinkMessage } from "../mail/sign-in-link.ts";
 import type { Mailer } from "../mail/transport.ts";
 import type { Actor, SessionUser } from "./actor.ts";
@@ -32,6 +33,15 @@ type LinkDelivery = (url: URL) => Promise<void>;
  * the site's rules around it: links mailed behind a Continue button, rate limits, no enumeration,
  * roles from ADMIN_EMAILS and the CLI, sessions revoked on role change.
  */
+/** How long a session cookie's audience is trusted before the session store is asked again. */
+export const AUDIENCE_LOOKUP_MS = 2_000;
+/** The session token a Cookie header carries (under https its name has a prefix). */
+const sessionTokenOf = (cookieHeader: string) =>
+  /(?:^|;\s*)(?:__Secure-)?ev\.session_token=([^;]*)/.exec(cookieHeader)?.[1];
+
+/** Cookies whose audience is remembered at once; past this the memory starts over. */
+const AUDIENCES_REMEMBERED = 50_000;
+
 export function createAccountService(deps: AccountDeps) {
   const { db, config, mailer, rateLimiter } = deps;
   const delivery = new AsyncLocalStorage<LinkDelivery>();
@@ -67,27 +77,65 @@ export function createAccountService(deps: AccountDeps) {
     return auth.handler(new Request(url));
   }
 
+  /** The acting user of a request, from its session cookie (null when anonymous or expired). */
+  async function resolveActor(request: Request): Promise<Actor> {
+    if (!request.headers.get("cookie")?.includes("ev.session_token")) return null;
+    const result = await auth.api.getSession({ headers: request.headers });
+    if (!result) return null;
+    const user = result.user as typeof result.user & Partial<SessionUser>;
+    return {
+      id: user.id,
+      email: user.email,
+      firstName: user.firstName ?? null,
+      lastName: user.lastName ?? null,
+      profileImageUrl: user.image ?? null,
+      role: user.role === "ADMIN" ? "ADMIN" : "USER",
+    };
+  }
+
+  /** Session cookies' audiences, each until the moment it must be looked up again. */
+  const audiences = new Map<string, { audience: Audience; isSignedIn: boolean; until: number }>();
+
   return {
     auth,
+
+    /**
+     * Which audience a page request belongs to, for the page cache: read from the session store
+     * at most once per AUDIENCE_LOOKUP_MS per cookie, so a spike of signed-in readers costs no
+     * database reads, and a sign-out or a role change shows in every instance's pages within
+     * that time. `isSignedIn` false with a session cookie: one that names no session (forged,
+     * expired, signed out), which gets the anonymous page. API calls never use this: they check
+     * the session store every time (resolveActor), so sign-out is immediate there.
+     */
+    async audienceOf(cookieHeader: string): Promise<{ audience: Audience; isSignedIn: boolean }> {
+      const token = sessionTokenOf(cookieHeader);
+      if (!token) return { audience: "anonymous", isSignedIn: false };
+      const known = audiences.get(token);
+      if (known && known.until > Date.now()) return known;
+      const actor = await resolveActor(
+        new Request(config.publicUrl, { headers: { cookie: cookieHeader } }),
+      );
+      const found = {
+        audience: audienceOf(actor),
+        isSignedIn: actor !== null,
+        until: Date.now() + AUDIENCE_LOOKUP_MS,
+      };
+      if (audiences.size >= AUDIENCES_REMEMBERED) audiences.clear();
+      audiences.set(token, found);
+      return found;
+    },
+
+    /** A sign-out through this instance shows in its pages at once; others follow in time. */
+    forgetAudience(cookieHeader: string) {
+      const token = sessionTokenOf(cookieHeader);
+      if (token) audiences.delete(token);
+    },
+
     oidcProvider: config.oidc
       ? { id: OIDC_PROVIDER_ID, name: new URL(config.oidc.issuer).hostname }
       : undefined,
 
-    /** The acting user of a request, from its session cookie (null when anonymous or expired). */
-    async resolveActor(request: Request): Promise<Actor> {
-      if (!request.headers.get("cookie")?.includes("ev.session_token")) return null;
-      const result = await auth.api.getSession({ headers: request.headers });
-      if (!result) return null;
-      const user = result.user as typeof result.user & Partial<SessionUser>;
-      return {
-        id: user.id,
-        email: user.email,
-        firstName: user.firstName ?? null,
-        lastName: user.lastName ?? null,
-        profileImageUrl: user.image ?? null,
-        role: user.role === "ADMIN" ? "ADMIN" : "USER",
-      };
-    },
+    resolveActor,
 
     /**
      * Mails a sign-in link. Answers the same whether or not the address has an account; limited
@@ -140,6 +188,8 @@ export function createAccountService(deps: AccountDeps) {
           await tx.update(users).set({ role }).where(eq(users.id, user.id));
           await tx.delete(sessions).where(eq(sessions.userId, user.id));
         });
+        // Its sessions are gone: this instance's pages show it at once, others within the lookup.
+        audiences.clear();
       }
       return true;
     },

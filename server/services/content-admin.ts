@@ -196,7 +196,7 @@ export function createContentAdminService({
   }
 
   async function readAdminPoem(admin: AdminActor, slug: string): Promise<AdminPoem> {
-    const [poem] = await withRemovedWords([await poemReads.getPoem(admin, slug)]);
+    const [poem] = await withRemovedWords([await poemReads.getPoem("admin", slug)]);
     if (!poem) throw notFound("Poem not found");
     return poem;
   }

@@ -129,9 +129,9 @@ export function createPoemService({ db, config, now }: ServiceDeps) {
       return withTags(db, rows, poemTags);
     },
 
-    /** A poem at its own address, as the actor's audience may see it now; 404 when it may not. */
-    async getPoem(actor: Actor, slug: string): Promise<Poem> {
-      const [poem] = await poemBySlugFor[audienceOf(actor)].execute({ slug, now: now() });
+    /** A poem at its own address, as `audience` may see it now; 404 when it may not. */
+    async getPoem(audience: Audience, slug: string): Promise<Poem> {
+      const [poem] = await poemBySlugFor[audience].execute({ slug, now: now() });
       if (!poem) throw notFound("Poem not found");
       return poem;
     },

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { createCachePolicy } from "../../server/http/cache-policy.ts";
+import { createCachePolicy, type Sharing } from "../../server/http/cache-policy.ts";
 import { loadPageHandler } from "../helpers/page-handler.ts";
 import { createTestApp } from "../helpers/test-app.ts";
 
@@ -8,12 +8,12 @@ import { createTestApp } from "../helpers/test-app.ts";
  * `sharedRead`), asked of the real app's routes and the real build.
  */
 describe("what the routes allow the page cache to keep", () => {
-  let isShared: (pathWithQuery: string) => boolean;
+  let sharingOf: (pathWithQuery: string) => Sharing | undefined;
 
   beforeAll(async () => {
     const { pageHandler, build } = await loadPageHandler();
     const t = await createTestApp("pglite", { pageHandler });
-    isShared = createCachePolicy({ routes: t.app.routes, build });
+    sharingOf = createCachePolicy({ routes: t.app.routes, build });
     await t.close();
   }, 120_000);
 
@@ -47,7 +47,7 @@ describe("what the routes allow the page cache to keep", () => {
     "/sitemap.xml",
     "/feed.xml",
   ])("keeps %s", (path) => {
-    expect(isShared(path)).toBe(true);
+    expect(sharingOf(path)).toBe(path === "/journal" ? "anonymous" : "shared");
   });
 
   it.each([
@@ -78,6 +78,6 @@ describe("what the routes allow the page cache to keep", () => {
     "/og/stanza/the-kitchen-table/1.png",
     "/assets/entry.client-abc.js",
   ])("does not keep %s", (path) => {
-    expect(isShared(path)).toBe(false);
+    expect(sharingOf(path)).toBeUndefined();
   });
 });

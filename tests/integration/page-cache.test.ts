@@ -30,13 +30,17 @@ describe.each(drivers)("page cache validators on %s", (driver) => {
     await createPoem(t.db, { slug: "river-at-dusk", title: "River at Dusk" });
     // Wired as server/main.ts wires it.
     cache = createPageCache({
-      render: async (pathWithQuery) => {
+      render: async (pathWithQuery, audience) => {
         renders += 1;
-        const response = await t.app.fetch(new Request(new URL(pathWithQuery, t.config.publicUrl)));
+        const response = await t.app.fetch(
+          new Request(new URL(pathWithQuery, t.config.publicUrl)),
+          { renderForAudience: audience },
+        );
         await renderGate;
         return response;
       },
-      isShared: createCachePolicy({ routes: t.app.routes, build }),
+      sharingOf: createCachePolicy({ routes: t.app.routes, build }),
+      audienceOf: t.services.accounts.audienceOf,
       nextVisibilityChange: () => nextVisibilityChange(t.db, new Date(), t.config.siteTimezone),
       logger: createLogger("silent"),
     });

@@ -156,9 +156,12 @@ describe.each(drivers)("the poet's week on %s", (driver) => {
   it("ends a cached list the moment a scheduled poem comes due, with no write and no restart", async () => {
     const { build } = await loadPageHandler();
     const cache = createPageCache({
-      render: async (pathWithQuery) =>
-        t.app.fetch(new Request(new URL(pathWithQuery, SITE_ORIGIN))),
-      isShared: createCachePolicy({ routes: t.app.routes, build }),
+      render: async (pathWithQuery, audience) =>
+        t.app.fetch(new Request(new URL(pathWithQuery, SITE_ORIGIN)), {
+          renderForAudience: audience,
+        }),
+      sharingOf: createCachePolicy({ routes: t.app.routes, build }),
+      audienceOf: t.services.accounts.audienceOf,
       nextVisibilityChange: () => nextVisibilityChange(t.db, clock, t.config.siteTimezone),
       logger: createLogger("silent"),
       now: () => clock.getTime(),
