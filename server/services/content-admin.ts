@@ -195,7 +195,7 @@ export function createContentAdminService({
     }));
   }
 
-  async function readAdminPoem(admin: AdminActor, slug: string): Promise<AdminPoem> {
+  async function readAdminPoem(slug: string): Promise<AdminPoem> {
     const [poem] = await withRemovedWords([await poemReads.getPoem("admin", slug)]);
     if (!poem) throw notFound("Poem not found");
     return poem;
@@ -225,7 +225,7 @@ export function createContentAdminService({
   }
 
   return {
-    async createPoem(admin: AdminActor, input: PoemInput): Promise<AdminPoem> {
+    async createPoem(_admin: AdminActor, input: PoemInput): Promise<AdminPoem> {
       requireCoverAllowedOnPages(input.coverUrl);
       const slug = await writeContent(
         () =>
@@ -240,7 +240,7 @@ export function createContentAdminService({
           }),
         SLUG_TAKEN,
       );
-      return readAdminPoem(admin, slug);
+      return readAdminPoem(slug);
     },
 
     /**
@@ -259,7 +259,7 @@ export function createContentAdminService({
           }),
         SLUG_TAKEN,
       );
-      return readAdminPoem(admin, slug);
+      return readAdminPoem(slug);
     },
 
     /** A poem's earlier versions, newest first; 404 for an unknown poem. */
@@ -284,7 +284,7 @@ export function createContentAdminService({
           return (await revisePoem(tx, admin, id, version)).slug;
         }),
       );
-      return readAdminPoem(admin, slug);
+      return readAdminPoem(slug);
     },
 
     /** Its tag links, echoes, whispers and journal entries go with it (foreign-key cascades). */

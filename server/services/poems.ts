@@ -3,14 +3,7 @@ import type { Poem, TagRef, Theme } from "../../common/schemas/poems.ts";
 import { tagSlug } from "../../common/slug.ts";
 import type { Database } from "../db/client.ts";
 import { embers, emberTags, poems, poemTags, tags } from "../db/schema.ts";
-import {
-  type Audience,
-  audienceOf,
-  publishedPoems,
-  readablePoems,
-  shownEmbers,
-} from "../db/visibility.ts";
-import type { Actor } from "./actor.ts";
+import { type Audience, publishedPoems, readablePoems, shownEmbers } from "../db/visibility.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { notFound } from "./errors.ts";
 
