@@ -1,19 +1,14 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { getRequestListener } from "@hono/node-server";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PageCacheBindings } from "../../server/app.ts";
 import { users } from "../../server/db/schema.ts";
-import { nextVisibilityChange } from "../../server/db/visibility.ts";
-import { createCachePolicy } from "../../server/http/cache-policy.ts";
-import { createPageCache, type PageCache } from "../../server/http/page-cache.ts";
+import type { PageCache } from "../../server/http/page-cache.ts";
 import { createLogger } from "../../server/logger.ts";
 import { createMailer } from "../../server/mail/transport.ts";
 import { resolveSessionSecret } from "../../server/secrets.ts";
 import { AUDIENCE_LOOKUP_MS, createAccountService } from "../../server/services/accounts.ts";
 import { createRateLimiter } from "../../server/services/rate-limit.ts";
 import { api, SITE_ORIGIN } from "../helpers/api.ts";
+import { startCachedServer } from "../helpers/cached-server.ts";
 import { drivers } from "../helpers/database.ts";
 import { createEmber, createPoem } from "../helpers/factories.ts";
 import { loadPageHandler } from "../helpers/page-handler.ts";
@@ -47,7 +42,7 @@ const READER_PAGES = [
  */
 describe.each(drivers)("one cached page per audience on %s", (driver) => {
   let t: TestApp;
-  let servers: http.Server[] = [];
+  let closers: (() => Promise<unknown>)[] = [];
   let caches: PageCache[] = [];
   let bases: string[] = [];
   let cookies: string[];
@@ -63,24 +58,10 @@ describe.each(drivers)("one cached page per audience on %s", (driver) => {
       rateLimiter: createRateLimiter(t.db, 1),
       secret: resolveSessionSecret(t.config),
     });
-    const cache = createPageCache({
-      render: async (pathWithQuery, audience) =>
-        t.app.fetch(new Request(new URL(pathWithQuery, SITE_ORIGIN)), {
-          renderForAudience: audience,
-        } satisfies PageCacheBindings),
-      sharingOf: createCachePolicy({ routes: t.app.routes, build }),
-      audienceOf: accounts.audienceOf,
-      nextVisibilityChange: () => nextVisibilityChange(t.db, new Date(), t.config.siteTimezone),
-      logger: createLogger("silent"),
-    });
-    const listener = getRequestListener(t.app.fetch);
-    const server = http.createServer((request, response) =>
-      cache.serve(request, response, () => void listener(request, response)),
-    );
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    servers.push(server);
-    caches.push(cache);
-    bases.push(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    const instance = await startCachedServer(t, build, { audienceOf: accounts.audienceOf });
+    closers.push(instance.close);
+    caches.push(instance.cache);
+    bases.push(instance.base);
   }
 
   const page = (instance: number, path: string, cookie?: string) =>
@@ -108,8 +89,8 @@ describe.each(drivers)("one cached page per audience on %s", (driver) => {
     await startInstance(handler.build);
   }, 120_000);
   afterAll(async () => {
-    for (const server of servers) await new Promise((resolve) => server.close(resolve));
-    servers = [];
+    for (const close of closers) await close();
+    closers = [];
     caches = [];
     bases = [];
     await t.close();

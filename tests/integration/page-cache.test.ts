@@ -1,13 +1,8 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { getRequestListener } from "@hono/node-server";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { poems } from "../../server/db/schema.ts";
-import { nextVisibilityChange } from "../../server/db/visibility.ts";
-import { createCachePolicy } from "../../server/http/cache-policy.ts";
-import { createPageCache, type PageCache } from "../../server/http/page-cache.ts";
-import { createLogger } from "../../server/logger.ts";
+import type { PageCache } from "../../server/http/page-cache.ts";
+import { renderFor, startCachedServer } from "../helpers/cached-server.ts";
 import { drivers } from "../helpers/database.ts";
 import { createPoem } from "../helpers/factories.ts";
 import { loadPageHandler } from "../helpers/page-handler.ts";
@@ -16,7 +11,7 @@ import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 /** Issue 18 point 5: every anonymous page answer carries its validator, fresh or from memory. */
 describe.each(drivers)("page cache validators on %s", (driver) => {
   let t: TestApp;
-  let server: http.Server;
+  let closeServer: (() => Promise<unknown>) | undefined;
   let base: string;
   let cache: PageCache;
   /** While set, the cache's renders wait for it before answering: a render still under way. */
@@ -29,31 +24,20 @@ describe.each(drivers)("page cache validators on %s", (driver) => {
     t = await createTestApp(driver, { pageHandler });
     await createPoem(t.db, { slug: "river-at-dusk", title: "River at Dusk" });
     // Wired as server/main.ts wires it.
-    cache = createPageCache({
+    const render = renderFor(t);
+    const cached = await startCachedServer(t, build, {
       render: async (pathWithQuery, audience) => {
         renders += 1;
-        const response = await t.app.fetch(
-          new Request(new URL(pathWithQuery, t.config.publicUrl)),
-          { renderForAudience: audience },
-        );
+        const response = await render(pathWithQuery, audience);
         await renderGate;
         return response;
       },
-      sharingOf: createCachePolicy({ routes: t.app.routes, build }),
-      audienceOf: t.services.accounts.audienceOf,
-      nextVisibilityChange: () => nextVisibilityChange(t.db, new Date(), t.config.siteTimezone),
-      logger: createLogger("silent"),
     });
+    ({ cache, base, close: closeServer } = cached);
     t.services.contentChanges.onChange(() => cache.clear());
-    const listener = getRequestListener(t.app.fetch);
-    server = http.createServer((request, response) =>
-      cache.serve(request, response, () => void listener(request, response)),
-    );
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }, 120_000);
   afterAll(async () => {
-    await new Promise((resolve) => server?.close(resolve));
+    await closeServer?.();
     await t?.close();
   });
   beforeEach(() => {

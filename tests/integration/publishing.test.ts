@@ -1,15 +1,11 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { getRequestListener } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { mailRuns, subscriptions } from "../../server/db/schema.ts";
 import { nextVisibilityChange } from "../../server/db/visibility.ts";
-import { createCachePolicy } from "../../server/http/cache-policy.ts";
-import { createPageCache } from "../../server/http/page-cache.ts";
 import { createLogger } from "../../server/logger.ts";
 import { createMailer } from "../../server/mail/transport.ts";
 import { createServices } from "../../server/services/index.ts";
 import { api, SITE_ORIGIN } from "../helpers/api.ts";
+import { startCachedServer } from "../helpers/cached-server.ts";
 import { drivers } from "../helpers/database.ts";
 import { createEmber, createSubscribers, ensureTags } from "../helpers/factories.ts";
 import { loadPageHandler } from "../helpers/page-handler.ts";
@@ -155,23 +151,10 @@ describe.each(drivers)("the poet's week on %s", (driver) => {
 
   it("ends a cached list the moment a scheduled poem comes due, with no write and no restart", async () => {
     const { build } = await loadPageHandler();
-    const cache = createPageCache({
-      render: async (pathWithQuery, audience) =>
-        t.app.fetch(new Request(new URL(pathWithQuery, SITE_ORIGIN)), {
-          renderForAudience: audience,
-        }),
-      sharingOf: createCachePolicy({ routes: t.app.routes, build }),
-      audienceOf: t.services.accounts.audienceOf,
+    const { cache, base, close } = await startCachedServer(t, build, {
       nextVisibilityChange: () => nextVisibilityChange(t.db, clock, t.config.siteTimezone),
-      logger: createLogger("silent"),
       now: () => clock.getTime(),
     });
-    const listener = getRequestListener(t.app.fetch);
-    const server = http.createServer((request, response) =>
-      cache.serve(request, response, () => void listener(request, response)),
-    );
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       const publishAt = new Date(START.getTime() + 30 * MINUTE);
       await call("POST", "/api/admin/poems", poemBody("half-past", { publishAt }));
@@ -184,7 +167,7 @@ describe.each(drivers)("the poet's week on %s", (driver) => {
       expect(await poetry()).toContain("Poem half-past");
     } finally {
       clock = START;
-      await new Promise((resolve) => server.close(resolve));
+      await close();
     }
   });
 
