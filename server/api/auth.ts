@@ -72,7 +72,7 @@ export function authRoutes(services: Services, config: Config) {
             headers: c.req.raw.headers,
             asResponse: true,
           });
-          accounts.forgetAudience(c.req.header("cookie") ?? "");
+          accounts.forgetSession(c.req.header("cookie") ?? "");
           for (const cookie of response.headers.getSetCookie())
             headers.append("Set-Cookie", cookie);
         }

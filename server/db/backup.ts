@@ -1,6 +1,6 @@
 import { getTableColumns, getTableName, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
-import type { Database } from "./client.ts";
+import { type Database, rowsOf } from "./client.ts";
 import * as schema from "./schema.ts";
 
 export const BACKUP_FORMAT = "ember-verse-backup";
@@ -61,9 +61,6 @@ export interface Backup {
  */
 const storedColumns = (table: PgTable) =>
   Object.values(getTableColumns(table)).filter((column) => !column.generated);
-
-const rowsOf = (result: unknown): Record<string, unknown>[] =>
-  Array.isArray(result) ? result : ((result as { rows: Record<string, unknown>[] }).rows ?? []);
 
 /**
  * Every row of every table, read in one REPEATABLE READ transaction: a consistent snapshot even

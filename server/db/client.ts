@@ -32,6 +32,11 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
+/** The rows of `db.execute()`, whichever driver answered (node-postgres and PGlite shape them apart). */
+export function rowsOf<Row = Record<string, unknown>>(result: unknown): Row[] {
+  return Array.isArray(result) ? result : ((result as { rows?: Row[] }).rows ?? []);
+}
+
 export const migrationsFolder = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
   "migrations",

@@ -49,6 +49,18 @@ export function readablePoems(audience: Audience, now: Now): SQL {
   return audience === "admin" ? sql`true` : isPublished(poems, now);
 }
 
+/**
+ * readablePoems for a poem already in memory (an interaction's poem, kept until content
+ * changes): the same rule, side by side with it so the two cannot drift apart.
+ */
+export function isReadable(
+  poem: { draft: boolean; publishAt: Date },
+  audience: Audience,
+  now: Date,
+): boolean {
+  return audience === "admin" || (!poem.draft && poem.publishAt.getTime() <= now.getTime());
+}
+
 /** Poems in lists, feeds, the sitemap, themes and the digest: what any reader may see now. */
 export function publishedPoems(now: Now): SQL {
   return isPublished(poems, now);

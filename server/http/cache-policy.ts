@@ -74,8 +74,11 @@ export function createCachePolicy(options: {
   const sharingOfPath = (path: string): Sharing | undefined => {
     // API reads and site files hold no one's state: one copy per audience is the same as one.
     if (sharedReads.some((pattern) => pattern.test(path))) return "shared";
-    // Client navigation asks for /poetry.data for /poetry, and /_root.data for /.
-    const pagePath = path === "/_root.data" ? "/" : path.replace(/\.data$/, "");
+    // Client navigation asks for /poetry.data for /poetry, and /_.data for / (any path ending in
+    // a slash), as React Router's server reads them (getNormalizedPath).
+    const pagePath = path.endsWith("/_.data")
+      ? path.slice(0, -"_.data".length)
+      : path.replace(/\.data$/, "");
     if (/\.[a-z0-9]+$/i.test(pagePath)) return undefined;
     const deepest = matchRoutes(pages, pagePath)?.at(-1)?.route;
     return (deepest?.handle as CacheHandle | undefined)?.cache;

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { eq } from "drizzle-orm";
+import { and, eq, gt } from "drizzle-orm";
 import { type Auth, createAuth, OIDC_PROVIDER_ID } from "../auth/auth.ts";
 import { sessions, users } from "../db/schema.ts";
 import { type Audience, audienceOf } from "../db/visibility.ts";
@@ -29,21 +29,41 @@ interface AccountDeps extends ServiceDeps {
 type LinkDelivery = (url: URL) => Promise<void>;
 
 /**
+ * How long a page trusts what it knows of a session cookie before the session store is asked
+ * again (on the embedded database, this instance's memory is that store's exact image).
+ */
+export const AUDIENCE_LOOKUP_MS = 2_000;
+/**
+ * How long a session read through better-auth is remembered before it is read through it again:
+ * which also extends a session in use (its updateAge) and picks up a changed name or picture.
+ */
+const SESSION_MEMORY_MS = 60_000;
+/** Session cookies remembered at once; past this the memory starts over. */
+const SESSIONS_REMEMBERED = 50_000;
+/** The session cookie's value a Cookie header carries (under https its name has a prefix). */
+const sessionCookieOf = (cookieHeader: string) =>
+  /(?:^|;\s*)(?:__Secure-)?ev\.session_token=([^;]*)/.exec(cookieHeader)?.[1];
+
+/** What this instance knows of one session cookie. */
+interface KnownSession {
+  /** Who it signs in; null when it names no session (forged, expired, signed out). */
+  actor: SessionUser | null;
+  /** The session row's token, by which a shared database is asked whether it still lives. */
+  token: string;
+  expiresAt: number;
+  /** When better-auth read it. */
+  readAt: number;
+  /** When the session store last said it lives: that read, or a confirmation since. */
+  confirmedAt: number;
+}
+
+/**
  * Sign-in, sessions and roles. better-auth does the token and session work; this service owns
  * the site's rules around it: links mailed behind a Continue button, rate limits, no enumeration,
  * roles from ADMIN_EMAILS and the CLI, sessions revoked on role change.
  */
-/** How long a session cookie's audience is trusted before the session store is asked again. */
-export const AUDIENCE_LOOKUP_MS = 2_000;
-/** The session token a Cookie header carries (under https its name has a prefix). */
-const sessionTokenOf = (cookieHeader: string) =>
-  /(?:^|;\s*)(?:__Secure-)?ev\.session_token=([^;]*)/.exec(cookieHeader)?.[1];
-
-/** Cookies whose audience is remembered at once; past this the memory starts over. */
-const AUDIENCES_REMEMBERED = 50_000;
-
 export function createAccountService(deps: AccountDeps) {
-  const { db, config, mailer, rateLimiter } = deps;
+  const { db, config, mailer, rateLimiter, ownsDatabase } = deps;
   const delivery = new AsyncLocalStorage<LinkDelivery>();
   const auth: Auth = createAuth({
     db,
@@ -77,65 +97,101 @@ export function createAccountService(deps: AccountDeps) {
     return auth.handler(new Request(url));
   }
 
-  /** The acting user of a request, from its session cookie (null when anonymous or expired). */
-  async function resolveActor(request: Request): Promise<Actor> {
-    if (!request.headers.get("cookie")?.includes("ev.session_token")) return null;
-    const result = await auth.api.getSession({ headers: request.headers });
-    if (!result) return null;
-    const user = result.user as typeof result.user & Partial<SessionUser>;
-    return {
-      id: user.id,
-      email: user.email,
-      firstName: user.firstName ?? null,
-      lastName: user.lastName ?? null,
-      profileImageUrl: user.image ?? null,
-      role: user.role === "ADMIN" ? "ADMIN" : "USER",
+  const knownSessions = new Map<string, KnownSession>();
+
+  /** Reads a session cookie through better-auth (signature, expiry, the user) and remembers it. */
+  async function readSession(cookieValue: string, cookieHeader: string): Promise<KnownSession> {
+    const result = await auth.api.getSession({ headers: new Headers({ cookie: cookieHeader }) });
+    const now = Date.now();
+    let known: KnownSession = {
+      actor: null,
+      token: "",
+      expiresAt: Number.POSITIVE_INFINITY,
+      readAt: now,
+      confirmedAt: now,
     };
+    if (result) {
+      const user = result.user as typeof result.user & Partial<SessionUser>;
+      known = {
+        ...known,
+        actor: {
+          id: user.id,
+          email: user.email,
+          firstName: user.firstName ?? null,
+          lastName: user.lastName ?? null,
+          profileImageUrl: user.image ?? null,
+          role: user.role === "ADMIN" ? "ADMIN" : "USER",
+        },
+        token: result.session.token,
+        expiresAt: new Date(result.session.expiresAt).getTime(),
+      };
+    }
+    if (knownSessions.size >= SESSIONS_REMEMBERED) knownSessions.clear();
+    knownSessions.set(cookieValue, known);
+    return known;
   }
 
-  /** Session cookies' audiences, each until the moment it must be looked up again. */
-  const audiences = new Map<string, { audience: Audience; isSignedIn: boolean; until: number }>();
+  /**
+   * Who a session cookie signs in, as the session store says it at most `confirmedWithinMs` ago.
+   * On the embedded database every sign-out, role change and expiry passes through this
+   * instance, so what it remembers is exact and costs no read. On a shared database another
+   * instance may have ended the session: one indexed read confirms it still lives.
+   */
+  async function sessionActor(cookieHeader: string, confirmedWithinMs: number): Promise<Actor> {
+    const cookieValue = sessionCookieOf(cookieHeader);
+    if (!cookieValue) return null;
+    const now = Date.now();
+    const known = knownSessions.get(cookieValue);
+    if (!known || now - known.readAt >= SESSION_MEMORY_MS || now >= known.expiresAt) {
+      return (await readSession(cookieValue, cookieHeader)).actor;
+    }
+    if (!known.actor || ownsDatabase || now - known.confirmedAt < confirmedWithinMs) {
+      return known.actor;
+    }
+    const [live] = await db
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(and(eq(sessions.token, known.token), gt(sessions.expiresAt, new Date(now))));
+    if (!live) {
+      knownSessions.set(cookieValue, { ...known, actor: null });
+      return null;
+    }
+    known.confirmedAt = now;
+    return known.actor;
+  }
 
   return {
     auth,
 
     /**
-     * Which audience a page request belongs to, for the page cache: read from the session store
+     * The acting user of an API call or a page render, from its session cookie (null when
+     * anonymous, forged, expired or signed out). Sign-out and a role change hold for the next
+     * call on every instance: the store is asked each time wherever it is shared.
+     */
+    resolveActor: (request: Request): Promise<Actor> =>
+      sessionActor(request.headers.get("cookie") ?? "", 0),
+
+    /**
+     * Which audience a page request belongs to, for the page cache: the session store is asked
      * at most once per AUDIENCE_LOOKUP_MS per cookie, so a spike of signed-in readers costs no
      * database reads, and a sign-out or a role change shows in every instance's pages within
-     * that time. `isSignedIn` false with a session cookie: one that names no session (forged,
-     * expired, signed out), which gets the anonymous page. API calls never use this: they check
-     * the session store every time (resolveActor), so sign-out is immediate there.
+     * that time. `isSignedIn` false with a session cookie: one that names no session, which gets
+     * the anonymous page (and the cookie cleared).
      */
     async audienceOf(cookieHeader: string): Promise<{ audience: Audience; isSignedIn: boolean }> {
-      const token = sessionTokenOf(cookieHeader);
-      if (!token) return { audience: "anonymous", isSignedIn: false };
-      const known = audiences.get(token);
-      if (known && known.until > Date.now()) return known;
-      const actor = await resolveActor(
-        new Request(config.publicUrl, { headers: { cookie: cookieHeader } }),
-      );
-      const found = {
-        audience: audienceOf(actor),
-        isSignedIn: actor !== null,
-        until: Date.now() + AUDIENCE_LOOKUP_MS,
-      };
-      if (audiences.size >= AUDIENCES_REMEMBERED) audiences.clear();
-      audiences.set(token, found);
-      return found;
+      const actor = await sessionActor(cookieHeader, AUDIENCE_LOOKUP_MS);
+      return { audience: audienceOf(actor), isSignedIn: actor !== null };
     },
 
-    /** A sign-out through this instance shows in its pages at once; others follow in time. */
-    forgetAudience(cookieHeader: string) {
-      const token = sessionTokenOf(cookieHeader);
-      if (token) audiences.delete(token);
+    /** A sign-out through this instance holds here at once. */
+    forgetSession(cookieHeader: string) {
+      const cookieValue = sessionCookieOf(cookieHeader);
+      if (cookieValue) knownSessions.delete(cookieValue);
     },
 
     oidcProvider: config.oidc
       ? { id: OIDC_PROVIDER_ID, name: new URL(config.oidc.issuer).hostname }
       : undefined,
-
-    resolveActor,
 
     /**
      * Mails a sign-in link. Answers the same whether or not the address has an account; limited
@@ -188,8 +244,10 @@ export function createAccountService(deps: AccountDeps) {
           await tx.update(users).set({ role }).where(eq(users.id, user.id));
           await tx.delete(sessions).where(eq(sessions.userId, user.id));
         });
-        // Its sessions are gone: this instance's pages show it at once, others within the lookup.
-        audiences.clear();
+        // Its sessions are gone: this instance knows at once, others at the next confirmation.
+        for (const [cookieValue, known] of knownSessions) {
+          if (known.actor?.id === user.id) knownSessions.delete(cookieValue);
+        }
       }
       return true;
     },

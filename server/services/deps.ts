@@ -9,4 +9,11 @@ export interface ServiceDeps {
   logger: Logger;
   /** The clock: what "now" is for publication and schedules (tests set it; servers read the time). */
   now: () => Date;
+  /**
+   * This instance is the only one on its database: the embedded one, which one process holds
+   * under its lock file. Everything that changes sessions, rate-limit counts and readers' marks
+   * then passes through this process, so they are kept in memory exactly; on PostgreSQL, which
+   * any number of instances share, they are read from it (decision 025).
+   */
+  ownsDatabase: boolean;
 }

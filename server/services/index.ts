@@ -21,7 +21,7 @@ import { createSubscriptionService } from "./subscriptions.ts";
 
 /** Every service of one app instance; API handlers and route loaders both call these. */
 export function createServices(
-  given: Omit<ServiceDeps, "now"> & {
+  given: Omit<ServiceDeps, "now" | "ownsDatabase"> & {
     now?: () => Date;
     handle: DatabaseHandle;
     mailer: Mailer;
@@ -29,8 +29,15 @@ export function createServices(
     digestSenderOptions?: Partial<DigestSenderOptions>;
   },
 ) {
-  const deps = { ...given, now: given.now ?? (() => new Date()) };
-  const rateLimiter = createRateLimiter(deps.db, deps.config.rateLimitScale);
+  const deps = {
+    ...given,
+    now: given.now ?? (() => new Date()),
+    ownsDatabase: given.handle.driver === "pglite",
+  };
+  const rateLimiter = createRateLimiter(deps.db, {
+    scale: deps.config.rateLimitScale,
+    ownsDatabase: deps.ownsDatabase,
+  });
   const secret = resolveSessionSecret(deps.config);
   const embers = createEmberService(deps);
   const poems = createPoemService(deps);
@@ -42,7 +49,7 @@ export function createServices(
   });
   const contentChanges = createContentChanges(deps);
   const interactions = createInteractionService({ ...deps, rateLimiter });
-  contentChanges.onChange(() => interactions.forgetSharedEchoCounts());
+  contentChanges.onChange(() => interactions.contentChanged());
   return {
     health: createHealthService(deps.handle),
     databaseUpkeep: createDatabaseUpkeep(deps),

@@ -1,7 +1,8 @@
 import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
 import type { EchoCount, JournalEntry, Whisper } from "../../common/schemas/interactions.ts";
+import { rowsOf } from "../db/client.ts";
 import { echoes, journalEntries, poems, users, whispers } from "../db/schema.ts";
-import { audienceOf, onPoemStanzas, readablePoems } from "../db/visibility.ts";
+import { audienceOf, isReadable, onPoemStanzas, readablePoems } from "../db/visibility.ts";
 import type { Actor, SessionUser } from "./actor.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { forbidden, invalid, notFound, unauthorized } from "./errors.ts";
@@ -15,6 +16,23 @@ import { RATE_LIMITS, type RateLimiter } from "./rate-limit.ts";
 export const ANONYMOUS_ECHO_COUNTS_TTL_MS = 1000;
 /** Poems whose counts are kept at once; past this the readings start over. */
 const ANONYMOUS_ECHO_COUNTS_MAX_POEMS = 1000;
+/** Poems (and unknown slugs) remembered at once; past this the memory starts over. */
+const POEMS_REMEMBERED = 10_000;
+
+interface KnownPoem {
+  id: number;
+  draft: boolean;
+  publishAt: Date;
+  stanzaCount: number;
+}
+
+/** PostgreSQL's foreign_key_violation, through either driver (node-postgres and PGlite). */
+function isForeignKeyViolation(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if ((cause as Error & { code?: unknown }).code === "23503") return true;
+  }
+  return false;
+}
 
 function requireUser(actor: Actor): SessionUser {
   if (!actor) throw unauthorized();
@@ -27,14 +45,52 @@ export function createInteractionService({
   now,
   rateLimiter,
 }: ServiceDeps & { rateLimiter: RateLimiter }) {
+  /**
+   * Poems as interactions need them, by slug (undefined: no such poem), kept until content
+   * changes (`contentChanged`): a spike of echoes and whispers asks the database nothing it has
+   * answered already. Who may see each is decided on every call, so a scheduled poem opens to
+   * readers at its time without a change.
+   */
+  const poemsBySlug = new Map<string, Promise<KnownPoem | undefined>>();
+
   /** The poem, if the actor may see it now: echoes and whispers on a poem nobody may read are 404. */
-  async function findPoem(actor: Actor, slug: string) {
-    const [poem] = await db
-      .select({ id: poems.id, stanzaCount: sql<number>`jsonb_array_length(${poems.stanzas})` })
-      .from(poems)
-      .where(and(eq(poems.slug, slug), readablePoems(audienceOf(actor), now())));
-    if (!poem) throw notFound("Poem not found");
+  async function findPoem(actor: Actor, slug: string): Promise<KnownPoem> {
+    let known = poemsBySlug.get(slug);
+    if (!known) {
+      if (poemsBySlug.size >= POEMS_REMEMBERED) poemsBySlug.clear();
+      known = db
+        .select({
+          id: poems.id,
+          draft: poems.draft,
+          publishAt: poems.publishAt,
+          stanzaCount: sql<number>`jsonb_array_length(${poems.stanzas})`,
+        })
+        .from(poems)
+        .where(eq(poems.slug, slug))
+        .then(([poem]) => poem);
+      poemsBySlug.set(slug, known);
+      // A failed read (the database away) is not remembered.
+      known.catch(() => {
+        if (poemsBySlug.get(slug) === known) poemsBySlug.delete(slug);
+      });
+    }
+    const poem = await known;
+    if (!poem || !isReadable(poem, audienceOf(actor), now())) throw notFound("Poem not found");
     return poem;
+  }
+
+  /**
+   * Runs a write on a poem found in memory. Another instance may have deleted the poem a moment
+   * before this one heard of it: the write then meets no poem, which is a 404, not a 500.
+   */
+  async function onPoem<T>(slug: string, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (!isForeignKeyViolation(error)) throw error;
+      poemsBySlug.delete(slug);
+      throw notFound("Poem not found");
+    }
   }
 
   /** The stored form of a stanza index, checked against the poem: '' is the whole poem. */
@@ -82,10 +138,10 @@ export function createInteractionService({
 
   return {
     /**
-     * Adds the reader's echo, or removes it when there is one (decision 015). Each answer is the
-     * row this request itself inserted or deleted, so after any burst the stored echoes equal the
-     * `added: true` answers less the `added: false` ones. When a concurrent toggle removed the
-     * row between the two statements, neither changed anything and the toggle starts again.
+     * Removes the reader's echo, or adds it when there is none (decision 015). Each answer is the
+     * row this request itself deleted or inserted, so after any burst the stored echoes equal the
+     * `added: true` answers less the `added: false` ones. When a concurrent toggle added the row
+     * this one found missing, neither changed anything and the toggle starts again.
      */
     async toggleEcho(
       actor: Actor,
@@ -96,23 +152,34 @@ export function createInteractionService({
       await rateLimiter.consume(RATE_LIMITS.echoPerUser, user.id);
       const poem = await findPoem(actor, slug);
       const key = stanzaKey(poem, stanzaIndex);
-      const mine = and(
-        eq(echoes.poemId, poem.id),
-        eq(echoes.stanzaIndex, key),
-        eq(echoes.userId, user.id),
-        isNull(echoes.sessionId),
-        onPoemStanzas(echoes),
-      );
+      // One statement: remove the reader's echo, or add it when there was none to remove.
+      const toggle = sql`
+        with removed as (
+          delete from ${echoes}
+          where ${and(
+            eq(echoes.poemId, poem.id),
+            eq(echoes.stanzaIndex, key),
+            eq(echoes.userId, user.id),
+            isNull(echoes.sessionId),
+            onPoemStanzas(echoes),
+          )}
+          returning 1
+        ), added as (
+          insert into ${echoes} (poem_id, stanza_index, user_id)
+          select ${poem.id}, ${key}, ${user.id}
+          where not exists (select 1 from removed)
+          on conflict do nothing
+          returning 1
+        )
+        select (select count(*) from removed)::int as removed,
+               (select count(*) from added)::int as added`;
       try {
         for (;;) {
-          const inserted = await db
-            .insert(echoes)
-            .values({ poemId: poem.id, stanzaIndex: key, userId: user.id })
-            .onConflictDoNothing()
-            .returning({ id: echoes.id });
-          if (inserted.length > 0) return { added: true };
-          const removed = await db.delete(echoes).where(mine).returning({ id: echoes.id });
-          if (removed.length > 0) return { added: false };
+          const [changed] = rowsOf<{ removed: number; added: number }>(
+            await onPoem(slug, () => db.execute(toggle)),
+          );
+          if (changed?.added) return { added: true };
+          if (changed?.removed) return { added: false };
         }
       } finally {
         // After each write: a shared reading taken before it is not served again.
@@ -139,8 +206,9 @@ export function createInteractionService({
       return counts;
     },
 
-    /** Content changed (a poem renamed or deleted): anonymous readers' counts are read afresh. */
-    forgetSharedEchoCounts() {
+    /** Content changed (a poem renamed, revised, rescheduled or deleted): read poems afresh. */
+    contentChanged() {
+      poemsBySlug.clear();
       anonymousEchoCounts.clear();
     },
 
@@ -153,20 +221,18 @@ export function createInteractionService({
       const user = requireUser(actor);
       await rateLimiter.consume(RATE_LIMITS.whisperPerUser, user.id);
       const poem = await findPoem(actor, slug);
-      const [row] = await db
-        .insert(whispers)
-        .values({
-          poemId: poem.id,
-          stanzaIndex: stanzaKey(poem, stanzaIndex),
-          userId: user.id,
-          text,
-        })
-        .returning({
-          id: whispers.id,
-          userId: whispers.userId,
-          text: whispers.text,
-          createdAt: whispers.createdAt,
-        });
+      const key = stanzaKey(poem, stanzaIndex);
+      const [row] = await onPoem(slug, () =>
+        db
+          .insert(whispers)
+          .values({ poemId: poem.id, stanzaIndex: key, userId: user.id, text })
+          .returning({
+            id: whispers.id,
+            userId: whispers.userId,
+            text: whispers.text,
+            createdAt: whispers.createdAt,
+          }),
+      );
       if (!row) throw new Error("whisper insert returned nothing");
       return {
         ...row,
@@ -228,10 +294,12 @@ export function createInteractionService({
         )
         .returning({ id: journalEntries.id });
       if (removed.length > 0) return { added: false };
-      await db
-        .insert(journalEntries)
-        .values({ userId: user.id, poemId: poem.id, stanzaIndex: key })
-        .onConflictDoNothing();
+      await onPoem(slug, () =>
+        db
+          .insert(journalEntries)
+          .values({ userId: user.id, poemId: poem.id, stanzaIndex: key })
+          .onConflictDoNothing(),
+      );
       return { added: true };
     },
 
@@ -243,11 +311,14 @@ export function createInteractionService({
     ): Promise<{ added: boolean }> {
       const user = requireUser(actor);
       const poem = await findPoem(actor, slug);
-      const inserted = await db
-        .insert(journalEntries)
-        .values({ userId: user.id, poemId: poem.id, stanzaIndex: stanzaKey(poem, stanzaIndex) })
-        .onConflictDoNothing()
-        .returning({ id: journalEntries.id });
+      const key = stanzaKey(poem, stanzaIndex);
+      const inserted = await onPoem(slug, () =>
+        db
+          .insert(journalEntries)
+          .values({ userId: user.id, poemId: poem.id, stanzaIndex: key })
+          .onConflictDoNothing()
+          .returning({ id: journalEntries.id }),
+      );
       return { added: inserted.length > 0 };
     },
 

@@ -11,8 +11,7 @@ export interface RateLimitRule {
 }
 
 /**
- * Every rate limit of the site, in one table (README, Abuse). Counters live in the database, so a
- * limit reached through one instance holds on every other.
+ * Every rate limit of the site, in one table (README, Abuse).
  */
 export const RATE_LIMITS = {
   signInLinkPerIp: { name: "sign-in-link:ip", limit: 10, windowSeconds: 15 * 60 },
@@ -34,32 +33,68 @@ export class RateLimitedError extends ServiceError {
   }
 }
 
-/** `scale` multiplies every limit (RATE_LIMIT_SCALE, for load tests); 1 in normal operation. */
-export function createRateLimiter(db: Database, scale = 1) {
-  return {
-    /**
-     * Counts one attempt against `rule` for `subject` (an address, an email, a user id) in a fixed
-     * window, atomically in one statement; throws RateLimitedError past the limit.
-     */
-    async consume(rule: RateLimitRule, subject: string): Promise<void> {
-      const key = `${rule.name}:${subject}`;
-      const window = sql`make_interval(secs => ${rule.windowSeconds})`;
-      const [row] = await db
-        .insert(rateLimits)
-        .values({ key, count: 1, resetAt: sql`now() + ${window}` })
-        .onConflictDoUpdate({
-          target: rateLimits.key,
-          set: {
-            count: sql`case when ${rateLimits.resetAt} <= now() then 1 else ${rateLimits.count} + 1 end`,
-            resetAt: sql`case when ${rateLimits.resetAt} <= now() then now() + ${window} else ${rateLimits.resetAt} end`,
-          },
-        })
-        .returning({
-          count: rateLimits.count,
-          retryAfter: sql<number>`greatest(1, ceil(extract(epoch from ${rateLimits.resetAt} - now())))::int`,
-        });
-      if (row && row.count > rule.limit * scale) throw new RateLimitedError(row.retryAfter);
-    },
+/** Windows counted in memory before ended ones are looked for (at most once a second). */
+const WINDOWS_IN_MEMORY = 100_000;
+
+/**
+ * Counts attempts against the site's limits in fixed windows; `consume` throws RateLimitedError
+ * past a limit. Where this instance owns the database (the embedded one), every attempt passes
+ * through this process, so the counts are kept in memory: exact, and no round trip. Otherwise
+ * (PostgreSQL, any number of instances) they are counted in the database, in one statement, so a
+ * limit reached through one instance holds on every other. `scale` multiplies every limit
+ * (RATE_LIMIT_SCALE, for load tests); 1 in normal operation.
+ */
+export function createRateLimiter(
+  db: Database,
+  options: { scale?: number; ownsDatabase: boolean },
+) {
+  const scale = options.scale ?? 1;
+  return { consume: options.ownsDatabase ? countInMemory(scale) : countInDatabase(db, scale) };
+}
+
+function countInMemory(scale: number) {
+  const windows = new Map<string, { count: number; resetAt: number }>();
+  let lastSweep = 0;
+  const dropEnded = (now: number) => {
+    if (now - lastSweep < 1000) return;
+    lastSweep = now;
+    for (const [key, window] of windows) if (window.resetAt <= now) windows.delete(key);
+  };
+  return async (rule: RateLimitRule, subject: string): Promise<void> => {
+    const key = `${rule.name}:${subject}`;
+    const now = Date.now();
+    let window = windows.get(key);
+    if (!window || window.resetAt <= now) {
+      if (windows.size >= WINDOWS_IN_MEMORY) dropEnded(now);
+      window = { count: 0, resetAt: now + rule.windowSeconds * 1000 };
+      windows.set(key, window);
+    }
+    window.count += 1;
+    if (window.count > rule.limit * scale) {
+      throw new RateLimitedError(Math.max(1, Math.ceil((window.resetAt - now) / 1000)));
+    }
+  };
+}
+
+function countInDatabase(db: Database, scale: number) {
+  return async (rule: RateLimitRule, subject: string): Promise<void> => {
+    const key = `${rule.name}:${subject}`;
+    const window = sql`make_interval(secs => ${rule.windowSeconds})`;
+    const [row] = await db
+      .insert(rateLimits)
+      .values({ key, count: 1, resetAt: sql`now() + ${window}` })
+      .onConflictDoUpdate({
+        target: rateLimits.key,
+        set: {
+          count: sql`case when ${rateLimits.resetAt} <= now() then 1 else ${rateLimits.count} + 1 end`,
+          resetAt: sql`case when ${rateLimits.resetAt} <= now() then now() + ${window} else ${rateLimits.resetAt} end`,
+        },
+      })
+      .returning({
+        count: rateLimits.count,
+        retryAfter: sql<number>`greatest(1, ceil(extract(epoch from ${rateLimits.resetAt} - now())))::int`,
+      });
+    if (row && row.count > rule.limit * scale) throw new RateLimitedError(row.retryAfter);
   };
 }
 

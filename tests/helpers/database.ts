@@ -1,6 +1,10 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { type DatabaseHandle, openDatabase } from "../../server/db/client.ts";
+import {
+  type DatabaseHandle,
+  openDatabase,
+  rowsOf as rowsOfResult,
+} from "../../server/db/client.ts";
 import { migratedPgliteDump } from "./pglite-template.ts";
 
 export type Driver = "pglite" | "postgres";
@@ -55,9 +59,5 @@ export async function openTestDatabase(driver: Driver, poolSize = 5): Promise<Da
   };
 }
 
-/** The rows of `db.execute()`, whichever driver answered (node-postgres and PGlite shape them apart). */
-export const rowsOf = (result: unknown) =>
-  (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<
-    string,
-    string
-  >[];
+/** The rows of `db.execute()`, as text, whichever driver answered. */
+export const rowsOf = (result: unknown) => rowsOfResult<Record<string, string>>(result);

@@ -7,9 +7,9 @@ export interface FreshPostgres {
   drop(): Promise<void>;
 }
 
-/** Runs one statement on the TEST_DATABASE_URL server's maintenance database. */
-async function onServer(statement: string) {
-  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+/** Runs one statement on the server's maintenance database. */
+async function onServer(server: string, statement: string) {
+  const client = new pg.Client({ connectionString: server });
   await client.connect();
   try {
     await client.query(statement);
@@ -19,18 +19,20 @@ async function onServer(statement: string) {
 }
 
 /**
- * A new, empty PostgreSQL database on the TEST_DATABASE_URL server for server processes to
- * migrate themselves, dropped (with any connections still open) by `drop`.
+ * A new, empty PostgreSQL database on the `server` (TEST_DATABASE_URL's by default) for server
+ * processes to migrate themselves, dropped (with any connections still open) by `drop`.
  */
-export async function createFreshPostgres(prefix: string): Promise<FreshPostgres> {
-  const base = process.env.TEST_DATABASE_URL;
-  if (!base) throw new Error("TEST_DATABASE_URL is not set");
+export async function createFreshPostgres(
+  prefix: string,
+  server = process.env.TEST_DATABASE_URL,
+): Promise<FreshPostgres> {
+  if (!server) throw new Error("TEST_DATABASE_URL is not set");
   const name = `${prefix}_${randomBytes(5).toString("hex")}`;
-  await onServer(`create database ${name}`);
-  const url = new URL(base);
+  await onServer(server, `create database ${name}`);
+  const url = new URL(server);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    drop: () => onServer(`drop database if exists ${name} with (force)`),
+    drop: () => onServer(server, `drop database if exists ${name} with (force)`),
   };
 }

@@ -19,7 +19,7 @@ describe("what the routes allow the page cache to keep", () => {
 
   it.each([
     "/",
-    "/_root.data",
+    "/_.data",
     "/poetry",
     "/poetry?tag=Belonging",
     "/poetry.data",

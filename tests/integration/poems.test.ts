@@ -140,6 +140,7 @@ describe("listing poems with their tags", () => {
       config: t.config,
       logger: createLogger("silent"),
       now: () => new Date(),
+      ownsDatabase: true,
     });
     const count = async () => {
       statements.length = 0;

@@ -33,11 +33,6 @@ const READER_PAGES = [
 ].flatMap((path) => [path, `${path === "/" ? "/_" : path.split("?")[0]}.data`]);
 /** The one reader page rendered afresh for signed-in readers: it holds their cloud journal. */
 const RENDERED_FOR_EACH_READER = /^\/journal(\.data)?$/;
-/**
- * Rendered afresh for everyone for now: server/http/cache-policy.ts knows the home page's data
- * as `/_root.data` (React Router 7's name), so it never keeps `/_.data`. Still checked for leaks.
- */
-const NOT_KEPT_YET = new Set(["/_.data"]);
 /** How long a sign-out, a role change or an expiry may take to reach a page's header (issue 20). */
 const CHANGE_DEADLINE_MS = 5_000;
 const POLL_MS = 100;
@@ -194,7 +189,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
               const page = await load(server, path, viewer.cookie);
               expect(page.status, as).toBe(200);
               const isShared = !(viewer.cookie && RENDERED_FOR_EACH_READER.test(path));
-              if (round === "warm" && !NOT_KEPT_YET.has(path)) {
+              if (round === "warm") {
                 expect(page.fromMemory, `${as} from memory`).toBe(isShared);
               }
               for (const other of people) {
