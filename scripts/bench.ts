@@ -166,6 +166,8 @@ const postgres =
     DATABASE_URL: postgresDatabase.url,
     SESSION_SECRET: randomBytes(32).toString("hex"),
   }));
+// A PostgreSQL database starts empty: the operator seeds it as the README says.
+await postgres?.cli("seed-demo");
 try {
   const page = await fetch(`${app.url}/poetry/${POEM}`);
   const body = Buffer.from(await page.arrayBuffer());

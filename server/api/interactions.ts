@@ -3,9 +3,11 @@ import { z } from "zod";
 import { endpoints } from "../../common/endpoints.ts";
 import { stanzaIndexInput } from "../../common/schemas/interactions.ts";
 import { answer } from "../http/answer.ts";
+import { anonymousRead } from "../http/cache-policy.ts";
 import type { AppEnv } from "../http/env.ts";
 import { parseInput, readJsonBody } from "../http/json-body.ts";
 import type { Services } from "../services/index.ts";
+import { SHARED_ECHO_COUNTS_LIFE_MS } from "../services/interactions.ts";
 
 /** Ids are PostgreSQL integers: nine digits at most, so no id overflows the column type. */
 const whisperId = z
@@ -25,8 +27,15 @@ export function interactionRoutes(services: Services) {
         await interactions.toggleEcho(c.get("actor"), c.req.param("slug"), stanzaIndex),
       );
     })
-    .get("/poems/:slug/echos", async (c) => {
-      c.header("Cache-Control", "private, no-store");
+    .get("/poems/:slug/echos", anonymousRead, async (c) => {
+      // A signed-in reader's counts are theirs; anonymous readers' are shared for a second
+      // (SHARED_ECHO_COUNTS_LIFE_MS), by the page cache too.
+      c.header(
+        "Cache-Control",
+        c.get("actor")
+          ? "private, no-store"
+          : `public, max-age=0, s-maxage=${SHARED_ECHO_COUNTS_LIFE_MS / 1000}`,
+      );
       return answer(
         c,
         endpoints.listEchoCounts,

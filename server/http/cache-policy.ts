@@ -18,6 +18,14 @@ export const sharedRead: MiddlewareHandler = async (c, next) => {
   c.header("Cache-Control", "no-cache");
 };
 
+/**
+ * Declares an API read the same for every anonymous reader but not for a signed-in one (echo
+ * counts carry the reader's own echoes): the page cache keeps one copy, for anonymous readers.
+ * The handler says how long that copy may be kept with `s-maxage`, when its answer changes
+ * without a content change.
+ */
+export const anonymousRead: MiddlewareHandler = (_c, next) => next();
+
 /** Paths whose answer is remembered at once; past this the memory starts over. */
 const REMEMBERED_PATHS = 10_000;
 
@@ -60,20 +68,24 @@ function routeTree(build: ServerBuild): RouteObject[] {
  * How the page cache may keep the answer to a GET of `pathWithQuery` (undefined: not at all), asked
  * of the routes themselves: a page whose deepest route's `handle` allows it
  * (app/lib/cache-policy.ts), as a document or as React Router's `.data` for client navigation,
- * or an API read or site file declared with `sharedRead`. Anything else (admin, sign-in,
+ * or an API read or site file declared with `sharedRead` (or `anonymousRead`). Anything else (admin, sign-in,
  * interactions, files) is not cached, because nothing said it may be.
  */
 export function createCachePolicy(options: {
   routes: { method: string; path: string; handler: unknown }[];
   build?: ServerBuild;
 }): (pathWithQuery: string) => Sharing | undefined {
-  const sharedReads = options.routes
-    .filter((route) => route.method === "GET" && route.handler === sharedRead)
-    .map((route) => patternToRegExp(route.path));
+  const readsMarked = (marker: MiddlewareHandler) =>
+    options.routes
+      .filter((route) => route.method === "GET" && route.handler === marker)
+      .map((route) => patternToRegExp(route.path));
+  const sharedReads = readsMarked(sharedRead);
+  const anonymousReads = readsMarked(anonymousRead);
   const pages = options.build ? routeTree(options.build) : [];
   const sharingOfPath = (path: string): Sharing | undefined => {
     // API reads and site files hold no one's state: one copy per audience is the same as one.
     if (sharedReads.some((pattern) => pattern.test(path))) return "shared";
+    if (anonymousReads.some((pattern) => pattern.test(path))) return "anonymous";
     // Client navigation asks for /poetry.data for /poetry, and /_.data for / (any path ending in
     // a slash), as React Router's server reads them (getNormalizedPath).
     const pagePath = path.endsWith("/_.data")

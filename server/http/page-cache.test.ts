@@ -254,4 +254,24 @@ describe("the page cache", () => {
     await fetch(`${base}/ember`);
     expect(renders).toEqual(["/ember", "/ember"]);
   });
+
+  it("keeps a copy no longer than its route's s-maxage (echo counts), and tells browsers no-cache", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-11-22T12:00:00Z") });
+    rendered = () =>
+      new Response("[]", {
+        headers: {
+          "content-type": "application/json",
+          "cache-control": "public, max-age=0, s-maxage=1",
+        },
+      });
+    await warm("/api/poems/lake");
+    const kept = await fetch(`${base}/api/poems/lake`);
+    expect(kept.headers.get("cache-control")).toBe("no-cache");
+    vi.setSystemTime(new Date("2026-11-22T12:00:00.900Z"));
+    await fetch(`${base}/api/poems/lake`);
+    expect(renders).toEqual(["/api/poems/lake"]);
+    vi.setSystemTime(new Date("2026-11-22T12:00:01.100Z"));
+    await fetch(`${base}/api/poems/lake`);
+    expect(renders).toEqual(["/api/poems/lake", "/api/poems/lake"]);
+  });
 });

@@ -35,6 +35,8 @@ interface SharedPage {
   headers: Record<string, string>;
   etag: string;
   identity: Buffer;
+  /** How long the route lets a copy be kept (its `s-maxage`), when it changes without a write. */
+  lifeMs?: number;
 }
 
 /** A shared page kept in memory, with its body compressed once in both codings. */
@@ -96,9 +98,10 @@ export interface PageCache {
  * and feed), served with an ETag, 304s and precompressed bodies straight from node:http. The
  * first request for a page is answered from the render that fills the cache, so it carries the
  * same ETag and policy as every later copy. Which answers may be kept, the routes say
- * (`isShared`, server/http/cache-policy.ts); a content change clears them all (ContentChanges),
+ * (`sharingOf`, server/http/cache-policy.ts); a content change clears them all (ContentChanges),
  * and each copy ends by itself when visibility next changes (`nextVisibilityChange`,
- * server/db/visibility.ts): the next ember day.
+ * server/db/visibility.ts: a scheduled poem, the next ember day), or sooner when its route
+ * answered with an `s-maxage` (echo counts, which change with every reader's echo).
  */
 export function createPageCache(options: {
   /** Renders a path as a reader of `audience` would see it, as none of them in particular. */
@@ -167,10 +170,12 @@ export function createPageCache(options: {
       identity = shared.body;
     }
     const etag = `"${createHash("sha256").update(identity).digest("base64url").slice(0, 27)}"`;
+    const sharedMaxAge = /\bs-maxage=(\d+)/.exec(headers["cache-control"] ?? "")?.[1];
     return {
       headers: { ...headers, etag, vary: "Accept-Encoding, Cookie", "cache-control": "no-cache" },
       etag,
       identity,
+      lifeMs: sharedMaxAge === undefined ? undefined : Number(sharedMaxAge) * 1000,
     };
   }
 
@@ -185,7 +190,7 @@ export function createPageCache(options: {
     if (startedIn !== generation) return;
     const entry: Entry = {
       ...page,
-      expiresAt: expiresAt.getTime(),
+      expiresAt: Math.min(expiresAt.getTime(), now() + (page.lifeMs ?? Number.POSITIVE_INFINITY)),
       gzip: gzipped,
       br: brotlied,
       bytes: page.identity.length + gzipped.length + brotlied.length,

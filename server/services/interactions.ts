@@ -6,18 +6,22 @@ import { audienceOf, isReadable, onPoemStanzas, readablePoems } from "../db/visi
 import type { Actor, SessionUser } from "./actor.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { forbidden, invalid, notFound, unauthorized } from "./errors.ts";
+import { createMemo } from "./memo.ts";
 import { RATE_LIMITS, type RateLimiter } from "./rate-limit.ts";
 
 /**
- * How long anonymous readers share one reading of a poem's echo counts. Every reader of a shared
- * stanza asks for them once the page has loaded; a count a second old is invisible to a reader,
- * and one query per poem per second instead of one per reader is what lets a spike through.
+ * How long readers share one reading of a poem's echo counts. Every reader of a shared stanza
+ * asks for them once the page has loaded; a count a second old is invisible to a reader, and one
+ * query per poem per second instead of one per reader is what lets a spike through. A write
+ * through this instance is seen at once.
  */
-export const ANONYMOUS_ECHO_COUNTS_TTL_MS = 1000;
-/** Poems whose counts are kept at once; past this the readings start over. */
-const ANONYMOUS_ECHO_COUNTS_MAX_POEMS = 1000;
-/** Poems (and unknown slugs) remembered at once; past this the memory starts over. */
+export const SHARED_ECHO_COUNTS_LIFE_MS = 1000;
+/** Poems whose counts are kept at once. */
+const SHARED_ECHO_COUNTS_REMEMBERED = 1000;
+/** Poems (and unknown slugs) remembered at once. */
 const POEMS_REMEMBERED = 10_000;
+/** Readers' marks (echoed or saved stanzas) on one poem each, remembered at once. */
+const READER_MARKS_REMEMBERED = 50_000;
 
 interface KnownPoem {
   id: number;
@@ -43,6 +47,7 @@ function requireUser(actor: Actor): SessionUser {
 export function createInteractionService({
   db,
   now,
+  ownsDatabase,
   rateLimiter,
 }: ServiceDeps & { rateLimiter: RateLimiter }) {
   /**
@@ -51,14 +56,29 @@ export function createInteractionService({
    * answered already. Who may see each is decided on every call, so a scheduled poem opens to
    * readers at its time without a change.
    */
-  const poemsBySlug = new Map<string, Promise<KnownPoem | undefined>>();
+  const poemsBySlug = createMemo<KnownPoem | undefined>({ maxEntries: POEMS_REMEMBERED });
+  /** Every reader's echoes per stanza of a poem, by poem id (SHARED_ECHO_COUNTS_LIFE_MS). */
+  const sharedEchoCounts = createMemo<EchoCount[]>({
+    maxEntries: SHARED_ECHO_COUNTS_REMEMBERED,
+    lifeMs: SHARED_ECHO_COUNTS_LIFE_MS,
+  });
+  /**
+   * Where this instance owns the database, each reader's echoed and saved stanzas of a poem,
+   * kept until they change them here, the only place they can (decision 025). On a shared
+   * database they are read each time: the reader's last write may have gone to another instance.
+   */
+  const echoedByReader = ownsDatabase
+    ? createMemo<Set<string>>({ maxEntries: READER_MARKS_REMEMBERED })
+    : undefined;
+  const savedByReader = ownsDatabase
+    ? createMemo<number[]>({ maxEntries: READER_MARKS_REMEMBERED })
+    : undefined;
+  const readerMarkKey = (user: SessionUser, poem: KnownPoem) => `${user.id} ${poem.id}`;
 
   /** The poem, if the actor may see it now: echoes and whispers on a poem nobody may read are 404. */
   async function findPoem(actor: Actor, slug: string): Promise<KnownPoem> {
-    let known = poemsBySlug.get(slug);
-    if (!known) {
-      if (poemsBySlug.size >= POEMS_REMEMBERED) poemsBySlug.clear();
-      known = db
+    const poem = await poemsBySlug.get(slug, () =>
+      db
         .select({
           id: poems.id,
           draft: poems.draft,
@@ -67,14 +87,8 @@ export function createInteractionService({
         })
         .from(poems)
         .where(eq(poems.slug, slug))
-        .then(([poem]) => poem);
-      poemsBySlug.set(slug, known);
-      // A failed read (the database away) is not remembered.
-      known.catch(() => {
-        if (poemsBySlug.get(slug) === known) poemsBySlug.delete(slug);
-      });
-    }
-    const poem = await known;
+        .then(([found]) => found),
+    );
     if (!poem || !isReadable(poem, audienceOf(actor), now())) throw notFound("Poem not found");
     return poem;
   }
@@ -88,18 +102,20 @@ export function createInteractionService({
       return await write();
     } catch (error) {
       if (!isForeignKeyViolation(error)) throw error;
-      poemsBySlug.delete(slug);
+      poemsBySlug.forget(slug);
       throw notFound("Poem not found");
     }
   }
 
+  const storedKey = (stanzaIndex: number | null) =>
+    stanzaIndex === null ? "" : String(stanzaIndex);
+
   /** The stored form of a stanza index, checked against the poem: '' is the whole poem. */
   function stanzaKey(poem: { stanzaCount: number }, stanzaIndex: number | null): string {
-    if (stanzaIndex === null) return "";
-    if (stanzaIndex < 0 || stanzaIndex >= poem.stanzaCount) {
+    if (stanzaIndex !== null && (stanzaIndex < 0 || stanzaIndex >= poem.stanzaCount)) {
       throw invalid(`stanzaIndex must be from 0 to ${poem.stanzaCount - 1}`);
     }
-    return String(stanzaIndex);
+    return storedKey(stanzaIndex);
   }
 
   const whisperColumns = {
@@ -114,14 +130,14 @@ export function createInteractionService({
     },
   };
 
-  async function readEchoCounts(actor: Actor, slug: string): Promise<EchoCount[]> {
-    const poem = await findPoem(actor, slug);
+  /** Echoes per stanza of a poem; with a reader, whether theirs is one of them. */
+  async function readEchoCounts(poem: KnownPoem, reader: SessionUser | null): Promise<EchoCount[]> {
     const rows = await db
       .select({
         stanzaIndex: echoes.stanzaIndex,
         count: count(),
-        userHasEchoed: actor
-          ? sql<boolean>`bool_or(${echoes.userId} = ${actor.id})`
+        userHasEchoed: reader
+          ? sql<boolean>`bool_or(${echoes.userId} = ${reader.id})`
           : sql<boolean>`false`,
       })
       .from(echoes)
@@ -134,7 +150,15 @@ export function createInteractionService({
       userHasEchoed: Boolean(row.userHasEchoed),
     }));
   }
-  const anonymousEchoCounts = new Map<string, { readAt: number; counts: Promise<EchoCount[]> }>();
+
+  /** The stored stanza keys ('' for the whole poem) of the reader's echoes on a poem. */
+  async function readEchoedStanzas(reader: SessionUser, poem: KnownPoem): Promise<Set<string>> {
+    const rows = await db
+      .select({ stanzaIndex: echoes.stanzaIndex })
+      .from(echoes)
+      .where(and(eq(echoes.poemId, poem.id), eq(echoes.userId, reader.id), onPoemStanzas(echoes)));
+    return new Set(rows.map((row) => row.stanzaIndex));
+  }
 
   return {
     /**
@@ -182,34 +206,39 @@ export function createInteractionService({
           if (changed?.removed) return { added: false };
         }
       } finally {
-        // After each write: a shared reading taken before it is not served again.
-        anonymousEchoCounts.delete(slug);
+        // After each write: readings taken before it are not served again.
+        sharedEchoCounts.forget(String(poem.id));
+        echoedByReader?.forget(readerMarkKey(user, poem));
       }
     },
 
     /**
-     * Per stanza: how many echoes, and whether this reader's is one of them. Anonymous readers
-     * share one reading per poem (ANONYMOUS_ECHO_COUNTS_TTL_MS); requests that arrive while it
-     * is being read wait for it rather than reading again.
+     * Per stanza: how many echoes, and whether this reader's is one of them. The counts are one
+     * reading shared by every reader (SHARED_ECHO_COUNTS_LIFE_MS); a signed-in reader's own
+     * echoes come from memory where this instance owns the database, else with the counts in
+     * one query of their own.
      */
-    listEchoCounts(actor: Actor, slug: string): Promise<EchoCount[]> {
-      if (actor) return readEchoCounts(actor, slug);
-      const shared = anonymousEchoCounts.get(slug);
-      if (shared && Date.now() - shared.readAt < ANONYMOUS_ECHO_COUNTS_TTL_MS) return shared.counts;
-      if (anonymousEchoCounts.size >= ANONYMOUS_ECHO_COUNTS_MAX_POEMS) anonymousEchoCounts.clear();
-      const counts = readEchoCounts(null, slug);
-      anonymousEchoCounts.set(slug, { readAt: Date.now(), counts });
-      // A failed reading (an unknown poem, the database away) is not shared.
-      counts.catch(() => {
-        if (anonymousEchoCounts.get(slug)?.counts === counts) anonymousEchoCounts.delete(slug);
-      });
-      return counts;
+    async listEchoCounts(actor: Actor, slug: string): Promise<EchoCount[]> {
+      const poem = await findPoem(actor, slug);
+      if (actor && !echoedByReader) return readEchoCounts(poem, actor);
+      const [counts, echoed] = await Promise.all([
+        sharedEchoCounts.get(String(poem.id), () => readEchoCounts(poem, null)),
+        actor &&
+          echoedByReader?.get(readerMarkKey(actor, poem), () => readEchoedStanzas(actor, poem)),
+      ]);
+      if (!echoed) return counts;
+      return counts.map((row) => ({
+        ...row,
+        userHasEchoed: echoed.has(storedKey(row.stanzaIndex)),
+      }));
     },
 
-    /** Content changed (a poem renamed, revised, rescheduled or deleted): read poems afresh. */
+    /** Content changed (a poem renamed, revised, rescheduled or deleted): read it all afresh. */
     contentChanged() {
       poemsBySlug.clear();
-      anonymousEchoCounts.clear();
+      sharedEchoCounts.clear();
+      echoedByReader?.clear();
+      savedByReader?.clear();
     },
 
     async createWhisper(
@@ -282,25 +311,29 @@ export function createInteractionService({
       const user = requireUser(actor);
       const poem = await findPoem(actor, slug);
       const key = stanzaKey(poem, stanzaIndex);
-      const removed = await db
-        .delete(journalEntries)
-        .where(
-          and(
-            eq(journalEntries.userId, user.id),
-            eq(journalEntries.poemId, poem.id),
-            eq(journalEntries.stanzaIndex, key),
-            onPoemStanzas(journalEntries),
-          ),
-        )
-        .returning({ id: journalEntries.id });
-      if (removed.length > 0) return { added: false };
-      await onPoem(slug, () =>
-        db
-          .insert(journalEntries)
-          .values({ userId: user.id, poemId: poem.id, stanzaIndex: key })
-          .onConflictDoNothing(),
-      );
-      return { added: true };
+      try {
+        const removed = await db
+          .delete(journalEntries)
+          .where(
+            and(
+              eq(journalEntries.userId, user.id),
+              eq(journalEntries.poemId, poem.id),
+              eq(journalEntries.stanzaIndex, key),
+              onPoemStanzas(journalEntries),
+            ),
+          )
+          .returning({ id: journalEntries.id });
+        if (removed.length > 0) return { added: false };
+        await onPoem(slug, () =>
+          db
+            .insert(journalEntries)
+            .values({ userId: user.id, poemId: poem.id, stanzaIndex: key })
+            .onConflictDoNothing(),
+        );
+        return { added: true };
+      } finally {
+        savedByReader?.forget(readerMarkKey(user, poem));
+      }
     },
 
     /** Adds without toggling: what syncing the local journal uses, safe to repeat. */
@@ -318,7 +351,7 @@ export function createInteractionService({
           .values({ userId: user.id, poemId: poem.id, stanzaIndex: key })
           .onConflictDoNothing()
           .returning({ id: journalEntries.id }),
-      );
+      ).finally(() => savedByReader?.forget(readerMarkKey(user, poem)));
       return { added: inserted.length > 0 };
     },
 
@@ -347,18 +380,20 @@ export function createInteractionService({
     async listSavedStanzas(actor: Actor, slug: string): Promise<number[]> {
       const user = requireUser(actor);
       const poem = await findPoem(actor, slug);
-      const rows = await db
-        .select({ stanzaIndex: journalEntries.stanzaIndex })
-        .from(journalEntries)
-        .where(
-          and(
-            eq(journalEntries.userId, user.id),
-            eq(journalEntries.poemId, poem.id),
-            onPoemStanzas(journalEntries),
-          ),
-        )
-        .orderBy(journalEntries.stanzaIndex);
-      return rows.map((row) => Number(row.stanzaIndex));
+      const read = () =>
+        db
+          .select({ stanzaIndex: journalEntries.stanzaIndex })
+          .from(journalEntries)
+          .where(
+            and(
+              eq(journalEntries.userId, user.id),
+              eq(journalEntries.poemId, poem.id),
+              onPoemStanzas(journalEntries),
+            ),
+          )
+          .orderBy(journalEntries.stanzaIndex)
+          .then((rows) => rows.map((row) => Number(row.stanzaIndex)));
+      return savedByReader ? savedByReader.get(readerMarkKey(user, poem), read) : read();
     },
   };
 }

@@ -23,13 +23,18 @@ function databaseUrl(base: string, name: string): string {
 /**
  * A fresh, migrated, empty database: PGlite in memory (loaded from the migrated template), or a
  * new PostgreSQL database created on the TEST_DATABASE_URL server and dropped on close, reached
- * through a pool of `poolSize` connections.
+ * through a pool of `poolSize` connections. `onQuery` sees every statement Drizzle sends.
  */
-export async function openTestDatabase(driver: Driver, poolSize = 5): Promise<DatabaseHandle> {
+export async function openTestDatabase(
+  driver: Driver,
+  options: { poolSize?: number; onQuery?: (statement: string) => void } = {},
+): Promise<DatabaseHandle> {
+  const { poolSize = 5, onQuery } = options;
   if (driver === "pglite") {
     const handle = await openDatabase({
       kind: "pglite-memory",
       fromDump: await migratedPgliteDump(),
+      onQuery,
     });
     await handle.migrate();
     return handle;
@@ -45,6 +50,7 @@ export async function openTestDatabase(driver: Driver, poolSize = 5): Promise<Da
     kind: "postgres",
     url: databaseUrl(base, name),
     poolSize,
+    onQuery,
   });
   await handle.migrate();
   return {

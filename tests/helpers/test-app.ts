@@ -21,6 +21,8 @@ export interface TestAppOptions {
   logDestination?: { write(line: string): void };
   /** PostgreSQL connections in the pool, for tests of concurrent writes (default 5). */
   poolSize?: number;
+  /** Sees every statement the app sends to the database (tests count them). */
+  onQuery?: (statement: string) => void;
   /** The services' clock, for tests of publication times and schedules (default: the time). */
   now?: () => Date;
 }
@@ -40,7 +42,10 @@ export async function createTestApp(driver: Driver, options: TestAppOptions = {}
   const logger = options.logDestination
     ? createLogger("trace", options.logDestination)
     : createLogger("silent");
-  const handle = await openTestDatabase(driver, options.poolSize);
+  const handle = await openTestDatabase(driver, {
+    poolSize: options.poolSize,
+    onQuery: options.onQuery,
+  });
   const mailer = createMailer(config, logger);
   const services = createServices({
     db: handle.db,

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { sessions, users, verifications } from "../../server/db/schema.ts";
 import { api } from "../helpers/api.ts";
 import { drivers } from "../helpers/database.ts";
@@ -178,6 +178,9 @@ describe.each(drivers)("sign-in on %s", (driver) => {
         .from(sessions)
         .where(eq(sessions.userId, user?.id ?? "")),
     ).toHaveLength(1);
+    expect((await t.app.request("/api/auth/user", { headers: { Cookie: cookie } })).status).toBe(
+      200,
+    );
     const response = await t.app.request("/api/logout", { headers: { Cookie: cookie } });
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe("/");
@@ -190,6 +193,23 @@ describe.each(drivers)("sign-in on %s", (driver) => {
     expect((await t.app.request("/api/auth/user", { headers: { Cookie: cookie } })).status).toBe(
       401,
     );
+  });
+
+  it("ends a session at its expiry, though this instance knew it a moment before", async () => {
+    const cookie = await signIn(t, "expiring@example.com");
+    const asked = () => t.app.request("/api/auth/user", { headers: { Cookie: cookie } });
+    expect((await asked()).status).toBe(200);
+    const [session] = await t.db
+      .select({ expiresAt: sessions.expiresAt })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(eq(users.email, "expiring@example.com"));
+    vi.useFakeTimers({ toFake: ["Date"], now: (session?.expiresAt.getTime() ?? 0) + 1000 });
+    try {
+      expect((await asked()).status).toBe(401);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("sends /api/login to the sign-in page with the page the reader came from", async () => {
@@ -238,6 +258,10 @@ describe.each(drivers)("sign-in on %s", (driver) => {
 
   it("ends a user's sessions when their role changes", async () => {
     const cookie = await signIn(t, "demoted@example.com", { admin: true });
+    // Known to this instance first (the session is kept in memory): the change holds all the same.
+    expect((await t.app.request("/api/auth/user", { headers: { Cookie: cookie } })).status).toBe(
+      200,
+    );
     expect(await t.services.accounts.setRole("demoted@example.com", "USER")).toBe(true);
     expect((await t.app.request("/api/auth/user", { headers: { Cookie: cookie } })).status).toBe(
       401,

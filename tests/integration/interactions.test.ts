@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { echoes, journalEntries, whispers } from "../../server/db/schema.ts";
-import { ANONYMOUS_ECHO_COUNTS_TTL_MS } from "../../server/services/interactions.ts";
+import { SHARED_ECHO_COUNTS_LIFE_MS } from "../../server/services/interactions.ts";
 import { api } from "../helpers/api.ts";
 import { drivers } from "../helpers/database.ts";
 import { createPoem } from "../helpers/factories.ts";
@@ -12,10 +12,15 @@ describe.each(drivers)("reader interactions on %s", (driver) => {
   let t: TestApp;
   let ada: string;
   let ben: string;
+  /** While set, every statement the app sends. */
+  let statements: string[] | undefined;
 
   beforeAll(async () => {
     // On PostgreSQL each of the concurrent echo toggles below gets a connection of its own.
-    t = await createTestApp(driver, { poolSize: 32 });
+    t = await createTestApp(driver, {
+      poolSize: 32,
+      onQuery: (statement) => statements?.push(statement),
+    });
     await createPoem(t.db, {
       slug: "river",
       title: "River",
@@ -25,6 +30,40 @@ describe.each(drivers)("reader interactions on %s", (driver) => {
     ben = await signIn(t, "ben@example.com");
   });
   afterAll(() => t.close());
+
+  it("asks the database only what memory cannot answer: an echo or a whisper is its write alone where one instance owns the database", async () => {
+    await createPoem(t.db, { slug: "brook", stanzas: ["one", "two"] });
+    const echo = () =>
+      api(t.app, "POST", "/api/poems/brook/echo", { body: { stanzaIndex: 1 }, cookie: ada });
+    const whisper = () =>
+      api(t.app, "POST", "/api/poems/brook/whispers", {
+        body: { stanzaIndex: 0, body: "Still water." },
+        cookie: ada,
+      });
+    expect((await echo()).status).toBe(200);
+    const sent = async (write: () => Promise<Response>) => {
+      statements = [];
+      expect((await write()).status).toBeLessThan(300);
+      const kinds = statements.map((statement) =>
+        /"sessions"/.test(statement)
+          ? "session"
+          : /"rate_limits"/.test(statement)
+            ? "rate limit"
+            : /"poems"/.test(statement)
+              ? "poem"
+              : "write",
+      );
+      statements = undefined;
+      return kinds;
+    };
+    // On PostgreSQL another instance may have ended the session or counted the reader's last
+    // writes: the session is confirmed, the count taken, in a statement each (decision 025).
+    const expected = driver === "pglite" ? ["write"] : ["session", "rate limit", "write"];
+    expect(await sent(echo)).toEqual(expected);
+    expect(await sent(whisper)).toEqual(expected);
+    // The echo was toggled on and off again; the whisper goes too, for the tests that count.
+    await t.db.delete(whispers);
+  });
 
   describe("echoes", () => {
     it("needs sign-in", async () => {
@@ -86,7 +125,7 @@ describe.each(drivers)("reader interactions on %s", (driver) => {
       ]);
     });
 
-    it("lets anonymous readers share a reading of the counts for a second, and shows an echo at once", async () => {
+    it("lets readers share a reading of the counts for a second, and shows an echo at once", async () => {
       const lake = await createPoem(t.db, { slug: "lake", title: "Lake", stanzas: ["one", "two"] });
       const anonymousCount = async () => {
         const counts = await (await t.app.request("/api/poems/lake/echos")).json();
@@ -104,8 +143,13 @@ describe.each(drivers)("reader interactions on %s", (driver) => {
         const signedIn = await (
           await t.app.request("/api/poems/lake/echos", { headers: { Cookie: ben } })
         ).json();
-        expect(signedIn).toEqual([{ stanzaIndex: "1", count: 1, userHasEchoed: false }]);
-        clock.mockReturnValue(now + ANONYMOUS_ECHO_COUNTS_TTL_MS);
+        // Where instances share the database, a signed-in reader's counts are read with their
+        // own echoes; where one instance owns it, nobody writes behind its back, and signed-in
+        // readers share the reading too (decision 025).
+        expect(signedIn).toEqual(
+          driver === "postgres" ? [{ stanzaIndex: "1", count: 1, userHasEchoed: false }] : [],
+        );
+        clock.mockReturnValue(now + SHARED_ECHO_COUNTS_LIFE_MS);
         expect(await anonymousCount()).toBe(1);
         // An echo through this instance shows at once.
         await api(t.app, "POST", "/api/poems/lake/echo", { body: { stanzaIndex: 1 }, cookie: ben });

@@ -1,7 +1,8 @@
-import { eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, dayInZone } from "../../common/dates.ts";
 import { books, journalEntries, poems, users } from "../../server/db/schema.ts";
+import { isReadable, readablePoems } from "../../server/db/visibility.ts";
 import { drivers } from "../helpers/database.ts";
 import { createEmber, createPoem } from "../helpers/factories.ts";
 import { loadPageHandler } from "../helpers/page-handler.ts";
@@ -170,5 +171,32 @@ describe.each(drivers)("what readers may see, at every door, on %s", (driver) =>
     expect(await (await t.app.request("/feed.xml")).text()).toContain("Open Poem");
     expect(await (await t.app.request("/api/search?q=open")).text()).toContain("Open Poem");
     expect(await (await t.app.request("/search?q=today")).text()).toContain("Today's ember");
+  });
+
+  it("decides a poem in memory (isReadable) as its query does (readablePoems), for every audience", async () => {
+    const now = new Date();
+    const cases = [
+      { draft: false, publishAt: new Date(now.getTime() - 1000) },
+      { draft: false, publishAt: now },
+      { draft: false, publishAt: new Date(now.getTime() + 1000) },
+      { draft: true, publishAt: new Date(now.getTime() - 1000) },
+      { draft: true, publishAt: new Date(now.getTime() + 1000) },
+    ];
+    const slugs: string[] = [];
+    for (const [index, fields] of cases.entries()) {
+      slugs.push((await createPoem(t.db, { slug: `rule-${index}`, ...fields })).slug);
+    }
+    for (const audience of ["anonymous", "reader", "admin"] as const) {
+      const rows = await t.db
+        .select({ slug: poems.slug })
+        .from(poems)
+        .where(and(inArray(poems.slug, slugs), readablePoems(audience, now)));
+      const byQuery = new Set(rows.map((row) => row.slug));
+      for (const [index, fields] of cases.entries()) {
+        expect(isReadable(fields, audience, now), `${audience} ${JSON.stringify(fields)}`).toBe(
+          byQuery.has(`rule-${index}`),
+        );
+      }
+    }
   });
 });
