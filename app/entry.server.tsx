@@ -1,4 +1,4 @@
-import { Writable } from "node:stream";
+import type { Writable } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
@@ -11,7 +11,7 @@ export const streamTimeout = 5_000;
 /**
  * Renders every page completely before sending it (onAllReady): crawlers and link-preview bots
  * get whole HTML, and the same bytes can be cached for every anonymous reader. The page is
- * collected into one buffer and sent whole, which costs less than passing React's small chunks
+ * collected into one string and sent whole, which costs less than passing React's small chunks
  * through a stream (decision 009); its scripts wait for the first paint (decision 011).
  */
 export default function handleRequest(
@@ -36,21 +36,29 @@ export default function handleRequest(
       {
         nonce,
         onAllReady() {
-          const chunks: Buffer[] = [];
-          const sink = new Writable({
-            write(chunk: Buffer, _encoding, callback) {
-              chunks.push(chunk);
-              callback();
+          // Once all is ready, pipe() writes the whole page and ends at once: a plain object
+          // collects it as text, without a Writable's buffering and callbacks for each chunk.
+          // React writes encoded chunks, and long strings as they are.
+          const decoder = new TextDecoder();
+          let html = "";
+          const sink = {
+            write(chunk: Uint8Array | string) {
+              html += typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+              return true;
             },
-            final(callback) {
+            end() {
               clearTimeout(timeout);
+              html += decoder.decode();
               responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-              const html = scriptsAfterFirstPaint(Buffer.concat(chunks).toString());
-              resolve(new Response(html, { headers: responseHeaders, status }));
-              callback();
+              resolve(
+                new Response(scriptsAfterFirstPaint(html), { headers: responseHeaders, status }),
+              );
             },
-          });
-          pipe(sink);
+            on() {
+              return sink;
+            },
+          };
+          pipe(sink as unknown as Writable);
         },
         onShellError: reject,
         onError(error: unknown) {
