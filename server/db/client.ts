@@ -33,7 +33,7 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-/** The rows of `db.execute()`, whichever driver answered (node-postgres and PGlite shape them apart). */
+/** The rows of `db.execute()` (a node-postgres result; a bare array from other Drizzle drivers). */
 export function rowsOf<Row = Record<string, unknown>>(result: unknown): Row[] {
   return Array.isArray(result) ? result : ((result as { rows?: Row[] }).rows ?? []);
 }
