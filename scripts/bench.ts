@@ -133,17 +133,16 @@ async function measureVisits(url: string, cookie: string): Promise<Row> {
 }
 
 /**
- * The writes' ratio to the raw server before issue 20 (bench at 084802d, one run on this
- * machine): the reference for its target of three times the rate, compared as ratios since
- * the raw server's own rate moves with the machine's load.
+ * The writes' rates before issue 20 on this machine, one reader writing at 50 connections: the
+ * embedded database from the README's run at 084802d (raw server 33,784 req/s), PostgreSQL from
+ * this bench run against 084802d with the database seeded. Issue 20 asks for three times these.
  */
 const WRITES_BEFORE_ISSUE_20: Record<string, number> = {
-  "whisper POST (embedded)": 0,
-  "echo toggle (embedded)": 0,
-  "whisper POST (PostgreSQL)": 0,
-  "echo toggle (PostgreSQL)": 0,
+  "whisper POST (embedded)": 245,
+  "echo toggle (embedded)": 242,
+  "whisper POST (PostgreSQL)": 345,
+  "echo toggle (PostgreSQL)": 272,
 };
-const ratio = (value: number, reference: number) => Math.round((value / reference) * 100) / 100;
 
 /** Load tests sign in one reader for thousands of writes: the limits are scaled, not removed. */
 const serverEnv = { LOG_LEVEL: "warn", RATE_LIMIT_SCALE: "1000000" };
@@ -250,7 +249,11 @@ try {
     const measured = row(name);
     if (!measured) continue;
     targets.push(
-      atLeast(`${name} ≥ 3 × its rate before #20`, ratio(measured.ratioToRaw ?? 0, before), 3),
+      atLeast(
+        `${name} ≥ 3 × its rate before #20 (${before} req/s)`,
+        Math.round((measured.requestsPerSecond / before) * 100) / 100,
+        3,
+      ),
       atMost(`${name} p99 ≤ 100 ms`, measured.p99Ms, 100),
     );
   }
