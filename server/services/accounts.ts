@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { and, eq, gt } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import { type Auth, createAuth, OIDC_PROVIDER_ID } from "../auth/auth.ts";
 import { sessions, users } from "../db/schema.ts";
 import { type Audience, audienceOf } from "../db/visibility.ts";
@@ -98,6 +98,17 @@ export function createAccountService(deps: AccountDeps) {
   }
 
   const knownSessions = new Map<string, KnownSession>();
+  /** Prepared once: each connection then only binds and executes it (decision 026). */
+  const sessionIsLive = db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(
+      and(
+        eq(sessions.token, sql.placeholder("token")),
+        gt(sessions.expiresAt, sql.placeholder("now")),
+      ),
+    )
+    .prepare("session_is_live");
 
   /** Reads a session cookie through better-auth (signature, expiry, the user) and remembers it. */
   async function readSession(cookieValue: string, cookieHeader: string): Promise<KnownSession> {
@@ -148,10 +159,7 @@ export function createAccountService(deps: AccountDeps) {
     if (!known.actor || ownsDatabase || now - known.confirmedAt < confirmedWithinMs) {
       return known.actor;
     }
-    const [live] = await db
-      .select({ id: sessions.id })
-      .from(sessions)
-      .where(and(eq(sessions.token, known.token), gt(sessions.expiresAt, new Date(now))));
+    const [live] = await sessionIsLive.execute({ token: known.token, now: new Date(now) });
     if (!live) {
       knownSessions.set(cookieValue, { ...known, actor: null });
       return null;

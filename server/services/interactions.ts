@@ -1,6 +1,6 @@
 import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
 import type { EchoCount, JournalEntry, Whisper } from "../../common/schemas/interactions.ts";
-import { rowsOf } from "../db/client.ts";
+import { executeNamed } from "../db/client.ts";
 import { echoes, journalEntries, poems, users, whispers } from "../db/schema.ts";
 import { audienceOf, isReadable, onPoemStanzas, readablePoems } from "../db/visibility.ts";
 import type { Actor, SessionUser } from "./actor.ts";
@@ -118,6 +118,23 @@ export function createInteractionService({
     return storedKey(stanzaIndex);
   }
 
+  /** Prepared once: each connection then only binds and executes it (decision 026). */
+  const insertWhisper = db
+    .insert(whispers)
+    .values({
+      poemId: sql.placeholder("poemId"),
+      stanzaIndex: sql.placeholder("stanzaIndex"),
+      userId: sql.placeholder("userId"),
+      text: sql.placeholder("text"),
+    })
+    .returning({
+      id: whispers.id,
+      userId: whispers.userId,
+      text: whispers.text,
+      createdAt: whispers.createdAt,
+    })
+    .prepare("insert_whisper");
+
   const whisperColumns = {
     id: whispers.id,
     userId: whispers.userId,
@@ -199,8 +216,8 @@ export function createInteractionService({
                (select count(*) from added)::int as added`;
       try {
         for (;;) {
-          const [changed] = rowsOf<{ removed: number; added: number }>(
-            await onPoem(slug, () => db.execute(toggle)),
+          const [changed] = await onPoem(slug, () =>
+            executeNamed<{ removed: number; added: number }>(db, "toggle_echo", toggle),
           );
           if (changed?.added) return { added: true };
           if (changed?.removed) return { added: false };
@@ -252,15 +269,7 @@ export function createInteractionService({
       const poem = await findPoem(actor, slug);
       const key = stanzaKey(poem, stanzaIndex);
       const [row] = await onPoem(slug, () =>
-        db
-          .insert(whispers)
-          .values({ poemId: poem.id, stanzaIndex: key, userId: user.id, text })
-          .returning({
-            id: whispers.id,
-            userId: whispers.userId,
-            text: whispers.text,
-            createdAt: whispers.createdAt,
-          }),
+        insertWhisper.execute({ poemId: poem.id, stanzaIndex: key, userId: user.id, text }),
       );
       if (!row) throw new Error("whisper insert returned nothing");
       return {

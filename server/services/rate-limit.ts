@@ -77,23 +77,28 @@ function countInMemory(scale: number) {
 }
 
 function countInDatabase(db: Database, scale: number) {
+  // Prepared once: each connection then only binds and executes it (decision 026).
+  const window = sql`make_interval(secs => ${sql.placeholder("windowSeconds")})`;
+  const countAttempt = db
+    .insert(rateLimits)
+    .values({ key: sql.placeholder("key"), count: 1, resetAt: sql`now() + ${window}` })
+    .onConflictDoUpdate({
+      target: rateLimits.key,
+      set: {
+        count: sql`case when ${rateLimits.resetAt} <= now() then 1 else ${rateLimits.count} + 1 end`,
+        resetAt: sql`case when ${rateLimits.resetAt} <= now() then now() + ${window} else ${rateLimits.resetAt} end`,
+      },
+    })
+    .returning({
+      count: rateLimits.count,
+      retryAfter: sql<number>`greatest(1, ceil(extract(epoch from ${rateLimits.resetAt} - now())))::int`,
+    })
+    .prepare("count_attempt");
   return async (rule: RateLimitRule, subject: string): Promise<void> => {
-    const key = `${rule.name}:${subject}`;
-    const window = sql`make_interval(secs => ${rule.windowSeconds})`;
-    const [row] = await db
-      .insert(rateLimits)
-      .values({ key, count: 1, resetAt: sql`now() + ${window}` })
-      .onConflictDoUpdate({
-        target: rateLimits.key,
-        set: {
-          count: sql`case when ${rateLimits.resetAt} <= now() then 1 else ${rateLimits.count} + 1 end`,
-          resetAt: sql`case when ${rateLimits.resetAt} <= now() then now() + ${window} else ${rateLimits.resetAt} end`,
-        },
-      })
-      .returning({
-        count: rateLimits.count,
-        retryAfter: sql<number>`greatest(1, ceil(extract(epoch from ${rateLimits.resetAt} - now())))::int`,
-      });
+    const [row] = await countAttempt.execute({
+      key: `${rule.name}:${subject}`,
+      windowSeconds: rule.windowSeconds,
+    });
     if (row && row.count > rule.limit * scale) throw new RateLimitedError(row.retryAfter);
   };
 }
