@@ -110,8 +110,15 @@ export function createAccountService(deps: AccountDeps) {
     )
     .prepare("session_is_live");
 
+  /**
+   * Counts the sessions ended through this instance (sign-out, role change): a read begun before
+   * one may have seen the session still live, and is then answered but not remembered.
+   */
+  let sessionsEnded = 0;
+
   /** Reads a session cookie through better-auth (signature, expiry, the user) and remembers it. */
   async function readSession(cookieValue: string, cookieHeader: string): Promise<KnownSession> {
+    const endedBefore = sessionsEnded;
     const result = await auth.api.getSession({ headers: new Headers({ cookie: cookieHeader }) });
     const now = Date.now();
     let known: KnownSession = {
@@ -137,6 +144,7 @@ export function createAccountService(deps: AccountDeps) {
         expiresAt: new Date(result.session.expiresAt).getTime(),
       };
     }
+    if (sessionsEnded !== endedBefore) return known;
     if (knownSessions.size >= SESSIONS_REMEMBERED) knownSessions.clear();
     knownSessions.set(cookieValue, known);
     return known;
@@ -193,6 +201,7 @@ export function createAccountService(deps: AccountDeps) {
 
     /** A sign-out through this instance holds here at once. */
     forgetSession(cookieHeader: string) {
+      sessionsEnded += 1;
       const cookieValue = sessionCookieOf(cookieHeader);
       if (cookieValue) knownSessions.delete(cookieValue);
     },
@@ -253,6 +262,7 @@ export function createAccountService(deps: AccountDeps) {
           await tx.delete(sessions).where(eq(sessions.userId, user.id));
         });
         // Its sessions are gone: this instance knows at once, others at the next confirmation.
+        sessionsEnded += 1;
         for (const [cookieValue, known] of knownSessions) {
           if (known.actor?.id === user.id) knownSessions.delete(cookieValue);
         }

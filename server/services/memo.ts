@@ -27,5 +27,3 @@ export function createMemo<T>(options: { maxEntries: number; lifeMs?: number }) 
     },
   };
 }
-
-export type Memo<T> = ReturnType<typeof createMemo<T>>;
