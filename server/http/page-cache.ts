@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
+import { sessionCookieIn } from "../auth/session-cookie.ts";
 import type { Audience } from "../db/visibility.ts";
 import type { Logger } from "../logger.ts";
 import type { Sharing } from "./cache-policy.ts";
@@ -9,9 +10,6 @@ import { acceptsGzip, gzipForOneResponse, preferredEncoding } from "./compressio
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
-
-/** The session cookie's name, if the request carries one (under https it has a prefix). */
-const SESSION_COOKIE = /(?:^|;\s*)((?:__Secure-)?ev\.session_token)=/;
 
 /** Expires a session cookie of that name at once (its attributes as better-auth sets them). */
 const clearedCookie = (name: string) =>
@@ -311,7 +309,7 @@ export function createPageCache(options: {
         request.method === "GET" || request.method === "HEAD" ? options.sharingOf(url) : undefined;
       if (!sharing) return passToApp();
       const cookie = request.headers.cookie ?? "";
-      const sessionCookie = SESSION_COOKIE.exec(cookie)?.[1];
+      const sessionCookie = sessionCookieIn(cookie)?.name;
       if (!sessionCookie) return answerFor(request, response, passToApp, url, "anonymous", {});
       void options
         .audienceOf(cookie)

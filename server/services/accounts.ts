@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { and, eq, gt, sql } from "drizzle-orm";
 import { type Auth, createAuth, OIDC_PROVIDER_ID } from "../auth/auth.ts";
+import { sessionCookieIn } from "../auth/session-cookie.ts";
 import { sessions, users } from "../db/schema.ts";
 import { type Audience, audienceOf } from "../db/visibility.ts";
 import { signInLinkMessage } from "../mail/sign-in-link.ts";
@@ -40,9 +41,6 @@ export const AUDIENCE_LOOKUP_MS = 2_000;
 const SESSION_MEMORY_MS = 60_000;
 /** Session cookies remembered at once; past this the memory starts over. */
 const SESSIONS_REMEMBERED = 50_000;
-/** The session cookie's value a Cookie header carries (under https its name has a prefix). */
-const sessionCookieOf = (cookieHeader: string) =>
-  /(?:^|;\s*)(?:__Secure-)?ev\.session_token=([^;]*)/.exec(cookieHeader)?.[1];
 
 /** What this instance knows of one session cookie. */
 interface KnownSession {
@@ -121,29 +119,25 @@ export function createAccountService(deps: AccountDeps) {
     const endedBefore = sessionsEnded;
     const result = await auth.api.getSession({ headers: new Headers({ cookie: cookieHeader }) });
     const now = Date.now();
-    let known: KnownSession = {
-      actor: null,
-      token: "",
-      expiresAt: Number.POSITIVE_INFINITY,
+    const user = result?.user as
+      | (NonNullable<typeof result>["user"] & Partial<SessionUser>)
+      | undefined;
+    const known: KnownSession = {
+      actor: user
+        ? {
+            id: user.id,
+            email: user.email,
+            firstName: user.firstName ?? null,
+            lastName: user.lastName ?? null,
+            profileImageUrl: user.image ?? null,
+            role: user.role === "ADMIN" ? "ADMIN" : "USER",
+          }
+        : null,
+      token: result?.session.token ?? "",
+      expiresAt: result ? new Date(result.session.expiresAt).getTime() : Number.POSITIVE_INFINITY,
       readAt: now,
       confirmedAt: now,
     };
-    if (result) {
-      const user = result.user as typeof result.user & Partial<SessionUser>;
-      known = {
-        ...known,
-        actor: {
-          id: user.id,
-          email: user.email,
-          firstName: user.firstName ?? null,
-          lastName: user.lastName ?? null,
-          profileImageUrl: user.image ?? null,
-          role: user.role === "ADMIN" ? "ADMIN" : "USER",
-        },
-        token: result.session.token,
-        expiresAt: new Date(result.session.expiresAt).getTime(),
-      };
-    }
     if (sessionsEnded !== endedBefore) return known;
     if (knownSessions.size >= SESSIONS_REMEMBERED) knownSessions.clear();
     knownSessions.set(cookieValue, known);
@@ -157,7 +151,7 @@ export function createAccountService(deps: AccountDeps) {
    * instance may have ended the session: one indexed read confirms it still lives.
    */
   async function sessionActor(cookieHeader: string, confirmedWithinMs: number): Promise<Actor> {
-    const cookieValue = sessionCookieOf(cookieHeader);
+    const cookieValue = sessionCookieIn(cookieHeader)?.value;
     if (!cookieValue) return null;
     const now = Date.now();
     const known = knownSessions.get(cookieValue);
@@ -202,7 +196,7 @@ export function createAccountService(deps: AccountDeps) {
     /** A sign-out through this instance holds here at once. */
     forgetSession(cookieHeader: string) {
       sessionsEnded += 1;
-      const cookieValue = sessionCookieOf(cookieHeader);
+      const cookieValue = sessionCookieIn(cookieHeader)?.value;
       if (cookieValue) knownSessions.delete(cookieValue);
     },
 

@@ -32,10 +32,16 @@ export function isServiceError(error: unknown): error is ServiceError {
   return error instanceof Error && error.name === "ServiceError" && "status" in error;
 }
 
-/** PostgreSQL's unique_violation (23505), as either driver reports it (directly or as the cause). */
-export function isUniqueViolation(error: unknown): boolean {
+/** A PostgreSQL error of this SQLSTATE, as either driver reports it (directly or as the cause). */
+function isPostgresError(error: unknown, code: string): boolean {
   for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
-    if ((cause as { code?: unknown }).code === "23505") return true;
+    if ((cause as { code?: unknown }).code === code) return true;
   }
   return false;
 }
+
+/** PostgreSQL's unique_violation. */
+export const isUniqueViolation = (error: unknown) => isPostgresError(error, "23505");
+
+/** PostgreSQL's foreign_key_violation: the row a write refers to is gone. */
+export const isForeignKeyViolation = (error: unknown) => isPostgresError(error, "23503");

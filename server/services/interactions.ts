@@ -5,7 +5,7 @@ import { echoes, journalEntries, poems, users, whispers } from "../db/schema.ts"
 import { audienceOf, isReadable, onPoemStanzas, readablePoems } from "../db/visibility.ts";
 import type { Actor, SessionUser } from "./actor.ts";
 import type { ServiceDeps } from "./deps.ts";
-import { forbidden, invalid, notFound, unauthorized } from "./errors.ts";
+import { forbidden, invalid, isForeignKeyViolation, notFound, unauthorized } from "./errors.ts";
 import { createMemo } from "./memo.ts";
 import { RATE_LIMITS, type RateLimiter } from "./rate-limit.ts";
 
@@ -28,14 +28,6 @@ interface KnownPoem {
   draft: boolean;
   publishAt: Date;
   stanzaCount: number;
-}
-
-/** PostgreSQL's foreign_key_violation, through either driver (node-postgres and PGlite). */
-function isForeignKeyViolation(error: unknown): boolean {
-  for (let cause = error; cause instanceof Error; cause = cause.cause) {
-    if ((cause as Error & { code?: unknown }).code === "23503") return true;
-  }
-  return false;
 }
 
 function requireUser(actor: Actor): SessionUser {
