@@ -1,6 +1,16 @@
+/** Made once: building a segmenter costs more than segmenting a whisper with it. */
+const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" });
+
 /** Characters as the reader sees them: "é" or "👍🏽" count once, whatever their code units. */
 export function visibleLength(text: string): number {
-  return [...new Intl.Segmenter("en", { granularity: "grapheme" }).segment(text)].length;
+  let length = 0;
+  for (const _ of graphemes.segment(text)) length += 1;
+  return length;
+}
+
+/** `visibleLength(text) <= max`, without segmenting text that has no more code units than that. */
+export function isWithinVisibleLength(text: string, max: number): boolean {
+  return text.length <= max || visibleLength(text) <= max;
 }
 
 export const UNSTORABLE_TEXT_MESSAGE = "Text must be valid Unicode, without NUL characters";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { WHISPER_MAX_LENGTH } from "../constants.ts";
-import { visibleLength } from "../text.ts";
+import { isWithinVisibleLength } from "../text.ts";
 import { dateTime } from "./answer.ts";
 
 export const WHISPER_TOO_LONG = "Whisper must be 280 characters or less";
@@ -32,7 +32,7 @@ export const whisperInput = z.object({
     .string(WHISPER_EMPTY)
     .trim()
     .refine((text) => text.length > 0, WHISPER_EMPTY)
-    .refine((text) => visibleLength(text) <= WHISPER_MAX_LENGTH, WHISPER_TOO_LONG),
+    .refine((text) => isWithinVisibleLength(text, WHISPER_MAX_LENGTH), WHISPER_TOO_LONG),
 });
 
 /** POST and PUT /api/journal. */

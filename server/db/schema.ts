@@ -112,7 +112,10 @@ export const verifications = pgTable(
   (table) => [index("verifications_identifier_idx").on(table.identifier)],
 );
 
-/** Fixed-window rate-limit counters, in the database so every instance shares them. */
+/**
+ * Fixed-window rate-limit counters, in the database so every instance shares them. Unlogged
+ * (migration 0007): a crash may empty them, and their commits skip the log's flush.
+ */
 export const rateLimits = pgTable("rate_limits", {
   key: text("key").primaryKey(),
   count: integer("count").notNull(),

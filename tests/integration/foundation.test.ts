@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "../../server/db/client.ts";
+import { openDatabase, rowsOf } from "../../server/db/client.ts";
 import { echoes, poems, poemTags, tags, users } from "../../server/db/schema.ts";
 import { createHealthService } from "../../server/services/health.ts";
 import { drivers } from "../helpers/database.ts";
@@ -99,6 +99,16 @@ describe.each(drivers)("foundation on %s", (driver) => {
     ]) {
       expect(names).toContain(table);
     }
+  });
+
+  it("keeps rate-limit counts unlogged and everything else logged (decision 025)", async () => {
+    const unlogged = rowsOf<{ relname: string }>(
+      await t.db.execute(
+        sql`select relname from pg_class
+            where relnamespace = 'public'::regnamespace and relkind = 'r' and relpersistence = 'u'`,
+      ),
+    );
+    expect(unlogged.map((row) => row.relname)).toEqual(["rate_limits"]);
   });
 });
 
