@@ -1,8 +1,12 @@
-/** Made once: building a segmenter costs more than segmenting a whisper with it. */
-const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" });
+/**
+ * Made once, on first use: building a segmenter costs more than segmenting a whisper with it, and
+ * a browser without Intl.Segmenter then fails only where a length is counted, not on every page.
+ */
+let graphemes: Intl.Segmenter | undefined;
 
 /** Characters as the reader sees them: "é" or "👍🏽" count once, whatever their code units. */
 export function visibleLength(text: string): number {
+  graphemes ??= new Intl.Segmenter("en", { granularity: "grapheme" });
   let length = 0;
   for (const _ of graphemes.segment(text)) length += 1;
   return length;
