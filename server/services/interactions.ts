@@ -110,6 +110,22 @@ export function createInteractionService({
     return storedKey(stanzaIndex);
   }
 
+  /** A whisper's own columns, as its insert returns them. */
+  const ownWhisperColumns = {
+    id: whispers.id,
+    userId: whispers.userId,
+    text: whispers.text,
+    createdAt: whispers.createdAt,
+  };
+  const whisperColumns = {
+    ...ownWhisperColumns,
+    user: {
+      firstName: users.firstName,
+      lastName: users.lastName,
+      profileImageUrl: users.profileImageUrl,
+    },
+  };
+
   /** Prepared once: each connection then only binds and executes it (decision 026). */
   const insertWhisper = db
     .insert(whispers)
@@ -119,25 +135,8 @@ export function createInteractionService({
       userId: sql.placeholder("userId"),
       text: sql.placeholder("text"),
     })
-    .returning({
-      id: whispers.id,
-      userId: whispers.userId,
-      text: whispers.text,
-      createdAt: whispers.createdAt,
-    })
+    .returning(ownWhisperColumns)
     .prepare("insert_whisper");
-
-  const whisperColumns = {
-    id: whispers.id,
-    userId: whispers.userId,
-    text: whispers.text,
-    createdAt: whispers.createdAt,
-    user: {
-      firstName: users.firstName,
-      lastName: users.lastName,
-      profileImageUrl: users.profileImageUrl,
-    },
-  };
 
   /** Echoes per stanza of a poem; with a reader, whether theirs is one of them. */
   async function readEchoCounts(poem: KnownPoem, reader: SessionUser | null): Promise<EchoCount[]> {
