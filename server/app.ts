@@ -1,7 +1,5 @@
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
-import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import { RouterContextProvider } from "react-router";
 import { type AppLoadContext, appContext } from "../app/lib/app-context.ts";
@@ -19,6 +17,7 @@ import { ONE_CLICK_UNSUBSCRIBE_PATH, subscriptionRoutes } from "./api/subscripti
 import { localUploadRoutes } from "./api/uploads.ts";
 import type { Config } from "./config.ts";
 import { type Audience, audienceOf } from "./db/visibility.ts";
+import { apiBodyLimit } from "./http/body-limit.ts";
 import { compressText } from "./http/compression.ts";
 import type { AppEnv } from "./http/env.ts";
 import { createErrorHandler, isConnectionError, withPageOutageErrors } from "./http/errors.ts";
@@ -146,14 +145,7 @@ export function createApp(deps: AppDeps) {
   });
 
   const api = new Hono<AppEnv>();
-  api.use(
-    bodyLimit({
-      maxSize: API_BODY_LIMIT_BYTES,
-      onError: () => {
-        throw new HTTPException(413);
-      },
-    }),
-  );
+  api.use(apiBodyLimit(API_BODY_LIMIT_BYTES));
   api.use(requireSameOrigin(config, (path) => path === ONE_CLICK_UNSUBSCRIBE_PATH));
   api.route("/", healthRoutes(services));
   api.route("/", authRoutes(services, config));
