@@ -176,19 +176,21 @@ async function measureVisits(url: string, cookie: string): Promise<Row> {
 }
 
 /**
- * The writes' rates before issue 20: this bench's write rows against a checkout of 084802d, in
- * three runs interleaved with runs of this code on the same hour (2026-11-25; the raw server
- * measured 26,800–34,700 req/s then). Issue 20 asks for three times these.
+ * The writes' rates before issue 20, as shares of the raw server's rate in the same pass: these
+ * write rows against a checkout of 084802d in two passes on 2026-11-25, each beside a raw server
+ * measured in it and alternating with passes of this code. A share travels between hours and
+ * machines that a rate does not: the same build moved by a quarter between passes that day.
+ * Issue 20 asks for three times these.
  */
 const WRITES_BEFORE_ISSUE_20: Record<string, number> = {
-  "whisper POST, 50 readers (embedded)": 254,
-  "echo toggle, 50 readers (embedded)": 264,
-  "whisper POST, one reader (embedded)": 289,
-  "echo toggle, one reader (embedded)": 285,
-  "whisper POST, 50 readers (PostgreSQL)": 590,
-  "echo toggle, 50 readers (PostgreSQL)": 628,
-  "whisper POST, one reader (PostgreSQL)": 613,
-  "echo toggle, one reader (PostgreSQL)": 458,
+  "whisper POST, 50 readers (embedded)": 0.0064,
+  "echo toggle, 50 readers (embedded)": 0.0068,
+  "whisper POST, one reader (embedded)": 0.007,
+  "echo toggle, one reader (embedded)": 0.0074,
+  "whisper POST, 50 readers (PostgreSQL)": 0.0137,
+  "echo toggle, 50 readers (PostgreSQL)": 0.015,
+  "whisper POST, one reader (PostgreSQL)": 0.015,
+  "echo toggle, one reader (PostgreSQL)": 0.0127,
 };
 
 /** Load tests sign in one reader for thousands of writes: the limits are scaled, not removed. */
@@ -305,8 +307,8 @@ try {
     if (!measured) continue;
     targets.push(
       atLeast(
-        `${name} ≥ 3 × its rate before #20 (${before} req/s)`,
-        Math.round((measured.requestsPerSecond / before) * 100) / 100,
+        `${name} ≥ 3 × its share of raw before #20 (${before} × raw, ${Math.round(before * ceiling)} req/s in this run)`,
+        Math.round(((measured.ratioToRaw ?? 0) / before) * 100) / 100,
         3,
       ),
       atMost(`${name} p99 ≤ 100 ms`, measured.p99Ms, 100),
