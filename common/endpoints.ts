@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { currentUser, signInLinkRequest } from "./schemas/account.ts";
 import {
   bookInput,
@@ -53,9 +53,9 @@ import { subscribeAnswer, subscribeInput } from "./schemas/subscription.ts";
 export interface Endpoint {
   method: "GET" | "POST" | "PUT" | "DELETE";
   path: `/api/${string}`;
-  body?: z.ZodType;
-  query?: z.ZodType;
-  answer: z.ZodType;
+  body?: z.ZodMiniType;
+  query?: z.ZodMiniType;
+  answer: z.ZodMiniType;
   status?: 201 | 204;
 }
 

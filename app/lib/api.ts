@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod/mini";
 import type { Endpoint } from "../../common/endpoints.ts";
 import { errorAnswer } from "../../common/schemas/answer.ts";
 
@@ -35,7 +35,7 @@ export async function callApi<E extends Endpoint>(
     throw new ApiError(response.status, await response.text(), response.statusText);
   }
   const json: unknown = response.status === 204 ? undefined : await response.json();
-  const decoded = endpoint.answer.safeDecode(json);
+  const decoded = z.safeDecode(endpoint.answer, json);
   if (!decoded.success) {
     const mismatch = new Error(
       `The answer to ${endpoint.method} ${endpoint.path} does not match its schema`,
@@ -58,8 +58,8 @@ type PathParams<Path extends string> = Path extends `${string}:${infer Name}/${i
 export type CallRequest<E extends Endpoint> = ([PathParams<E["path"]>] extends [never]
   ? unknown
   : { params: Record<PathParams<E["path"]>, string | number> }) &
-  (E extends { body: infer Body extends z.ZodType } ? { body: z.input<Body> } : unknown) &
-  (E extends { query: infer Query extends z.ZodType } ? { query?: z.input<Query> } : unknown);
+  (E extends { body: infer Body extends z.ZodMiniType } ? { body: z.input<Body> } : unknown) &
+  (E extends { query: infer Query extends z.ZodMiniType } ? { query?: z.input<Query> } : unknown);
 
 /** The request argument, optional when the call needs nothing. */
 export type CallArgs<E extends Endpoint> =

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type { z } from "zod/mini";
 import type { currentUser } from "../../common/schemas/account.ts";
 
 /** The signed-in reader as GET /api/auth/user answers (SPEC.md §3, Current user). */

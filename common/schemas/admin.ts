@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { SLUG_PATTERN } from "../slug.ts";
 import { dateTime } from "./answer.ts";
 import { emberFields } from "./embers.ts";
@@ -14,14 +14,22 @@ export const TAG_NAME_MAX_LENGTH = 50;
 const URL_MAX_LENGTH = 2_000;
 
 const requiredText = (message: string, max: number) =>
-  z.string(message).trim().min(1, message).max(max, `Please keep this under ${max} characters`);
+  z
+    .string(message)
+    .check(
+      z.trim(),
+      z.minLength(1, message),
+      z.maxLength(max, `Please keep this under ${max} characters`),
+    );
 
 const slug = z
   .string("Slug is required")
-  .trim()
-  .min(1, "Slug is required")
-  .max(200, "Please keep this under 200 characters")
-  .regex(SLUG_PATTERN, "Slug must be lowercase letters, numbers, and hyphens only");
+  .check(
+    z.trim(),
+    z.minLength(1, "Slug is required"),
+    z.maxLength(200, "Please keep this under 200 characters"),
+    z.regex(SLUG_PATTERN, "Slug must be lowercase letters, numbers, and hyphens only"),
+  );
 
 function isHttpUrl(value: string): boolean {
   try {
@@ -51,16 +59,20 @@ export const AUDIO_URL_MESSAGE =
   "Audio must be an https:// URL or an uploaded /objects/audio/ file";
 
 const link = (message: string, accepts: (value: string) => boolean) =>
-  z.string(message).trim().max(URL_MAX_LENGTH, message).refine(accepts, message);
+  z
+    .string(message)
+    .check(z.trim(), z.maxLength(URL_MAX_LENGTH, message), z.refine(accepts, message));
 
 /** Empty or absent is "none" (null); anything else must pass `schema`. */
-const optional = <Schema extends z.ZodType>(schema: Schema) =>
-  z
-    .union([z.literal(""), z.null(), schema])
-    .optional()
-    .transform((value) => (value === "" || value === undefined ? null : value));
+const optional = <Schema extends z.ZodMiniType>(schema: Schema) =>
+  z.pipe(
+    z.optional(z.union([z.literal(""), z.null(), schema])),
+    z.transform((value) => (value === "" || value === undefined ? null : value)),
+  );
 
-const tagIds = z.array(z.number().int().positive(), "Tags must be a list of tag ids").max(50);
+const tagIds = z
+  .array(z.number().check(z.int(), z.positive()), "Tags must be a list of tag ids")
+  .check(z.maxLength(50));
 
 /**
  * Publication, beyond the spec's payload (left out, a poem or book is published at once on
@@ -68,30 +80,38 @@ const tagIds = z.array(z.number().int().positive(), "Tags must be a list of tag 
  * 8601 date-time with its offset, is when they first see it (future: scheduled).
  */
 const publication = {
-  draft: z.boolean("draft must be true or false").optional(),
-  publishAt: z
-    .string("Invalid date format")
-    .pipe(z.iso.datetime({ offset: true, error: "Invalid date format" }))
-    .transform((value) => new Date(value))
-    .optional(),
+  draft: z.optional(z.boolean("draft must be true or false")),
+  publishAt: z.optional(
+    z.pipe(
+      z.pipe(
+        z.string("Invalid date format"),
+        z.iso.datetime({ offset: true, error: "Invalid date format" }),
+      ),
+      z.transform((value) => new Date(value)),
+    ),
+  ),
 };
 
 export const poemInput = z.object({
   title: requiredText("Title is required", 300),
   slug,
-  stanzas: z
-    .array(z.string("Each stanza must be text"), "At least one stanza is required")
-    .max(500, "Please keep a poem under 500 stanzas")
-    // Only the end is trimmed: a stanza's leading spaces are its first line's indentation
-    // (DESIGN.md, "Indented lines"). A stanza of nothing but spaces is dropped.
-    .transform((stanzas) =>
-      stanzas.map((stanza) => stanza.trimEnd()).filter((stanza) => stanza.trim().length > 0),
-    )
-    .pipe(
+  stanzas: z.pipe(
+    z.pipe(
       z
-        .array(z.string().max(10_000, "Please keep each stanza under 10000 characters"))
-        .min(1, "At least one stanza is required"),
+        .array(z.string("Each stanza must be text"), "At least one stanza is required")
+        .check(z.maxLength(500, "Please keep a poem under 500 stanzas")),
+      // Only the end is trimmed: a stanza's leading spaces are its first line's indentation
+      // (DESIGN.md, "Indented lines"). A stanza of nothing but spaces is dropped.
+      z.transform((stanzas) =>
+        stanzas.map((stanza) => stanza.trimEnd()).filter((stanza) => stanza.trim().length > 0),
+      ),
     ),
+    z
+      .array(
+        z.string().check(z.maxLength(10_000, "Please keep each stanza under 10000 characters")),
+      )
+      .check(z.minLength(1, "At least one stanza is required")),
+  ),
   audioUrl: optional(
     link(AUDIO_URL_MESSAGE, (value) => isHttpsUrl(value) || isAudioObjectPath(value)),
   ),
@@ -101,33 +121,37 @@ export const poemInput = z.object({
       (value) => isHttpUrl(value) || isObjectPath(value),
     ),
   ),
-  coverAlt: optional(z.string().trim().max(300, "Please keep this under 300 characters")),
-  coverWidth: optional(z.number().int().min(1).max(20_000)),
-  coverHeight: optional(z.number().int().min(1).max(20_000)),
+  coverAlt: optional(
+    z.string().check(z.trim(), z.maxLength(300, "Please keep this under 300 characters")),
+  ),
+  coverWidth: optional(z.number().check(z.int(), z.gte(1), z.lte(20_000))),
+  coverHeight: optional(z.number().check(z.int(), z.gte(1), z.lte(20_000))),
   // The form sends it; the server derives it from the cover all the same (SPEC.md §3).
   coverProvider: optional(z.enum(["object-storage", "url"])),
-  tagIds: tagIds.min(1, "At least one tag is required"),
+  tagIds: tagIds.check(z.minLength(1, "At least one tag is required")),
   ...publication,
 });
 export type PoemInput = z.infer<typeof poemInput>;
 
 /** A calendar day: 'YYYY-MM-DD', or any date-time, whose UTC day is taken. */
-const emberDate = z
-  .string("Date is required")
-  .trim()
-  .min(1, "Date is required")
-  .refine((value) => !Number.isNaN(Date.parse(value)), "Invalid date format")
-  .transform((value) =>
+const emberDate = z.pipe(
+  z.string("Date is required").check(
+    z.trim(),
+    z.minLength(1, "Date is required"),
+    z.refine((value) => !Number.isNaN(Date.parse(value)), "Invalid date format"),
+  ),
+  z.transform((value) =>
     /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : new Date(value).toISOString().slice(0, 10),
-  );
+  ),
+);
 
 export const emberInput = z.object({
   text: requiredText("Text is required", 2_000),
   date: emberDate,
   /** Beyond the spec's {text, date}: left out, an update keeps the ember's tags and feature. */
-  tagIds: tagIds.optional(),
+  tagIds: z.optional(tagIds),
   /** The Ember of the Week (embers.isFeatured, featuredAt). */
-  isFeatured: z.boolean("isFeatured must be true or false").optional(),
+  isFeatured: z.optional(z.boolean("isFeatured must be true or false")),
 });
 export type EmberInput = z.infer<typeof emberInput>;
 
@@ -137,16 +161,18 @@ export const bookInput = z.object({
   blurb: requiredText("Blurb is required", 5_000),
   coverUrl: link("Must be a valid URL", (value) => isHttpUrl(value) || isObjectPath(value)),
   buyUrl: link("Must be a valid URL", isHttpUrl),
-  pages: z
-    .array(
-      z.object({
-        title: requiredText("Page title is required", 300),
-        content: requiredText("Page content is required", 20_000),
-      }),
-      "Pages must be a list",
-    )
-    .max(100, "Please keep a book under 100 pages")
-    .default([]),
+  pages: z._default(
+    z
+      .array(
+        z.object({
+          title: requiredText("Page title is required", 300),
+          content: requiredText("Page content is required", 20_000),
+        }),
+        "Pages must be a list",
+      )
+      .check(z.maxLength(100, "Please keep a book under 100 pages")),
+    [],
+  ),
   ...publication,
 });
 export type BookInput = z.infer<typeof bookInput>;
@@ -154,14 +180,16 @@ export type BookInput = z.infer<typeof bookInput>;
 export const tagInput = z.object({
   name: z
     .string("Tag name is required")
-    .trim()
-    .min(1, "Tag name is required")
-    .max(TAG_NAME_MAX_LENGTH, "Tag name must be 50 characters or less"),
+    .check(
+      z.trim(),
+      z.minLength(1, "Tag name is required"),
+      z.maxLength(TAG_NAME_MAX_LENGTH, "Tag name must be 50 characters or less"),
+    ),
 });
 export type TagInput = z.infer<typeof tagInput>;
 
 /** An ember as the admin's schedule shows it (GET /api/admin/embers), which its writes answer. */
-export const scheduledEmber = emberFields.extend({
+export const scheduledEmber = z.extend(emberFields, {
   createdAt: dateTime,
   updatedAt: dateTime,
   tags: z.array(tagRef),
@@ -170,20 +198,21 @@ export type ScheduledEmber = z.output<typeof scheduledEmber>;
 
 /** GET /api/admin/embers?limit: the schedule reads at most 30 (SPEC.md §9). */
 export const emberScheduleQuery = z.object({
-  limit: z
-    .string()
-    .regex(/^\d{1,3}$/, "limit must be a positive integer")
-    .transform(Number)
-    .optional(),
+  limit: z.optional(
+    z.pipe(
+      z.string().check(z.regex(/^\d{1,3}$/, "limit must be a positive integer")),
+      z.transform(Number),
+    ),
+  ),
 });
 
 /** SPEC.md §3, Whisper item, admin view: approved or hidden, with its poem and stanza. */
 export const moderatedWhisper = z.object({
-  id: z.number().int(),
+  id: z.int(),
   text: z.string(),
   isApproved: z.boolean(),
   createdAt: dateTime,
-  stanzaIndex: z.number().int().min(0),
+  stanzaIndex: z.int().check(z.gte(0)),
   poemSlug: z.string(),
   poemTitle: z.string(),
   user: whisperAuthor,

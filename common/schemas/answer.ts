@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 
 /**
  * What every answer schema is built from (docs/decisions/019-one-contract.md). A moment in time
@@ -19,8 +19,8 @@ export const messageAnswer = z.object({ message: z.string() });
  */
 export const errorAnswer = z.object({
   message: z.string(),
-  errors: z.record(z.string(), z.array(z.string())).optional(),
-  requestId: z.string().optional(),
+  errors: z.optional(z.record(z.string(), z.array(z.string()))),
+  requestId: z.optional(z.string()),
 });
 export type ErrorAnswer = z.output<typeof errorAnswer>;
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 
 /** GET /api/health: 200 when the database answers, 503 with the same shape when it does not. */
 export const healthReport = z.object({

@@ -1,10 +1,12 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 
 /** The message the admin's cover preview shows when the server refuses a URL (SPEC.md §5). */
 export const INVALID_IMAGE_URL_MESSAGE = "Please enter a valid image URL";
 
 export const validateImageUrlInput = z.object({
-  url: z.string(INVALID_IMAGE_URL_MESSAGE).trim().min(1, INVALID_IMAGE_URL_MESSAGE).max(2048),
+  url: z
+    .string(INVALID_IMAGE_URL_MESSAGE)
+    .check(z.trim(), z.minLength(1, INVALID_IMAGE_URL_MESSAGE), z.maxLength(2048)),
 });
 
 /**
@@ -12,7 +14,7 @@ export const validateImageUrlInput = z.object({
  * an S3 URL that accepts only that type.
  */
 export const uploadUrlInput = z.object({
-  contentType: z.enum(["image/jpeg", "image/png", "image/webp"]).optional(),
+  contentType: z.optional(z.enum(["image/jpeg", "image/png", "image/webp"])),
 });
 
 /** POST /api/admin/images/upload-url: where to PUT the file, and the path it will have. */

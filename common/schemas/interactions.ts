@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { WHISPER_MAX_LENGTH } from "../constants.ts";
 import { isWithinVisibleLength } from "../text.ts";
 import { dateTime } from "./answer.ts";
@@ -9,35 +9,31 @@ export const STANZA_INDEX_INVALID = "stanzaIndex must be a whole number";
 
 /** A stanza index as a number or a numeric string (0-based); validated against the poem later. */
 export const stanzaIndexInput = z.union([
-  z.number().int(STANZA_INDEX_INVALID),
-  z
-    .string()
-    .trim()
-    .regex(/^-?\d+$/, STANZA_INDEX_INVALID)
-    .transform(Number),
+  z.number().check(z.int(STANZA_INDEX_INVALID)),
+  z.pipe(z.string().check(z.trim(), z.regex(/^-?\d+$/, STANZA_INDEX_INVALID)), z.transform(Number)),
 ]);
 
 /** POST /api/poems/{slug}/echo: absent or empty stanzaIndex means the whole poem. */
 export const echoInput = z.object({
-  stanzaIndex: z
-    .union([z.literal(""), z.null(), stanzaIndexInput])
-    .optional()
-    .transform((value) => (value === "" || value === null || value === undefined ? null : value)),
+  stanzaIndex: z.pipe(
+    z.optional(z.union([z.literal(""), z.null(), stanzaIndexInput])),
+    z.transform((value) => (value === "" || value === null || value === undefined ? null : value)),
+  ),
 });
 
 /** POST /api/poems/{slug}/whispers: the text is sent as `body`, trimmed, 1 to 280 characters. */
 export const whisperInput = z.object({
   stanzaIndex: stanzaIndexInput,
-  body: z
-    .string(WHISPER_EMPTY)
-    .trim()
-    .refine((text) => text.length > 0, WHISPER_EMPTY)
-    .refine((text) => isWithinVisibleLength(text, WHISPER_MAX_LENGTH), WHISPER_TOO_LONG),
+  body: z.string(WHISPER_EMPTY).check(
+    z.trim(),
+    z.refine((text) => text.length > 0, WHISPER_EMPTY),
+    z.refine((text) => isWithinVisibleLength(text, WHISPER_MAX_LENGTH), WHISPER_TOO_LONG),
+  ),
 });
 
 /** POST and PUT /api/journal. */
 export const journalInput = z.object({
-  poemSlug: z.string().trim().min(1, "poemSlug is required").max(200),
+  poemSlug: z.string().check(z.trim(), z.minLength(1, "poemSlug is required"), z.maxLength(200)),
   stanzaIndex: stanzaIndexInput,
 });
 
@@ -46,14 +42,18 @@ export const journalInput = z.object({
  * stored string, as SPEC.md §3 has the client read it ("2"; "" for a whole-poem echo); in code a
  * number, like every other stanza index (docs/decisions/019-one-contract.md).
  */
-const storedStanzaIndex = z.codec(z.string().regex(/^(0|[1-9]\d*)$/), z.number().int().min(0), {
-  decode: Number,
-  encode: String,
-});
+const storedStanzaIndex = z.codec(
+  z.string().check(z.regex(/^(0|[1-9]\d*)$/)),
+  z.int().check(z.gte(0)),
+  {
+    decode: Number,
+    encode: String,
+  },
+);
 /** An echo's stanza: null is the whole poem, stored and sent as "". */
 const echoedStanzaIndex = z.codec(
-  z.string().regex(/^(0|[1-9]\d*)?$/),
-  z.number().int().min(0).nullable(),
+  z.string().check(z.regex(/^(0|[1-9]\d*)?$/)),
+  z.nullable(z.int().check(z.gte(0))),
   {
     decode: (text) => (text === "" ? null : Number(text)),
     encode: (index) => (index === null ? "" : String(index)),
@@ -62,7 +62,7 @@ const echoedStanzaIndex = z.codec(
 
 /** GET /api/poems/{slug}/echos: per stanza, how many echoes and whether one is the reader's. */
 export const echoCounts = z.array(
-  z.object({ stanzaIndex: echoedStanzaIndex, count: z.number().int(), userHasEchoed: z.boolean() }),
+  z.object({ stanzaIndex: echoedStanzaIndex, count: z.int(), userHasEchoed: z.boolean() }),
 );
 export type EchoCount = z.output<typeof echoCounts>[number];
 
@@ -71,14 +71,14 @@ export const toggleAnswer = z.object({ added: z.boolean() });
 
 /** A whisper's author as readers see them (SPEC.md §3, Whisper item). */
 export const whisperAuthor = z.object({
-  firstName: z.string().nullable(),
-  lastName: z.string().nullable(),
-  profileImageUrl: z.string().nullable(),
+  firstName: z.nullable(z.string()),
+  lastName: z.nullable(z.string()),
+  profileImageUrl: z.nullable(z.string()),
 });
 
 /** SPEC.md §3, Whisper item: POST /api/poems/{slug}/whispers answers one, GET lists them. */
 export const whisper = z.object({
-  id: z.number().int(),
+  id: z.int(),
   userId: z.string(),
   text: z.string(),
   createdAt: dateTime,
@@ -89,7 +89,7 @@ export type Whisper = z.output<typeof whisper>;
 /** GET /api/journal (SPEC.md §3, Cloud journal entry). */
 export const journalEntries = z.array(
   z.object({
-    id: z.number().int(),
+    id: z.int(),
     stanzaIndex: storedStanzaIndex,
     createdAt: dateTime,
     poem: z.object({ slug: z.string(), title: z.string(), stanzas: z.array(z.string()) }),

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import {
   SEARCH_MAX_LIMIT,
   SEARCH_QUERY_MAX_LENGTH,
@@ -17,17 +17,19 @@ const characterCount = (text: string) => [...text].length;
  * `limit` is how many results each group may hold.
  */
 export const searchInput = z.object({
-  q: z
-    .string()
-    .trim()
-    .refine((q) => characterCount(q) <= SEARCH_QUERY_MAX_LENGTH, SEARCH_QUERY_TOO_LONG)
-    .default(""),
-  limit: z
-    .string()
-    .regex(/^\d{1,2}$/, SEARCH_LIMIT_INVALID)
-    .transform(Number)
-    .refine((limit) => limit >= 1 && limit <= SEARCH_MAX_LIMIT, SEARCH_LIMIT_INVALID)
-    .default(SEARCH_RESULTS_PER_GROUP),
+  q: z._default(
+    z.string().check(
+      z.trim(),
+      z.refine((q) => characterCount(q) <= SEARCH_QUERY_MAX_LENGTH, SEARCH_QUERY_TOO_LONG),
+    ),
+    "",
+  ),
+  limit: z._default(
+    z
+      .pipe(z.string().check(z.regex(/^\d{1,2}$/, SEARCH_LIMIT_INVALID)), z.transform(Number))
+      .check(z.refine((limit) => limit >= 1 && limit <= SEARCH_MAX_LIMIT, SEARCH_LIMIT_INVALID)),
+    SEARCH_RESULTS_PER_GROUP,
+  ),
 });
 export type SearchInput = z.infer<typeof searchInput>;
 
@@ -40,11 +42,11 @@ export const searchAnswer = z.object({
     z.object({
       slug: z.string(),
       title: z.string(),
-      stanzaIndex: z.number().int(),
+      stanzaIndex: z.int(),
       snippet: z.string(),
     }),
   ),
-  embers: z.array(z.object({ id: z.number().int(), date: dateTime, text: z.string() })),
+  embers: z.array(z.object({ id: z.int(), date: dateTime, text: z.string() })),
   guestVoices: z.array(z.object({ slug: z.string(), name: z.string(), title: z.string() })),
 });
 export type SearchAnswer = z.output<typeof searchAnswer>;

@@ -1,14 +1,18 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { SUBSCRIPTION_EMAIL_MAX_LENGTH } from "../constants.ts";
 import { EMAIL_MESSAGE, EMAIL_PATTERN } from "../email.ts";
 
 /** An email address as the spec accepts it (SPEC.md §5), trimmed and lowercased. */
-export const emailAddress = z
-  .string(EMAIL_MESSAGE)
-  .trim()
-  .max(SUBSCRIPTION_EMAIL_MAX_LENGTH, EMAIL_MESSAGE)
-  .regex(EMAIL_PATTERN, EMAIL_MESSAGE)
-  .transform((email) => email.toLowerCase());
+export const emailAddress = z.pipe(
+  z
+    .string(EMAIL_MESSAGE)
+    .check(
+      z.trim(),
+      z.maxLength(SUBSCRIPTION_EMAIL_MAX_LENGTH, EMAIL_MESSAGE),
+      z.regex(EMAIL_PATTERN, EMAIL_MESSAGE),
+    ),
+  z.transform((email) => email.toLowerCase()),
+);
 
 export const subscribeInput = z.object({ email: emailAddress });
 export type SubscribeInput = z.infer<typeof subscribeInput>;
@@ -19,5 +23,5 @@ export type SubscribeInput = z.infer<typeof subscribeInput>;
  */
 export const subscribeAnswer = z.object({
   message: z.string(),
-  verificationUrl: z.string().optional(),
+  verificationUrl: z.optional(z.string()),
 });

@@ -1,25 +1,14 @@
 import { Hono } from "hono";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { endpoints } from "../../common/endpoints.ts";
 import { answer } from "../http/answer.ts";
 import type { AdminEnv } from "../http/env.ts";
-import { parseInput, readJsonBody } from "../http/json-body.ts";
+import { idInText, parseInput, readJsonBody } from "../http/json-body.ts";
 import type { Services } from "../services/index.ts";
 
-const idParam = (entity: string) =>
-  z.object({
-    id: z
-      .string()
-      .regex(/^\d{1,9}$/, `${entity} not found`)
-      .transform(Number),
-  });
+const idParam = (entity: string) => z.object({ id: idInText(`${entity} not found`) });
 const poemId = idParam("Poem");
-const poemVersionParams = poemId.extend({
-  versionId: z
-    .string()
-    .regex(/^\d{1,9}$/, "Version not found")
-    .transform(Number),
-});
+const poemVersionParams = z.extend(poemId, { versionId: idInText("Version not found") });
 const emberId = idParam("Ember");
 const bookId = idParam("Book");
 const tagId = idParam("Tag");

@@ -1,5 +1,5 @@
 import { type Context, Hono } from "hono";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { endpoints } from "../../common/endpoints.ts";
 import { signInLinkRequest } from "../../common/schemas/account.ts";
 import type { Config } from "../config.ts";
@@ -12,8 +12,8 @@ import { unauthorized } from "../services/errors.ts";
 import type { Services } from "../services/index.ts";
 
 const continueRequest = z.object({
-  token: z.string().min(1).max(512),
-  returnTo: z.string().max(2000).optional(),
+  token: z.string().check(z.minLength(1), z.maxLength(512)),
+  returnTo: z.optional(z.string().check(z.maxLength(2000))),
 });
 
 /** Same answer whether or not the address has an account (no enumeration). */

@@ -1,17 +1,12 @@
 import { Hono } from "hono";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { endpoints } from "../../common/endpoints.ts";
 import { answer } from "../http/answer.ts";
 import type { AdminEnv } from "../http/env.ts";
-import { parseInput, readJsonBody } from "../http/json-body.ts";
+import { idInText, parseInput, readJsonBody } from "../http/json-body.ts";
 import type { Services } from "../services/index.ts";
 
-const runParams = z.object({
-  id: z
-    .string()
-    .regex(/^\d{1,9}$/, "Digest run not found")
-    .transform(Number),
-});
+const runParams = z.object({ id: idInText("Digest run not found") });
 
 /**
  * The weekly digest on the admin router (server/api/admin.ts): content, preview, sending, runs,

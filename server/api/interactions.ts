@@ -1,19 +1,14 @@
 import { Hono } from "hono";
-import { z } from "zod";
 import { endpoints } from "../../common/endpoints.ts";
 import { stanzaIndexInput } from "../../common/schemas/interactions.ts";
 import { answer } from "../http/answer.ts";
 import { anonymousRead } from "../http/cache-policy.ts";
 import type { AppEnv } from "../http/env.ts";
-import { parseInput, readJsonBody } from "../http/json-body.ts";
+import { idInText, parseInput, readJsonBody } from "../http/json-body.ts";
 import type { Services } from "../services/index.ts";
 import { SHARED_ECHO_COUNTS_LIFE_MS } from "../services/interactions.ts";
 
-/** Ids are PostgreSQL integers: nine digits at most, so no id overflows the column type. */
-const whisperId = z
-  .string()
-  .regex(/^\d{1,9}$/, "Whisper not found")
-  .transform(Number);
+const whisperId = idInText("Whisper not found");
 
 /** Echoes, whispers and the journal (SPEC.md §7). Every rule is in the interaction service. */
 export function interactionRoutes(services: Services) {

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { endpoints } from "../../common/endpoints.ts";
 import { answer } from "../http/answer.ts";
 import { sharedRead } from "../http/cache-policy.ts";
@@ -7,7 +7,7 @@ import type { AppEnv } from "../http/env.ts";
 import { parseInput } from "../http/json-body.ts";
 import type { Services } from "../services/index.ts";
 
-const slugParam = z.string().min(1).max(200);
+const slugParam = z.string().check(z.minLength(1), z.maxLength(200));
 
 /** Public reads: GET /api/poems, /api/poems/{slug}, /api/tags, /api/themes/{slug}. */
 export function poemRoutes(services: Services) {

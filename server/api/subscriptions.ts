@@ -1,19 +1,16 @@
 import { Hono } from "hono";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { endpoints } from "../../common/endpoints.ts";
 import type { Config } from "../config.ts";
 import { answer } from "../http/answer.ts";
 import { clientAddress } from "../http/client-address.ts";
 import type { AppEnv } from "../http/env.ts";
-import { parseInput, readFormBody, readJsonBody } from "../http/json-body.ts";
+import { idInText, parseInput, readFormBody, readJsonBody } from "../http/json-body.ts";
 import type { Services } from "../services/index.ts";
 
 const unsubscribeQuery = z.object({
-  s: z
-    .string()
-    .regex(/^\d{1,9}$/, "Invalid unsubscribe link")
-    .transform(Number),
-  sig: z.string().min(1, "Invalid unsubscribe link").max(200),
+  s: idInText("Invalid unsubscribe link"),
+  sig: z.string().check(z.minLength(1, "Invalid unsubscribe link"), z.maxLength(200)),
 });
 
 /** Path of the unsubscribe endpoint: its one-click POST comes from mail providers, not our pages. */

@@ -1,7 +1,8 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { prettifyError, type z } from "zod";
+import { z } from "zod/mini";
 import type { Endpoint } from "../../common/endpoints.ts";
+import { ZOD_MESSAGES_IN_ENGLISH } from "./json-body.ts";
 
 /**
  * Sends an /api call's answer through its schema (common/endpoints.ts): Dates become ISO strings,
@@ -23,10 +24,10 @@ export function answer<E extends Endpoint>(
       `${c.req.method} ${c.req.routePath} answered as ${endpoint.method} ${endpoint.path}`,
     );
   }
-  const encoded = endpoint.answer.safeEncode(value);
+  const encoded = z.safeEncode(endpoint.answer, value, { error: ZOD_MESSAGES_IN_ENGLISH });
   if (!encoded.success) {
     throw new Error(
-      `The answer to ${endpoint.method} ${endpoint.path} does not match its schema:\n${prettifyError(encoded.error)}`,
+      `The answer to ${endpoint.method} ${endpoint.path} does not match its schema:\n${z.prettifyError(encoded.error)}`,
     );
   }
   if (status === 204) return c.body(null, 204);

@@ -1,13 +1,27 @@
 import type { Context } from "hono";
-import type { z } from "zod";
+import { z } from "zod/mini";
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from "../../common/text.ts";
 import { invalid } from "../services/errors.ts";
+
+/**
+ * zod's own English messages, for an issue whose schema names none ("Too big: expected string to
+ * have <=200 characters"). The schemas are built with zod/mini, which loads no messages, so that
+ * the browser, which only decodes answers, does not download them.
+ */
+export const ZOD_MESSAGES_IN_ENGLISH = z.locales.en().localeError;
+
+/**
+ * An id written in a path or a query: digits, nine at most, so no id overflows PostgreSQL's
+ * integer; anything else fails with `message` (the row is not found, the link is invalid).
+ */
+export const idInText = (message: string) =>
+  z.pipe(z.string().check(z.regex(/^\d{1,9}$/, message)), z.transform(Number));
 
 /**
  * Reads and validates a JSON body with the input's one schema. Wrong content type, malformed JSON
  * and schema failures are all 400 `{message, errors}` with the schema's (the spec's) messages.
  */
-export async function readJsonBody<Schema extends z.ZodType>(
+export async function readJsonBody<Schema extends z.ZodMiniType>(
   c: Context,
   schema: Schema,
 ): Promise<z.infer<Schema>> {
@@ -42,7 +56,7 @@ export async function readFormBody(c: Context): Promise<Record<string, string | 
  * as sent is refused with 400, naming where it was, rather than failing as a 500 or being
  * changed on its way in.
  */
-export function parseInput<Schema extends z.ZodType>(
+export function parseInput<Schema extends z.ZodMiniType>(
   schema: Schema,
   input: unknown,
 ): z.infer<Schema> {
@@ -50,7 +64,7 @@ export function parseInput<Schema extends z.ZodType>(
   if (unstorable !== undefined) {
     throw invalid(UNSTORABLE_TEXT_MESSAGE, { [unstorable || "_"]: [UNSTORABLE_TEXT_MESSAGE] });
   }
-  const result = schema.safeParse(input);
+  const result = schema.safeParse(input, { error: ZOD_MESSAGES_IN_ENGLISH });
   if (result.success) return result.data;
   const errors: Record<string, string[]> = {};
   for (const issue of result.error.issues) {

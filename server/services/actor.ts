@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type { z } from "zod/mini";
 import type { sessionUser } from "../../common/schemas/account.ts";
 import { forbidden, unauthorized } from "./errors.ts";
 

@@ -5,7 +5,7 @@ import path from "node:path";
 import { eq, inArray } from "drizzle-orm";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import type { z } from "zod";
+import type { z } from "zod/mini";
 import type { digestRun } from "../../common/schemas/digest.ts";
 import { type DatabaseHandle, openDatabase } from "../../server/db/client.ts";
 import { digestDeliveries, subscriptions } from "../../server/db/schema.ts";

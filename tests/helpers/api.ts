@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type { z } from "zod/mini";
 import type { Endpoint } from "../../common/endpoints.ts";
 
 /** The site's origin in tests (createTestApp's PUBLIC_URL): what a page of the site sends as Origin. */

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type { z } from "zod/mini";
 import type { Endpoint } from "../../../common/endpoints.ts";
 import { type CallArgs, type CallRequest, callApi } from "../../lib/api.ts";
 import { reportFailure } from "../../lib/api-failure.ts";

@@ -1,5 +1,5 @@
 import { type ReactNode, useState } from "react";
-import type { z } from "zod";
+import type { z } from "zod/mini";
 import type { Endpoint } from "../../../common/endpoints.ts";
 import type { CallRequest } from "../../lib/api.ts";
 import { adminCall } from "./admin-call.ts";
@@ -20,7 +20,7 @@ export function ContentTab<Item extends { id: number }>({
 }: {
   /** As the spec's messages name it: 'Poem', 'Book', 'Tag'. */
   entity: string;
-  list: Endpoint & { method: "GET"; answer: z.ZodType<Item[]> };
+  list: Endpoint & { method: "GET"; answer: z.ZodMiniType<Item[]> };
   /** The delete call, where the spec has a Delete button. */
   remove?: Endpoint & { method: "DELETE"; path: `${string}/:id` };
   /** `badge` follows the title (a poem's publication state). */

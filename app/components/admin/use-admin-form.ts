@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { z } from "zod";
+import type { z } from "zod/mini";
 import type { Endpoint } from "../../../common/endpoints.ts";
 import { ApiError, type CallRequest } from "../../lib/api.ts";
 import { isSessionEnded } from "../../lib/api-failure.ts";

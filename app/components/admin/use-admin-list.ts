@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import type { z } from "zod";
+import type { z } from "zod/mini";
 import type { Endpoint } from "../../../common/endpoints.ts";
 import { type CallArgs, type CallRequest, callApi } from "../../lib/api.ts";
 
