@@ -22,6 +22,14 @@ import { atLeast, atMost, printTargets, type TargetCheck } from "./targets.ts";
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARM_UP_SECONDS = 1;
+/**
+ * A server's renders keep getting faster for half a minute after it starts, while V8 compiles
+ * React's and React Router's code at a few hundred renders a second (the uncached poem page rose
+ * from about 220 to 480 req/s over 40 s on this machine). A server that has rendered for a while
+ * is past that, so the target row is measured after this much more rendering; the fresh process's
+ * first seconds are printed too.
+ */
+const RENDER_WARM_UP_SECONDS = 30;
 const POEM = "the-kitchen-table";
 const POEM_STANZAS = DEMO_POEMS.find((poem) => poem.slug === POEM)?.stanzas.length ?? 1;
 
@@ -219,16 +227,15 @@ const postgres =
 const spikeReaders = Array.from({ length: CONNECTIONS }, (_, n) => `spike-${n}@example.com`);
 // A PostgreSQL database starts empty: the operator seeds it as the README says.
 await postgres?.cli("seed-demo");
+let raw: Awaited<ReturnType<typeof startRawServer>> | undefined;
 try {
   const page = await fetch(`${app.url}/poetry/${POEM}`);
-  const body = Buffer.from(await page.arrayBuffer());
-  const raw = await startRawServer(body);
+  raw = await startRawServer(Buffer.from(await page.arrayBuffer()));
   const rows: Row[] = [];
-  try {
-    rows.push(await measure("raw node:http (poem page bytes)", raw.url));
-  } finally {
-    raw.stop();
-  }
+  // The ceiling is measured first and again last, and the better of the two is kept: the first
+  // run also warms the load generator in this process, and one slow minute at the start of a
+  // run once halved it (14,624 req/s against 29,000–39,000 in other runs), doubling every ratio.
+  rows.push(await measure("raw node:http (poem page bytes)", raw.url));
   for (const [name, route] of [
     ["poem page (anonymous)", `/poetry/${POEM}`],
     ["/poetry", "/poetry"],
@@ -238,7 +245,14 @@ try {
   ] as const) {
     rows.push(await measure(name, `${app.url}${route}`));
   }
-  rows.push(await measure("poem page, PAGE_CACHE=false", `${uncached.url}/poetry/${POEM}`));
+  const uncachedPoemPage = `${uncached.url}/poetry/${POEM}`;
+  rows.push(await measure("poem page, PAGE_CACHE=false, fresh process", uncachedPoemPage));
+  await autocannon({
+    url: uncachedPoemPage,
+    connections: CONNECTIONS,
+    duration: RENDER_WARM_UP_SECONDS,
+  });
+  rows.push(await measure("poem page, PAGE_CACHE=false", uncachedPoemPage));
   // No target: React Router's floor, a page with no database read (the confirmation-link page).
   rows.push(await measure("smallest page, PAGE_CACHE=false", `${uncached.url}/subscribe/invalid`));
 
@@ -260,7 +274,12 @@ try {
     const readers = await signInReaders(postgres, spikeReaders, access);
     rows.push(...(await measureWrites(postgres, readers, "PostgreSQL")));
   }
-  const ceiling = rows[0]?.requestsPerSecond ?? 1;
+  rows.push(await measure("raw node:http, again at the end", raw.url));
+  const ceiling = Math.max(
+    ...rows
+      .filter((row) => row.name.startsWith("raw node:http"))
+      .map((row) => row.requestsPerSecond),
+  );
   for (const row of rows) {
     const perSecond = row.requestsPerSecond * (row.requestsPerVisit ?? 1);
     row.ratioToRaw = Math.round((perSecond / ceiling) * 10000) / 10000;
@@ -290,7 +309,7 @@ try {
   }
   targets.push(
     atLeast(
-      "poem page, PAGE_CACHE=false ≥ 500 req/s",
+      `poem page, PAGE_CACHE=false (after ${RENDER_WARM_UP_SECONDS} s more of rendering) ≥ 500 req/s`,
       row("poem page, PAGE_CACHE=false")?.requestsPerSecond ?? 0,
       500,
     ),
@@ -327,6 +346,7 @@ try {
     ),
   );
 } finally {
+  raw?.stop();
   await Promise.all([app.stop(), uncached.stop(), postgres?.stop()]);
   await postgresDatabase?.drop();
 }
