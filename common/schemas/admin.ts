@@ -2,6 +2,7 @@ import { z } from "zod/mini";
 import { SLUG_PATTERN } from "../slug.ts";
 import { dateTime } from "./answer.ts";
 import { emberFields } from "./embers.ts";
+import { digitsInText } from "./input.ts";
 import { whisperAuthor } from "./interactions.ts";
 import { tagRef } from "./poems.ts";
 
@@ -198,12 +199,7 @@ export type ScheduledEmber = z.output<typeof scheduledEmber>;
 
 /** GET /api/admin/embers?limit: the schedule reads at most 30 (SPEC.md §9). */
 export const emberScheduleQuery = z.object({
-  limit: z.optional(
-    z.pipe(
-      z.string().check(z.regex(/^\d{1,3}$/, "limit must be a positive integer")),
-      z.transform(Number),
-    ),
-  ),
+  limit: z.optional(digitsInText(3, "limit must be a positive integer")),
 });
 
 /** SPEC.md §3, Whisper item, admin view: approved or hidden, with its poem and stanza. */

@@ -1,6 +1,7 @@
 import { z } from "zod/mini";
 import { EMBERS_MAX_LIMIT, EMBERS_PAGE_SIZE } from "../constants.ts";
 import { dateTime } from "./answer.ts";
+import { digitsInText } from "./input.ts";
 
 /** An ember's fields; each read answers the few the spec names (SPEC.md §7). */
 export const emberFields = z.object({
@@ -22,12 +23,9 @@ export type ArchivedEmber = z.output<typeof archivedEmbers>[number];
 
 /** Nine digits at most: a larger page would overflow the database's row offset. */
 const positiveInteger = (name: string) =>
-  z
-    .pipe(
-      z.string().check(z.regex(/^\d{1,9}$/, `${name} must be a positive integer`)),
-      z.transform(Number),
-    )
-    .check(z.refine((value) => value >= 1, `${name} must be a positive integer`));
+  digitsInText(9, `${name} must be a positive integer`).check(
+    z.refine((value) => value >= 1, `${name} must be a positive integer`),
+  );
 
 /** GET /api/embers?page&limit (SPEC.md §7: defaults 1 and 10). */
 export const emberPageQuery = z.object({

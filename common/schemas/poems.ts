@@ -2,6 +2,7 @@ import { z } from "zod/mini";
 import { POEMS_MAX_LIMIT } from "../constants.ts";
 import { dateTime } from "./answer.ts";
 import { emberFields } from "./embers.ts";
+import { digitsInText } from "./input.ts";
 
 export const tagRef = z.object({ id: z.int(), name: z.string() });
 export type TagRef = z.output<typeof tagRef>;
@@ -65,12 +66,9 @@ export const theme = z.object({
 export type Theme = z.output<typeof theme>;
 
 const count = (name: string, max: number) =>
-  z
-    .pipe(
-      z.string().check(z.regex(/^\d{1,6}$/, `${name} must be a whole number`)),
-      z.transform(Number),
-    )
-    .check(z.refine((value) => value <= max, `${name} must be at most ${max}`));
+  digitsInText(6, `${name} must be a whole number`).check(
+    z.refine((value) => value <= max, `${name} must be at most ${max}`),
+  );
 
 /** GET /api/poems: the spec's optional tag; beyond it, `limit` and `offset` page through. */
 export const poemListQuery = z.object({

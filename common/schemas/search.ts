@@ -5,6 +5,7 @@ import {
   SEARCH_RESULTS_PER_GROUP,
 } from "../constants.ts";
 import { dateTime } from "./answer.ts";
+import { digitsInText } from "./input.ts";
 
 export const SEARCH_QUERY_TOO_LONG = `q must be ${SEARCH_QUERY_MAX_LENGTH} characters or less`;
 export const SEARCH_LIMIT_INVALID = `limit must be a whole number from 1 to ${SEARCH_MAX_LIMIT}`;
@@ -25,9 +26,9 @@ export const searchInput = z.object({
     "",
   ),
   limit: z._default(
-    z
-      .pipe(z.string().check(z.regex(/^\d{1,2}$/, SEARCH_LIMIT_INVALID)), z.transform(Number))
-      .check(z.refine((limit) => limit >= 1 && limit <= SEARCH_MAX_LIMIT, SEARCH_LIMIT_INVALID)),
+    digitsInText(2, SEARCH_LIMIT_INVALID).check(
+      z.refine((limit) => limit >= 1 && limit <= SEARCH_MAX_LIMIT, SEARCH_LIMIT_INVALID),
+    ),
     SEARCH_RESULTS_PER_GROUP,
   ),
 });

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { z } from "zod/mini";
+import { digitsInText } from "../../common/schemas/input.ts";
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from "../../common/text.ts";
 import { invalid } from "../services/errors.ts";
 
@@ -14,8 +15,7 @@ export const ZOD_MESSAGES_IN_ENGLISH = z.locales.en().localeError;
  * An id written in a path or a query: digits, nine at most, so no id overflows PostgreSQL's
  * integer; anything else fails with `message` (the row is not found, the link is invalid).
  */
-export const idInText = (message: string) =>
-  z.pipe(z.string().check(z.regex(/^\d{1,9}$/, message)), z.transform(Number));
+export const idInText = (message: string) => digitsInText(9, message);
 
 /**
  * Reads and validates a JSON body with the input's one schema. Wrong content type, malformed JSON
