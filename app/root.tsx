@@ -47,7 +47,10 @@ export async function loader({ context }: Route.LoaderArgs) {
   return data({ site, audience });
 }
 
-/** SPEC.md §2: a verified=1 left by the subscription link is removed from the address bar. */
+/**
+ * A verified=1 left by the subscription link is removed from the address bar
+ * (docs/product/reading.md, After confirming a subscription).
+ */
 function useStripVerifiedParam() {
   const location = useLocation();
   const navigate = useNavigate();

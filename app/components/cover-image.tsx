@@ -16,7 +16,7 @@ interface CoverImageProps {
 }
 
 /**
- * A cover with the spec's failure rules (SPEC.md §8). A load error before hydration is caught
+ * A cover with its failure rules (docs/product/reading.md). A load error before hydration is caught
  * too: the image is checked once mounted.
  */
 export function CoverImage({

@@ -2,7 +2,7 @@ import { Share2 } from "lucide-react";
 import { copyText } from "../lib/clipboard.ts";
 import { notify, notifyError } from "../lib/toast.ts";
 
-/** Device share, or a copy of the quoted text followed by the site name (SPEC.md §2, Daily Ember). */
+/** Device share, or a copy of the quoted text and the site name (docs/product/reading.md). */
 export function EmberShareButton({
   text,
   siteName,

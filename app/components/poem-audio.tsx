@@ -2,7 +2,7 @@ import { Headphones } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 
 /**
- * The poet's reading of a poem (issue 21). 'Listen' opens the browser's own player in its place,
+ * The poet reading the poem (decision 018). 'Listen' opens the browser's own player in its place,
  * in a box of the player's height, so nothing on the page moves; it is a <details>, so it opens
  * before the page's scripts have arrived too. The player is not laid out before that press
  * because Chromium's controls shift inside themselves when first laid out (their time display

@@ -44,7 +44,7 @@ export function toPoemCard(poem: PoemCardSource): PoemCardData {
   };
 }
 
-/** A card in the poem grid (SPEC.md §2, Poem card). */
+/** A card in the poem grid (docs/product/reading.md, Poem card). */
 export function PoemCard({ poem, isFirst }: { poem: PoemCardData; isFirst?: boolean }) {
   const shownTags = poem.tags.slice(0, POEM_CARD_TAGS_SHOWN);
   const hiddenTagCount = poem.tags.length - shownTags.length;

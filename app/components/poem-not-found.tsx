@@ -5,7 +5,10 @@ import { NotFoundState } from "./not-found-state.tsx";
 const TITLE = "Poem not found";
 const TEXT = "This poem might have been moved or doesn't exist.";
 
-/** SPEC.md §2: the poem page's not-found state, also shown for a share link to an unknown poem. */
+/**
+ * The poem page's not-found state, also shown for a share link to an unknown poem
+ * (docs/product/reading.md, Poem page).
+ */
 export function PoemNotFound() {
   return <NotFoundState title={TITLE} text={TEXT} backTo="/poetry" backLabel="Back to Poetry" />;
 }

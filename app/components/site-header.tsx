@@ -22,7 +22,7 @@ function navItems(audience: Audience): NavItem[] {
   ];
 }
 
-/** Sign-in and sign-out are full-page navigations to the API (SPEC.md §2, §7). */
+/** Sign-in and sign-out are full-page navigations to the API (docs/product/accounts.md). */
 function SessionButton({ audience, className }: { audience: Audience; className: string }) {
   return audience !== "anonymous" ? (
     <a href="/api/logout" className={className}>

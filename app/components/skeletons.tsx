@@ -1,4 +1,4 @@
-/** Shown while a poem page loads on a client navigation (SPEC.md §2, Poem page). */
+/** Shown while a poem page loads on a client navigation (docs/product/reading.md, Poem page). */
 export function PoemSkeleton() {
   return (
     <div
@@ -17,7 +17,7 @@ export function PoemSkeleton() {
   );
 }
 
-/** Shown while today's ember loads on a client navigation (SPEC.md §2, Daily Ember). */
+/** Shown while today's ember loads on a client navigation (docs/product/reading.md). */
 export function EmberSkeleton() {
   return (
     <div
@@ -32,7 +32,7 @@ export function EmberSkeleton() {
   );
 }
 
-/** Shown while a book's preview loads on a client navigation (SPEC.md §2, Book preview). */
+/** Shown while a book's preview loads on a client navigation (docs/product/reading.md). */
 export function BookSkeleton() {
   return (
     <div

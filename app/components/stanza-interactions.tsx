@@ -142,7 +142,7 @@ export function JournalButton({
 
   async function toggle() {
     if (!isSignedIn) {
-      // Anonymous readers keep a journal in this browser (SPEC.md §5).
+      // Anonymous readers keep a journal in this browser (docs/product/interactions.md, Journal).
       if (isLocallySaved) {
         removeLocally(poem.slug, stanzaIndex);
         setLocallySaved(false);
@@ -189,7 +189,7 @@ export function JournalButton({
   );
 }
 
-/** 'Ada L.', or 'Ada', or 'Anonymous' (SPEC.md §2, Whisper display). */
+/** 'Ada L.', or 'Ada', or 'Anonymous' (docs/product/interactions.md, Whispers). */
 export function whisperAuthor({ firstName, lastName }: Whisper["user"]): string {
   if (firstName && lastName) return `${firstName} ${lastName.charAt(0)}.`;
   return firstName || "Anonymous";

@@ -28,7 +28,7 @@ function indexFromHash(hash: string, count: number): number {
   return match ? clampStanzaIndex(match[1], count) : 0;
 }
 
-/** Left or up: previous; right or down: next; Home: first; End: last (SPEC.md §2). */
+/** Left or up: previous; right or down: next; Home: first; End: last (docs/product/reading.md). */
 function keyTarget(key: string, index: number, count: number): number | undefined {
   switch (key) {
     case "ArrowLeft":
@@ -55,9 +55,9 @@ function isTyping(target: EventTarget | null): boolean {
 }
 
 /**
- * A line of verse. The spaces the poet typed at its start stay its indentation (DESIGN.md,
- * "Indented lines"), kept as typed in a box of their own; a line too long for the screen wraps
- * with its later rows hung 2em further in than its first, so a reader sees one line continue.
+ * A line of verse. The spaces the poet typed at its start stay its indentation (docs/product/
+ * reading.md, Stanza viewer), kept as typed in a box of their own; a line too long for the screen
+ * wraps with its later rows hung 2em further in than its first, so a reader sees one line continue.
  * The indentation takes at most half the width, so the words always have room.
  */
 function VerseLine({ line }: { line: string }) {
@@ -74,7 +74,7 @@ function VerseLine({ line }: { line: string }) {
 }
 
 /**
- * One stanza at a time (SPEC.md §2, Stanza viewer): 'N of M' with a progress bar, arrows hidden
+ * One stanza at a time (docs/product/reading.md): 'N of M' with a progress bar, arrows hidden
  * at the ends, a dot per stanza, keys, swipe under 768 px, and the position in #s-{index}.
  * The server renders every stanza, so the poem reads without JavaScript; with JavaScript only
  * the current one shows (html[data-js] .stanza-inactive, app.css).

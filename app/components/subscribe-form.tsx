@@ -4,7 +4,7 @@ import { endpoints } from "../../common/endpoints.ts";
 import { ApiError, callApi } from "../lib/api.ts";
 import { notify, notifyError } from "../lib/toast.ts";
 
-/** The footer's weekly digest sign-up (SPEC.md §2, Subscribe form). */
+/** The footer's weekly digest sign-up (docs/product/digest.md, Subscribing). */
 export function SubscribeForm() {
   const [email, setEmail] = useState("");
   const [isPending, setPending] = useState(false);

@@ -16,9 +16,9 @@ export function adminDoorRedirect(pathname: string): string {
 }
 
 /**
- * What non-admins meet at the admin area's doors (SPEC.md §6), shown on the page they were sent
- * to: /admin/digest says admin access is required (they stay home); /admin says the session is
- * gone and goes to sign-in after 500 ms. The parameter leaves the address bar.
+ * What non-admins meet at the admin area's doors (docs/product/accounts.md), shown on the page
+ * they were sent to: /admin/digest says admin access is required (they stay home); /admin says the
+ * session is gone and goes to sign-in after 500 ms. The parameter leaves the address bar.
  */
 export function useAdminDoorNotice() {
   const location = useLocation();

@@ -4,7 +4,7 @@ import {
 } from "../../common/constants.ts";
 import { notifyError } from "./toast.ts";
 
-/** Who is told: a reader on the site, or the poet in the admin area (SPEC.md §8). */
+/** Who is told: a reader on the site, or the poet in the admin area (docs/product/accounts.md). */
 export type Audience = "reader" | "admin";
 
 /** An ended session, in each audience's words, and how long before going to sign in. */
@@ -23,14 +23,14 @@ const SESSION_ENDED = {
 
 const FAILURE_TITLE = { reader: "Something went awry", admin: "Error" } as const;
 
-/** A 401 whose message names Unauthorized: the session ended (SPEC.md §8). */
+/** A 401 whose message names Unauthorized: the session ended (docs/product/api.md, Errors). */
 export function isSessionEnded(error: unknown): boolean {
   return error instanceof Error && /^401: .*Unauthorized/.test(error.message);
 }
 
 /**
- * The one answer to a failed call (SPEC.md §8): an ended session says so and goes to sign-in
- * after the audience's delay; anything else toasts the action's own failure ('Your echo
+ * The one answer to a failed call (docs/product/accounts.md): an ended session says so and goes to
+ * sign-in after the audience's delay; anything else toasts the action's own failure ('Your echo
  * couldn't be saved right now.', 'Failed to create poem').
  */
 export function reportFailure(error: unknown, audience: Audience, description: string) {

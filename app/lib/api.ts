@@ -3,7 +3,7 @@ import type { Endpoint } from "../../common/endpoints.ts";
 import { errorAnswer } from "../../common/schemas/answer.ts";
 
 /**
- * The client's one way to call /api (SPEC.md §7): the call's description from
+ * The client's one way to call /api (docs/product/api.md): the call's description from
  * common/endpoints.ts, its path parameters, body and query typed by it, credentials always
  * included, and the answer decoded with the schema the server encoded it with (Dates come back
  * as Dates). A failed call is an ApiError; an answer its schema refuses never reaches a component.
@@ -68,8 +68,9 @@ export type CallArgs<E extends Endpoint> =
     : [request: CallRequest<E>];
 
 /**
- * A call that failed (SPEC.md §8): its message is '{status}: {body or status text}', and the
- * server's `{message, errors}` (common/schemas/answer.ts) is at hand for toasts and forms.
+ * A call that failed (docs/product/api.md, Errors): its message is '{status}: {body or status
+ * text}', and the server's `{message, errors}` (common/schemas/answer.ts) is at hand for toasts
+ * and forms.
  */
 export class ApiError extends Error {
   readonly status: number;

@@ -39,5 +39,5 @@ export function syncLocalJournal(): Promise<SyncResult> {
 
 export const hasUnsyncedEntries = () => readLocalJournal().some((entry) => !entry.synced);
 
-/** 'entry' or 'entries' (SPEC.md §8). */
+/** 'entry' or 'entries' (docs/product/interactions.md, Journal). */
 export const entries = (count: number) => (count === 1 ? "entry" : "entries");

@@ -1,6 +1,6 @@
 import { LOCAL_JOURNAL_MAX_ENTRIES, LOCAL_JOURNAL_STORAGE_KEY } from "../../common/constants.ts";
 
-/** A stanza saved in this browser (SPEC.md §3, Local journal entry). */
+/** A stanza saved in this browser (docs/product/interactions.md, Journal). */
 export interface LocalJournalEntry {
   poemId: number;
   poemSlug: string;

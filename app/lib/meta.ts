@@ -2,7 +2,10 @@ import type { MetaDescriptor } from "react-router";
 import type { SiteInfo } from "./app-context.ts";
 
 export interface PageMeta {
-  /** The page's own name; the document title is '{title} | {site name}' (SPEC.md §2). */
+  /**
+   * The page's own name; the document title is '{title} | {site name}'
+   * (docs/product/reading.md, Titles and metadata).
+   */
   title: string;
   description: string;
   /** Path of the canonical URL, e.g. '/poetry/a-slug'. */
@@ -25,8 +28,9 @@ export function siteFromMatches(matches: ReadonlyArray<unknown>): SiteInfo {
 }
 
 /**
- * Title, description, robots, canonical, Open Graph and Twitter tags for one page (SPEC.md §2,
- * Page metadata), rendered on the server so link previews work without JavaScript.
+ * Title, description, robots, canonical, Open Graph and Twitter tags for one page (docs/product/
+ * reading.md, Titles and metadata), rendered on the server so link previews work without
+ * JavaScript.
  */
 export function pageMeta(site: SiteInfo, page: PageMeta): MetaDescriptor[] {
   const title = `${page.title} | ${site.name}`;

@@ -1,5 +1,5 @@
 /**
- * The reader's reading settings (issue 21): a text size and a theme, kept in this browser only.
+ * The reader's reading settings (decision 021): a text size and a theme, kept in this browser only.
  * They live on <html> as data-reading-size and data-theme, which app.css turns into the reading
  * text's scale and the site's colours.
  */

@@ -1,7 +1,10 @@
 import { STANZA_IMAGE } from "../../common/constants.ts";
 import { fitStanza, type StanzaFrame } from "../../common/stanza-fit.ts";
 
-/** 'the-kitchen-table-stanza-2.png', or 'stanza-2.png' without a title (SPEC.md §2, Save image). */
+/**
+ * 'the-kitchen-table-stanza-2.png', or 'stanza-2.png' without a title
+ * (docs/product/interactions.md, Sharing and saving a stanza).
+ */
 export function stanzaImageFileName(title: string | undefined, stanzaNumber: number): string {
   const base = title?.trim() ? `${title.trim().toLowerCase().replace(/\s+/g, "-")}-` : "";
   return `${base}stanza-${stanzaNumber}.png`;

@@ -3,7 +3,7 @@ import { TOAST_REMOVE_DELAY_MS } from "../../common/constants.ts";
 /**
  * Toasts with the spec's title/description pairs: one at a time (a new one replaces the one
  * shown), each removed TOAST_REMOVE_DELAY_MS after it appears or at once when closed
- * (SPEC.md §4, §9). A small store rather than a toast library: every reader downloads it.
+ * (docs/product/README.md). A small store rather than a toast library: every reader downloads it.
  */
 export interface Toast {
   id: number;

@@ -15,7 +15,10 @@ export function useAudience(): Audience {
   return root?.audience ?? "anonymous";
 }
 
-/** SPEC.md §9: the current user is kept 5 minutes, never retried, never refetched on focus. */
+/**
+ * The current user is kept 5 minutes, never retried, never refetched on focus
+ * (docs/product/accounts.md, Sessions).
+ */
 const CURRENT_USER_KEPT_MS = 300_000;
 let currentUser: { promise: Promise<CurrentUser | null>; fetchedAt: number } | undefined;
 

@@ -3,7 +3,10 @@ import { JOURNAL_AUTO_SYNC_DELAY_MS } from "../../common/constants.ts";
 import { entries, hasUnsyncedEntries, type SyncResult, syncLocalJournal } from "./journal-sync.ts";
 import { notify, notifyError } from "./toast.ts";
 
-/** The sync toasts (SPEC.md §8); `style` picks the sign-in or the journal page wording. */
+/**
+ * The sync toasts (docs/product/interactions.md, Syncing the local journal); `style` picks the
+ * sign-in or the journal page wording.
+ */
 export function announceSync({ synced, failed }: SyncResult, style: "sign-in" | "journal-page") {
   if (synced === 0 && failed > 0) {
     notifyError("Sync failed", "Unable to sync your journal entries. Please try again.");
@@ -21,7 +24,7 @@ export function announceSync({ synced, failed }: SyncResult, style: "sign-in" | 
 
 /**
  * One second after the reader is signed in, unsynced local entries go to the cloud journal
- * (SPEC.md §6, §9). `onDone` lets a page refresh what it shows.
+ * (docs/product/interactions.md). `onDone` lets a page refresh what it shows.
  */
 export function useJournalAutoSync(
   isSignedIn: boolean,

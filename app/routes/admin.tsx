@@ -18,7 +18,7 @@ export function loader({ context }: Route.LoaderArgs) {
 
 export const meta = () => adminMeta("Content Management");
 
-/** Content Management (SPEC.md §2): the Digest Admin link and the five tabs. */
+/** Content Management (docs/product/admin.md): the Digest Admin link and the five tabs. */
 export default function Admin({ loaderData }: Route.ComponentProps) {
   return (
     <section className="mx-auto max-w-4xl px-4 py-10">

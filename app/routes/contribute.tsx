@@ -52,7 +52,7 @@ export default function Contribute({ matches }: Route.ComponentProps) {
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
-    // A filled decoy means a bot: nothing is sent and nothing changes (SPEC.md §2).
+    // A filled decoy means a bot: nothing is sent and nothing changes (docs/product/reading.md).
     if (decoy) return;
     const required = [fields.name, fields.email, fields.poemTitle, fields.poemText];
     if (required.some((value) => !value.trim()) || !hasConsent) {

@@ -34,7 +34,7 @@ export default function EmberArchive({ loaderData, matches }: Route.ComponentPro
   const site = siteFromMatches(matches);
   const [embers, setEmbers] = useState<ArchivedEmber[]>(loaderData.embers);
   const [page, setPage] = useState(1);
-  // Load More shows only when the last page came back full (SPEC.md §2).
+  // Load More shows only when the last page came back full (docs/product/reading.md).
   const [lastPageSize, setLastPageSize] = useState(loaderData.embers.length);
   const [isLoading, setLoading] = useState(false);
 

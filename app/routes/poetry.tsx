@@ -39,7 +39,7 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
   });
 }
 
-/** Selecting the active filter again clears it (SPEC.md §2, Poem list). */
+/** Selecting the active filter again clears it (docs/product/reading.md, Poem list). */
 function filterHref(tag: string, active: string | null) {
   return active?.toLowerCase() === tag.toLowerCase()
     ? "/poetry"

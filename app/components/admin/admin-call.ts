@@ -9,7 +9,7 @@ export type AdminCallResult<E extends Endpoint> =
   | { ok: false; error: unknown };
 
 /**
- * An admin change with the spec's answers (SPEC.md §8, Admin side): 'Success' with `success`
+ * An admin change with its answers (docs/product/admin.md): 'Success' with `success`
  * when there is one, and a failure goes the one way failures go (app/lib/api-failure.ts):
  * a lost session to sign-in after 500 ms, anything else 'Error' with `failure`.
  */

@@ -9,7 +9,10 @@ import { useSluggedValues } from "./use-slugged-values.ts";
 
 const BLURB_PREVIEW = 100;
 
-/** Books: title and the start of the blurb, with Edit and Delete (no confirmation, SPEC.md §2). */
+/**
+ * Books: title and the start of the blurb, with Edit and Delete (no confirmation,
+ * docs/product/admin.md, Books).
+ */
 export function BooksTab() {
   return (
     <ContentTab

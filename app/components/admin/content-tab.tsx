@@ -9,7 +9,7 @@ import { useAdminList } from "./use-admin-list.ts";
 /**
  * A tab of one kind of content (poems, books, tags): 'Add New …', its form for create or edit
  * (closed on cancel or success), and the list with Edit and, where the spec has one, Delete
- * without confirmation (SPEC.md §2).
+ * without confirmation (docs/product/admin.md).
  */
 export function ContentTab<Item extends { id: number }>({
   entity,

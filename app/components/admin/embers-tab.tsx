@@ -8,7 +8,7 @@ import { saveMessages, useAdminForm } from "./use-admin-form.ts";
 import { useAdminList } from "./use-admin-list.ts";
 
 const SCHEDULE_DAYS = 7;
-/** The schedule reads this many embers and matches them to days by date (SPEC.md §2, §9). */
+/** The schedule reads this many embers and matches them to days by date (docs/product/admin.md). */
 const EMBERS_READ = 30;
 const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 

@@ -44,7 +44,7 @@ export interface UploadedFile {
 type UploadState = "idle" | "uploading" | "success" | "error";
 
 /**
- * The admin's upload control for a cover image or a poem's reading (SPEC.md §2, §7): ask the
+ * The admin's upload control for a cover image or a poem's reading (docs/product/admin.md): ask the
  * server for an upload URL, PUT the file there with its content type, and hand back
  * /objects/{kind}/{id}. The server checks the file's bytes; the checks here only save a wasted
  * upload.
@@ -103,7 +103,8 @@ export function FileUpload({
         width?: number;
         height?: number;
       };
-      // The stored path is the upload URL's last segment, without its query (SPEC.md §7).
+      // The stored path is the upload URL's last segment, without its query
+      // (docs/product/admin.md, Uploads).
       const id = new URL(uploadURL, window.location.href).pathname.split("/").pop() ?? "";
       onUploaded({
         path: uploadedObjectPath(kind, id),

@@ -5,7 +5,7 @@ import { ContentTab } from "./content-tab.tsx";
 import { Field, FormPanel, inputClass } from "./ui.tsx";
 import { saveMessages, useAdminForm } from "./use-admin-form.ts";
 
-/** Tags: names with Edit (no delete button, SPEC.md §2), and the tag form. */
+/** Tags: names with Edit (no delete button, docs/product/admin.md), and the tag form. */
 export function TagsTab() {
   return (
     <ContentTab

@@ -52,7 +52,10 @@ export function Field({
   );
 }
 
-/** A form panel that opens for create or edit and closes on cancel or success (SPEC.md §2). */
+/**
+ * A form panel that opens for create or edit and closes on cancel or success
+ * (docs/product/admin.md, Common behaviour).
+ */
 export function FormPanel({
   title,
   onCancel,

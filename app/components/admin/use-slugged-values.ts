@@ -3,7 +3,7 @@ import { slugFromTitle } from "../../../common/slug.ts";
 
 /**
  * A form's text values where, for something new, the slug follows the title until the slug is
- * typed in (SPEC.md §5); editing something that exists never rewrites its slug.
+ * typed in (docs/product/admin.md, Poems); editing something that exists never rewrites its slug.
  */
 export function useSluggedValues<Values extends { title: string; slug: string }>(
   initial: Values,

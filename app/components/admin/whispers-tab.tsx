@@ -20,7 +20,10 @@ const authorName = (whisper: ModeratedWhisper) =>
 const postedAt = (date: Date) =>
   new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" }).format(date);
 
-/** Whisper moderation (SPEC.md §2): a filter with counts, and Hide or Approve on each whisper. */
+/**
+ * Whisper moderation (docs/product/admin.md, Whispers): a filter with counts, and Hide or Approve
+ * on each whisper.
+ */
 export function WhispersTab() {
   const { items: whispers, isFailed, reload } = useAdminList(endpoints.listModeratedWhispers);
   const [filter, setFilter] = useState<Filter>("all");
