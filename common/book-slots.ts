@@ -1,4 +1,4 @@
-/** The five fixed book slots, in order (SPEC.md §2, Books). */
+/** The five fixed book slots, in order (docs/product/reading.md, Books). */
 export interface BookSlot {
   order: number;
   title: string;
@@ -47,7 +47,7 @@ export const BOOK_SLOTS: BookSlot[] = [
 
 /**
  * The server book published in each slot: the one whose title matches the slot's, or, for the
- * first slot, the only book when the server returns exactly one (SPEC.md §2).
+ * first slot, the only book when the server returns exactly one (docs/product/reading.md).
  */
 export function matchBookSlots<Book extends { title: string }>(
   books: Book[],

@@ -1,4 +1,7 @@
-/** Business constants and limits from SPEC.md §9, named once and imported wherever they apply. */
+/**
+ * Business constants and limits (docs/product/limits.md), named once and imported wherever they
+ * apply.
+ */
 
 export const WHISPER_MAX_LENGTH = 280;
 export const WHISPER_WARN_REMAINING = 20;
@@ -6,7 +9,7 @@ export const SUBSCRIPTION_EMAIL_MAX_LENGTH = 255;
 export const CONTRIBUTION_BIO_MAX_LENGTH = 160;
 export const TAG_NAME_MAX_LENGTH = 50;
 export const UPLOAD_MAX_BYTES = 5_242_880;
-/** A poem read aloud (issue 21): 25 MB holds a long reading even as WAV at speech quality. */
+/** A poem read aloud (decision 018): 25 MB holds a long reading even as WAV at speech quality. */
 export const AUDIO_UPLOAD_MAX_BYTES = 26_214_400;
 export const LOCAL_JOURNAL_MAX_ENTRIES = 200;
 export const LOCAL_JOURNAL_STORAGE_KEY = "emberJournal";
@@ -38,9 +41,12 @@ export const UPLOAD_ERROR_RESET_MS = 3000;
 export const POETRY_PILLARS = ["Becoming", "Belonging", "Fatherhood", "Pilgrimage"] as const;
 export const HOME_THEMES = ["Belonging", "Becoming", "Sacred"] as const;
 export const COPYRIGHT_YEAR = 2025;
-/** Stanza lines are stored joined by this marker and shown as line breaks (SPEC.md §2, Stanza viewer). */
+/**
+ * Stanza lines are stored joined by this marker and shown as line breaks
+ * (docs/product/reading.md, Stanza viewer).
+ */
 export const STANZA_LINE_MARKER = " / ";
-/** Search (issue 21): the longest query read, and how many results each group shows. */
+/** Search (decision 020): the longest query read, and how many results each group shows. */
 export const SEARCH_QUERY_MAX_LENGTH = 200;
 export const SEARCH_RESULTS_PER_GROUP = 10;
 export const SEARCH_MAX_LIMIT = 50;

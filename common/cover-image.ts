@@ -36,8 +36,9 @@ export function buildCoverSrcSet(
 }
 
 /**
- * SPEC.md §3: a cover under /objects/images/ is in object storage, any other is a URL, and no
- * cover has no provider. The admin form sends it; the server derives it the same way regardless.
+ * A cover under /objects/images/ is in object storage, any other is a URL, and no cover has no
+ * provider (docs/product/admin.md, Poems). The admin form sends it; the server derives it the same
+ * way regardless.
  */
 export function coverProviderOf(coverUrl: string | null): "object-storage" | "url" | null {
   if (!coverUrl) return null;

@@ -1,6 +1,6 @@
 /**
  * Calendar days. An ember belongs to a calendar day, stored as midnight UTC of that day; "today"
- * is the day in SITE_TIMEZONE (DESIGN.md, Decisions).
+ * is the day in SITE_TIMEZONE (docs/product/README.md, Conventions that hold everywhere).
  */
 
 /** 'YYYY-MM-DD' of the instant `now` as seen in `timeZone`. */
@@ -113,7 +113,7 @@ const MONTHS = [
 // first DateTimeFormat loads the locale's data, 60–115 ms on a phone's CPU (Chromium throttled
 // four times), one long task in the middle of hydration. The forms are en-US's (tests compare).
 
-/** 'Sunday, November 22, 2026': the long en-US form of a stored day (SPEC.md §2, Daily Ember). */
+/** 'Sunday, November 22, 2026': the long en-US form of a stored day (docs/product/reading.md). */
 export function formatLongDay(date: Date | string): string {
   return `${WEEKDAYS[new Date(date).getUTCDay()]}, ${formatDate(date, "utc")}`;
 }
@@ -137,7 +137,10 @@ export function weekdayOf(day: string): number {
   return dayToDate(day).getUTCDay();
 }
 
-/** The next Monday after `day`; a full week ahead when `day` is a Monday (SPEC.md §2, Ember form). */
+/**
+ * The next Monday after `day`; a full week ahead when `day` is a Monday
+ * (docs/product/admin.md, Embers).
+ */
 export function nextMonday(day: string): string {
   return addDays(day, (8 - weekdayOf(day)) % 7 || 7);
 }

@@ -9,7 +9,7 @@ export const EMAIL_MESSAGE = "Please enter a valid email address";
 export const EMAIL_PATTERN =
   /^(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
 
-/** The address trimmed and lowercased, or undefined when it is not one (SPEC.md §5). */
+/** The address trimmed and lowercased, or undefined when it is not one (docs/product/digest.md). */
 export function parseEmail(value: string): string | undefined {
   const email = value.trim();
   if (email.length > SUBSCRIPTION_EMAIL_MAX_LENGTH || !EMAIL_PATTERN.test(email)) return undefined;

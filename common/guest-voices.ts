@@ -1,4 +1,5 @@
-// Three fictional guest poets with original poems, written for this project (SPEC.md §2, Guest voices).
+// Three fictional guest poets with original poems, written for this project
+// (docs/product/reading.md, Guest voices).
 
 export interface GuestVoice {
   slug: string;

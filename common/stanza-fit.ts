@@ -1,6 +1,6 @@
 /**
  * How a stanza is set on a picture of it. The share card (server/share/stanza-card.ts) and the
- * 'Save image' PNG (app/lib/stanza-image.ts) follow this one rule (DESIGN.md, "Stanza pictures"):
+ * 'Save image' PNG (app/lib/stanza-image.ts) follow this one rule (docs/product/reading.md):
  * long lines wrap with a hanging indent, then the type size steps down until the stanza fits, and
  * only past the smallest size is the stanza cut, at a line boundary, ending with '…'.
  *

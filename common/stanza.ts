@@ -1,11 +1,11 @@
 import { STANZA_LINE_MARKER } from "./constants.ts";
 
-/** A stanza as the theme view may receive it: a text, or an object with lines (SPEC.md §2). */
+/** A stanza as the theme view may receive it: a text, or an object with lines. */
 export type StanzaLike = string | { lines: string[] };
 
 /**
  * The lines of a stanza: ' / ' markers become line breaks. Only each line's end is trimmed: its
- * leading spaces are the poet's indentation (DESIGN.md, "Indented lines").
+ * leading spaces are the poet's indentation (docs/product/reading.md, Stanza viewer).
  */
 export function stanzaLines(stanza: StanzaLike): string[] {
   const lines = typeof stanza === "string" ? stanza.split(STANZA_LINE_MARKER) : stanza.lines;
@@ -30,9 +30,9 @@ export function clampStanzaIndex(value: unknown, stanzaCount: number): number {
 }
 
 /**
- * The poem form's stanza text (SPEC.md §5): stanzas separated by blank lines, empty ones dropped;
- * a stanza's own lines are kept with the ' / ' line marker. Only each line's end is trimmed: the
- * spaces a poet types at the start of a line are its indentation (DESIGN.md, "Indented lines").
+ * The poem form's stanza text (docs/product/admin.md, Poems): stanzas separated by blank lines,
+ * empty ones dropped; a stanza's own lines are kept with the ' / ' line marker. Only each line's
+ * end is trimmed: the spaces a poet types at the start of a line are its indentation.
  */
 export function stanzasFromText(text: string): string[] {
   return text

@@ -1,8 +1,9 @@
 import { AUDIO_UPLOAD_MAX_BYTES, UPLOAD_MAX_BYTES } from "./constants.ts";
 
 /**
- * What the admin uploads: cover images (SPEC.md §7) and the poet's readings (issue 21). Each kind
- * is a folder of the object store, of /objects/ and of the upload URLs, with its own size limit.
+ * What the admin uploads: cover images and the poet's readings (docs/product/admin.md, Uploads).
+ * Each kind is a folder of the object store, of /objects/ and of the upload URLs, with its own size
+ * limit.
  */
 export const UPLOADS = {
   images: { maxBytes: UPLOAD_MAX_BYTES, wrongTypeMessage: "Please select an image file" },
@@ -10,7 +11,7 @@ export const UPLOADS = {
 } as const;
 export type UploadKind = keyof typeof UPLOADS;
 
-/** The stored path of an upload: /objects/{kind}/ and the upload URL's last segment (SPEC.md §7). */
+/** The stored path of an upload: /objects/{kind}/ and the upload URL's last segment. */
 export const uploadedObjectPath = (kind: UploadKind, id: string) => `/objects/${kind}/${id}`;
 
 export const fileTooLargeMessage = (maxBytes: number) =>

@@ -11,7 +11,7 @@ export const sessionUser = z.object({
   role: z.enum(["USER", "ADMIN"]),
 });
 
-/** GET /api/auth/user (SPEC.md §3, Current user: the role and an authenticated flag). */
+/** GET /api/auth/user (docs/product/api.md: the role and an authenticated flag). */
 export const currentUser = z.extend(sessionUser, { authenticated: z.literal(true) });
 
 /** POST /api/auth/email-link, from the sign-in page's script or its form. */

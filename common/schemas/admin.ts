@@ -7,8 +7,8 @@ import { whisperAuthor } from "./interactions.ts";
 import { tagRef } from "./poems.ts";
 
 /**
- * The admin's inputs (SPEC.md §5, §7): one schema each, with the spec's messages, used by the
- * server for every admin write.
+ * The admin's inputs (docs/product/admin.md): one schema each, with the spec's messages, used by
+ * the server for every admin write.
  */
 
 export const TAG_NAME_MAX_LENGTH = 50;
@@ -45,7 +45,7 @@ function isHttpsUrl(value: string): boolean {
   return isHttpUrl(value) && new URL(value).protocol === "https:";
 }
 
-/** An uploaded image's path on this site (SPEC.md §7: /objects/images/{id}). */
+/** An uploaded image's path on this site (docs/product/admin.md, Uploads: /objects/images/{id}). */
 const isObjectPath = (value: string) =>
   /^\/objects\/[A-Za-z0-9/_.-]+$/.test(value) && !value.includes("..");
 
@@ -54,7 +54,7 @@ const isAudioObjectPath = (value: string) => /^\/objects\/audio\/[A-Za-z0-9_-]+$
 
 /**
  * A poem's audioUrl is an uploaded recording or an https: URL: what the page's media-src allows
- * (DESIGN.md, External audio), so an accepted one is never blocked on the page.
+ * (decision 018), so an accepted one is never blocked on the page.
  */
 export const AUDIO_URL_MESSAGE =
   "Audio must be an https:// URL or an uploaded /objects/audio/ file";
@@ -102,7 +102,7 @@ export const poemInput = z.object({
         .array(z.string("Each stanza must be text"), "At least one stanza is required")
         .check(z.maxLength(500, "Please keep a poem under 500 stanzas")),
       // Only the end is trimmed: a stanza's leading spaces are its first line's indentation
-      // (DESIGN.md, "Indented lines"). A stanza of nothing but spaces is dropped.
+      // (docs/product/admin.md, Poems). A stanza of nothing but spaces is dropped.
       z.transform((stanzas) =>
         stanzas.map((stanza) => stanza.trimEnd()).filter((stanza) => stanza.trim().length > 0),
       ),
@@ -127,7 +127,7 @@ export const poemInput = z.object({
   ),
   coverWidth: optional(z.number().check(z.int(), z.gte(1), z.lte(20_000))),
   coverHeight: optional(z.number().check(z.int(), z.gte(1), z.lte(20_000))),
-  // The form sends it; the server derives it from the cover all the same (SPEC.md §3).
+  // The form sends it; the server derives it from the cover all the same (docs/product/admin.md).
   coverProvider: optional(z.enum(["object-storage", "url"])),
   tagIds: tagIds.check(z.minLength(1, "At least one tag is required")),
   ...publication,
@@ -197,12 +197,15 @@ export const scheduledEmber = z.extend(emberFields, {
 });
 export type ScheduledEmber = z.output<typeof scheduledEmber>;
 
-/** GET /api/admin/embers?limit: the schedule reads at most 30 (SPEC.md §9). */
+/** GET /api/admin/embers?limit: the schedule reads at most 30 (docs/product/limits.md). */
 export const emberScheduleQuery = z.object({
   limit: z.optional(digitsInText(3, "limit must be a positive integer")),
 });
 
-/** SPEC.md §3, Whisper item, admin view: approved or hidden, with its poem and stanza. */
+/**
+ * A whisper in the admin's moderation list (docs/product/admin.md, Whispers): approved or hidden,
+ * with its poem and stanza.
+ */
 export const moderatedWhisper = z.object({
   id: z.int(),
   text: z.string(),

@@ -15,8 +15,9 @@ const slug = z
   .check(z.trim(), z.minLength(1, "slug is required"), z.maxLength(200));
 
 /**
- * The digest's content (SPEC.md §7, POST /api/admin/digest/preview): the featured ember, the
- * most-echoed stanzas with their counts, and new poems. The admin page fills it from the site.
+ * The digest's content (POST /api/admin/digest/preview; docs/product/digest.md): the featured
+ * ember, the most-echoed stanzas with their counts, and new poems. The admin page fills it from
+ * the site.
  */
 export const digestContentInput = z.object({
   featuredEmber: z.object({
@@ -98,7 +99,7 @@ export const digestScheduleInput = z.object({
 });
 export type DigestScheduleInput = z.infer<typeof digestScheduleInput>;
 
-/** GET and PUT /api/admin/digest/schedule (DESIGN.md, Digest schedule). */
+/** GET and PUT /api/admin/digest/schedule (docs/product/digest.md, The schedule). */
 export const digestScheduleAnswer = z.object({
   enabled: z.boolean(),
   weekday: z.int(),

@@ -3,7 +3,7 @@ import { EMBERS_MAX_LIMIT, EMBERS_PAGE_SIZE } from "../constants.ts";
 import { dateTime } from "./answer.ts";
 import { digitsInText } from "./input.ts";
 
-/** An ember's fields; each read answers the few the spec names (SPEC.md §7). */
+/** An ember's fields; each read answers the few the API names (docs/product/api.md). */
 export const emberFields = z.object({
   id: z.int(),
   text: z.string(),
@@ -27,7 +27,7 @@ const positiveInteger = (name: string) =>
     z.refine((value) => value >= 1, `${name} must be a positive integer`),
   );
 
-/** GET /api/embers?page&limit (SPEC.md §7: defaults 1 and 10). */
+/** GET /api/embers?page&limit (docs/product/api.md: defaults 1 and 10). */
 export const emberPageQuery = z.object({
   page: z._default(positiveInteger("page"), 1),
   limit: z.pipe(

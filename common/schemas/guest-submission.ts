@@ -12,7 +12,10 @@ export const BIO_TOO_LONG = {
   description: "Please keep your bio under 160 characters.",
 };
 
-/** The hidden decoy field's name: people never see it, form-filling bots do (SPEC.md §2). */
+/**
+ * The hidden decoy field's name: people never see it, form-filling bots do
+ * (docs/product/reading.md, Contribute).
+ */
 export const DECOY_FIELD = "fax";
 
 const required = (max: number) =>
@@ -30,7 +33,7 @@ const optional = (schema: z.ZodMiniType<string>) =>
     z.optional(schema),
   );
 
-/** POST /api/guest-submission (SPEC.md §3, §5): one schema for the form and the server. */
+/** POST /api/guest-submission (docs/product/reading.md): one schema for the form and the server. */
 export const guestSubmissionInput = z.object({
   name: required(100),
   email: z

@@ -1,6 +1,9 @@
 import { z } from "zod/mini";
 
-/** The message the admin's cover preview shows when the server refuses a URL (SPEC.md §5). */
+/**
+ * The message the admin's cover preview shows when the server refuses a URL
+ * (docs/product/admin.md, Poems).
+ */
 export const INVALID_IMAGE_URL_MESSAGE = "Please enter a valid image URL";
 
 export const validateImageUrlInput = z.object({
@@ -10,8 +13,8 @@ export const validateImageUrlInput = z.object({
 });
 
 /**
- * The upload URL request carries no body in SPEC.md §7; a client that names its file's type gets
- * an S3 URL that accepts only that type.
+ * The upload URL request carries no body in the original API (docs/product/api.md); a client that
+ * names its file's type gets an S3 URL that accepts only that type.
  */
 export const uploadUrlInput = z.object({
   contentType: z.optional(z.enum(["image/jpeg", "image/png", "image/webp"])),

@@ -39,7 +39,7 @@ export const journalInput = z.object({
 
 /**
  * A stanza index where the database keeps it as text (echoes, journal entries): on the wire the
- * stored string, as SPEC.md §3 has the client read it ("2"; "" for a whole-poem echo); in code a
+ * stored string, as the clients read it ("2"; "" for a whole-poem echo); in code a
  * number, like every other stanza index (docs/decisions/019-one-contract.md).
  */
 const storedStanzaIndex = z.codec(
@@ -66,17 +66,17 @@ export const echoCounts = z.array(
 );
 export type EchoCount = z.output<typeof echoCounts>[number];
 
-/** What an echo or journal toggle changed (SPEC.md §4: the response has an 'added' flag). */
+/** What an echo or journal toggle changed (docs/product/interactions.md: an 'added' flag). */
 export const toggleAnswer = z.object({ added: z.boolean() });
 
-/** A whisper's author as readers see them (SPEC.md §3, Whisper item). */
+/** A whisper's author as readers see them (docs/product/interactions.md, Whispers). */
 export const whisperAuthor = z.object({
   firstName: z.nullable(z.string()),
   lastName: z.nullable(z.string()),
   profileImageUrl: z.nullable(z.string()),
 });
 
-/** SPEC.md §3, Whisper item: POST /api/poems/{slug}/whispers answers one, GET lists them. */
+/** A whisper (docs/product/api.md): POST /api/poems/{slug}/whispers answers one, GET lists them. */
 export const whisper = z.object({
   id: z.int(),
   userId: z.string(),
@@ -86,7 +86,7 @@ export const whisper = z.object({
 });
 export type Whisper = z.output<typeof whisper>;
 
-/** GET /api/journal (SPEC.md §3, Cloud journal entry). */
+/** GET /api/journal (docs/product/interactions.md, Journal). */
 export const journalEntries = z.array(
   z.object({
     id: z.int(),

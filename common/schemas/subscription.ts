@@ -2,7 +2,7 @@ import { z } from "zod/mini";
 import { SUBSCRIPTION_EMAIL_MAX_LENGTH } from "../constants.ts";
 import { EMAIL_MESSAGE, EMAIL_PATTERN } from "../email.ts";
 
-/** An email address as the spec accepts it (SPEC.md §5), trimmed and lowercased. */
+/** An email address as the digest accepts it (docs/product/digest.md), trimmed and lowercased. */
 export const emailAddress = z.pipe(
   z
     .string(EMAIL_MESSAGE)
