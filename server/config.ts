@@ -1,7 +1,7 @@
 import path from "node:path";
 
 /**
- * Every environment variable the server reads (DESIGN.md, Runtime contract), validated once at
+ * Every environment variable the server reads (README.md, Configuration), validated once at
  * start. A bad value stops the process with one line naming the variable and what it expects.
  */
 export interface Config {

@@ -2,9 +2,9 @@ import { fileTypeFromBuffer } from "file-type";
 import { MAGIC_BYTES_SAMPLE_SIZE } from "../images/process-image.ts";
 
 /**
- * The recordings a poem may carry (issue 21), by the extension file-type reads from their bytes,
- * and the type they are served with: the one every browser's <audio> knows for each. An M4A is
- * recognised by its 'M4A ' brand; an MP4 of another brand may hold video and is refused.
+ * The recordings a poem may carry (decision 018), by the extension file-type reads from their
+ * bytes, and the type they are served with: the one every browser's <audio> knows for each. An M4A
+ * is recognised by its 'M4A ' brand; an MP4 of another brand may hold video and is refused.
  */
 const SERVED_AUDIO_TYPES = new Map([
   ["mp3", "audio/mpeg"],

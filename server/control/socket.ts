@@ -5,7 +5,7 @@ import { type CommandContext, commands, UsageError } from "../cli/commands.ts";
 
 /**
  * While the server holds the embedded database, no other process may open it; the CLI hands its
- * commands to the server over this owner-only socket instead (DESIGN.md, Operator CLI).
+ * commands to the server over this owner-only socket instead (README.md, Scripts).
  */
 export function controlSocketPath(dataDir: string): string {
   return path.join(dataDir, "control.sock");

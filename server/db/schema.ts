@@ -19,7 +19,8 @@ import { type DigestContent, MAIL_RUN_STATUSES } from "../../common/schemas/dige
 
 /**
  * One PostgreSQL schema for both drivers (PGlite and node-postgres). Entities and fields follow
- * SPEC.md §3; names are the spec's. Timestamps are stored with time zone.
+ * the API's data model; names are its own, odd ones included (docs/product/README.md, Names that
+ * look odd, and why). Timestamps are stored with time zone.
  */
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
@@ -56,7 +57,7 @@ export const users = pgTable("users", {
   updatedAt: updatedAt(),
 });
 
-/** The session store (SPEC.md §3: sid, sess, expire) in the shape the sign-in library keeps. */
+/** The session store (the data model's sid, sess, expire) as the sign-in library keeps it. */
 export const sessions = pgTable(
   "sessions",
   {
@@ -266,6 +267,7 @@ export const books = pgTable("books", {
   updatedAt: updatedAt(),
 });
 
+/** The table keeps the data model's spelling, `echos` (docs/product/README.md). */
 export const echoes = pgTable(
   "echos",
   {
@@ -276,6 +278,7 @@ export const echoes = pgTable(
     /** '' is the whole poem; otherwise the 0-based stanza index as text. */
     stanzaIndex: text("stanza_index").notNull().default(""),
     userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
+    /** Part of the data model's unique key; nothing here writes it (docs/product/README.md). */
     sessionId: text("session_id"),
     removedWithVersionId: removedWithVersion(),
     createdAt: createdAt(),

@@ -9,7 +9,7 @@ import type { Database } from "./client.ts";
 import { DEMO_BOOK, DEMO_EMBERS, DEMO_POEMS, DEMO_TAGS } from "./demo/content.ts";
 import { books, embers, emberTags, poems, poemTags, tags } from "./schema.ts";
 
-/** Covers are 4:5, the ratio the admin upload control asks for (SPEC.md §9). */
+/** Covers are 4:5, the ratio the admin upload control asks for (docs/product/admin.md). */
 const COVER_WIDTH = 800;
 const COVER_HEIGHT = 1000;
 /** Embers cover the past 30 days and the next 7 (the admin's schedule). */

@@ -13,7 +13,7 @@ import {
 } from "./schema.ts";
 
 /**
- * Who may see what, as of when: the one place that answers it (DESIGN.md, "Who may see what").
+ * Who may see what, as of when: the one place that answers it (docs/ARCHITECTURE.md).
  * Every query that reads poems, books, embers or subscribers on a reader's behalf takes its
  * condition from here (lists, pages, themes, home, feed, sitemap, share page and card,
  * interactions, digest), so a new door cannot forget a rule, and a new rule is written once.
@@ -42,8 +42,9 @@ const isPublished = (table: typeof poems | typeof books, now: Now): SQL =>
 
 /**
  * Poems the audience may open at their own address now: published ones, and for the admin every
- * poem, so the poet can see a draft or a scheduled poem exactly as readers will (a render that is
- * never kept in the page cache, which keeps nothing for a signed-in request).
+ * poem, so the poet can see a draft or a scheduled poem exactly as readers will (a render that
+ * answers `private, no-store`, so the page cache, which keeps one copy of a page per audience
+ * since decision 024, never keeps it).
  */
 export function readablePoems(audience: Audience, now: Now): SQL {
   return audience === "admin" ? sql`true` : isPublished(poems, now);
@@ -73,7 +74,7 @@ export function publishedBooks(now: Now): SQL {
 
 /**
  * Embers readers are shown: dated today or before in the site's time zone. Later days are the
- * poet's schedule (DESIGN.md, Decisions).
+ * poet's schedule (docs/product/README.md, Conventions that hold everywhere).
  */
 export function shownEmbers(now: Date, timeZone: string): SQL {
   return lte(embers.date, dayToDate(dayInZone(timeZone, now)));

@@ -40,7 +40,7 @@ export function securityHeaders(config: Config) {
       imgSrc: ["'self'", "data:", "blob:", "https:"],
       fontSrc: ["'self'"],
       // A poem's reading: uploaded (/objects/audio/) or any https: URL, exactly what the poem
-      // form accepts, so an accepted audioUrl always plays (DESIGN.md, External audio).
+      // form accepts, so an accepted audioUrl always plays (decision 018).
       mediaSrc: ["'self'", "https:"],
       // Admin uploads go straight to the bucket when images are kept in S3.
       connectSrc: ["'self'", ...(config.s3 ? [s3UploadOrigin(config.s3)] : [])],

@@ -23,7 +23,7 @@ export interface AudioObject {
 }
 
 /**
- * The poet's readings (issue 21): uploads, checked by their bytes and stored as they are, and
+ * The poet's readings (decision 018): uploads, checked by their bytes and stored as they are, and
  * their reading back a range at a time, which is how browsers play and seek.
  */
 export function createAudioService(deps: {

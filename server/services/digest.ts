@@ -43,7 +43,7 @@ const SCHEDULE_POLL_MS = 20_000;
  */
 const SCHEDULE_GRACE_MS = 24 * 60 * 60 * 1000;
 
-/** The spec's fixed sample (SPEC.md §2, Digest admin), for a site with nothing of its own yet. */
+/** A fixed sample (docs/product/digest.md), for a site with nothing of its own yet. */
 export const SAMPLE_DIGEST_CONTENT: DigestContent = {
   featuredEmber: {
     text: "Even the smallest coal remembers the whole fire.",

@@ -27,8 +27,8 @@ export interface StoredImage {
 }
 
 /**
- * Cover images (SPEC.md §7): their uploads (checked, re-encoded, resized) and the check of an
- * external cover URL.
+ * Cover images (docs/product/admin.md, Uploads): their uploads (checked, re-encoded, resized)
+ * and the check of an external cover URL.
  */
 export function createImageService(deps: {
   config: Config;

@@ -35,7 +35,7 @@ function requireUser(actor: Actor): SessionUser {
   return actor;
 }
 
-/** Echoes, whispers and the cloud journal (SPEC.md §2 action row, §4, §7). */
+/** Echoes, whispers and the cloud journal (docs/product/interactions.md). */
 export function createInteractionService({
   db,
   now,

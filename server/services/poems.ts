@@ -60,7 +60,7 @@ export async function withTags<Row extends { id: number }>(
   return rows.map((row) => ({ ...row, tags: byOwner.get(row.id) ?? [] }));
 }
 
-/** Reading: poems, tags and themes (SPEC.md §2 Poem list, Poem page, Theme page; §7 reads). */
+/** Reading: poems, tags and themes (docs/product/reading.md; docs/product/api.md, Reading). */
 export function createPoemService({ db, config, now }: ServiceDeps) {
   async function findTagBySlug(slug: string): Promise<TagRef | undefined> {
     const all = await db.select({ id: tags.id, name: tags.name }).from(tags);

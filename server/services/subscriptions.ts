@@ -31,8 +31,8 @@ function csvCell(value: string): string {
 }
 
 /**
- * The weekly digest's list (SPEC.md §3, §4): double opt-in by an emailed link whose token is
- * stored only hashed, and unsubscribe links signed per subscriber.
+ * The weekly digest's list (docs/product/digest.md): double opt-in by an emailed link whose token
+ * is stored only hashed, and unsubscribe links signed per subscriber.
  */
 export function createSubscriptionService(
   deps: ServiceDeps & { mailer: Mailer; rateLimiter: RateLimiter; secret: string },

@@ -22,11 +22,11 @@ export interface UploadFlowOptions<Details> {
 }
 
 /**
- * The admin's upload flow, the same for every kind (SPEC.md §7): an upload URL for admins, then
- * the browser's PUT of the file there. On local disk the URL is this server's, signed and
- * single-use, and the bytes are checked as they arrive; with S3 it is a presigned bucket URL, and
- * the upload waits under `uploads/{kind}/{id}` until its object is first read, when it is checked
- * and stored, or deleted.
+ * The admin's upload flow, the same for every kind (docs/product/admin.md, Uploads): an upload URL
+ * for admins, then the browser's PUT of the file there. On local disk the URL is this server's,
+ * signed and single-use, and the bytes are checked as they arrive; with S3 it is a presigned bucket
+ * URL, and the upload waits under `uploads/{kind}/{id}` until its object is first read, when it is
+ * checked and stored, or deleted.
  */
 export function createUploadFlow<Details extends object>(
   deps: { config: Config; objectStore: ObjectStore; secret: string },

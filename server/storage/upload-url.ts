@@ -14,7 +14,7 @@ const sign = (secret: string, kind: UploadKind, id: string, expires: number) =>
 /**
  * This server's own upload URL for one id of a kind: signed with the session secret over the
  * kind, the id and its expiry, so it cannot be pointed at another id or used later. Its last path
- * segment is the id, which the client turns into /objects/{kind}/{id} (SPEC.md §7).
+ * segment is the id, which the client turns into /objects/{kind}/{id}.
  */
 export function signLocalUploadUrl(
   publicUrl: URL,

@@ -3,7 +3,7 @@
 export interface DemoPoem {
   title: string;
   slug: string;
-  /** Each stanza is its lines joined by " / " (SPEC.md §2, Stanza viewer). */
+  /** Each stanza is its lines joined by " / " (docs/product/reading.md, Stanza viewer). */
   stanzas: string[];
   tags: string[];
   coverAlt: string;
