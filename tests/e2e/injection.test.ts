@@ -5,7 +5,8 @@ import { type RunningServer, startServer } from "../helpers/server.ts";
 
 /**
  * Script-injection payloads written through every text a user or admin can enter, then every page
- * that shows them opened in Chromium: no dialog, no script, the text shown as text (#10 item 3).
+ * that shows them opened in Chromium: no dialog, no script, the text shown as text (SECURITY.md,
+ * promise 3).
  */
 const PAYLOADS = [
   "<script>window.__injected = 1; alert(1)</script>",

@@ -21,7 +21,7 @@ async function tabTo(page: Page, name: RegExp) {
   for (let presses = 0; presses < 80; presses++) {
     await page.keyboard.press("Tab");
     if (name.test(await focusedName(page))) {
-      // Focus must be visible where it lands (SPEC: keyboard use; WCAG 2.4.7).
+      // Focus must be visible where it lands (WCAG 2.4.7).
       const outline = await page.evaluate(() => {
         const style = getComputedStyle(document.activeElement as Element);
         return `${style.outlineStyle} ${style.outlineWidth}`;

@@ -4,7 +4,7 @@ import { hydrated } from "../helpers/browser.ts";
 import { setUpBrowserSite } from "../helpers/browser-site.ts";
 
 /**
- * Reading settings (issue 21): text size and theme chosen on the poem, ember and book-preview
+ * Reading settings (decision 021): text size and theme chosen on the poem, ember and book-preview
  * pages, kept in localStorage ('emberReading') and applied before the first paint, on pages
  * rendered fresh (nonce policy) and on pages from the cache (hash policy) alike.
  */

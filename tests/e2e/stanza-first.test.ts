@@ -30,8 +30,9 @@ async function placeOf(page: Page, selector: string) {
 }
 
 /**
- * Issue 24 point 3: a poem opened at a stanza shows that stanza, its 'N of M' and the arrows in
- * the first screen, on a phone and a desktop, with no layout shift; the cover and title give way.
+ * docs/product/reading.md, Stanza viewer: a poem opened at a stanza shows that stanza, its 'N of M'
+ * and the arrows in the first screen, on a phone and a desktop, with no layout shift; the cover and
+ * title give way.
  */
 describe.each([
   { width: 375, height: 667 },

@@ -4,8 +4,8 @@ import { hydrated, launchBrowser } from "../helpers/browser.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
 
 /**
- * Verse typography (issue 21): the indentation a poet types in the poem form reaches the page, a
- * line too long for a phone wraps with a hanging indent, and a 40-character line fits at 375 px.
+ * Verse typography (decision 021): the indentation a poet types in the poem form reaches the page,
+ * a line too long for a phone wraps with a hanging indent, and a 40-character line fits at 375 px.
  */
 const FORTY_CHARACTERS = "we carried the chairs in out of the rain";
 const LONG_LINE =

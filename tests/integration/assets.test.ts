@@ -5,7 +5,7 @@ import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 
-/** Issue 18 point 4: every text file under /assets goes out compressed when the client accepts it. */
+/** Decision 009: every text file under /assets goes out compressed when the client accepts it. */
 describe("built assets", () => {
   let t: TestApp;
   let clientDir: string;

@@ -36,7 +36,7 @@ const READER_PAGES = [
 ];
 
 /**
- * Issue 20 point 5: pages are kept one copy per audience, and no byte of one person's identity
+ * Decision 024: pages are kept one copy per audience, and no byte of one person's identity
  * or state reaches another's page; a sign-out or a role change shows within the audience lookup's
  * time on every instance.
  */

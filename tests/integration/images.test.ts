@@ -94,7 +94,7 @@ describe.each(drivers)("image uploads on %s", (driver) => {
     const expires = Number(url.searchParams.get("expires"));
     expect(expires - Date.now() / 1000).toBeGreaterThan(14 * 60);
     expect(expires - Date.now() / 1000).toBeLessThanOrEqual(15 * 60);
-    // SPEC.md §7: the stored path is /objects/images/ + the URL's last segment.
+    // docs/product/admin.md, Uploads: the stored path is /objects/images/ + the URL's last segment.
     expect(objectPath).toBe(`/objects/images/${url.pathname.split("/").at(-1)}`);
 
     const askFor = (body: string) =>

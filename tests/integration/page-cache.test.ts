@@ -8,7 +8,7 @@ import { createPoem } from "../helpers/factories.ts";
 import { loadPageHandler } from "../helpers/page-handler.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 
-/** Issue 18 point 5: every anonymous page answer carries its validator, fresh or from memory. */
+/** Decision 016: every anonymous page answer carries its validator, fresh or from memory. */
 describe.each(drivers)("page cache validators on %s", (driver) => {
   let t: TestApp;
   let closeServer: (() => Promise<unknown>) | undefined;

@@ -16,7 +16,7 @@ import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 const START = new Date("2026-11-30T08:00:00.000Z");
 const MINUTE = 60_000;
 
-/** Issue 19: drafts and scheduled poems, and the weekly digest that sends itself. */
+/** Decision 022: drafts and scheduled poems, and the weekly digest that sends itself. */
 describe.each(drivers)("the poet's week on %s", (driver) => {
   let t: TestApp;
   let clock: Date;

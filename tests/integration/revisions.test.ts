@@ -12,7 +12,7 @@ const TWO = "My father's hands / were maps of every field";
 const THREE = "We carried light / the way the river carries stones";
 const NEW = "A brand new stanza / about the harbour at dusk";
 
-/** Issue 24: the poet revises, and every echo, whisper and saved stanza stays on its words. */
+/** Decision 023: the poet revises, and every echo, whisper and saved stanza stays on its words. */
 describe.each(drivers)("a stanza stays itself on %s", (driver) => {
   let t: TestApp;
   let admin: string;

@@ -5,7 +5,7 @@ import { openOperator, signInWithLink } from "../helpers/operator.ts";
 import type { RunningServer } from "../helpers/server.ts";
 
 /**
- * Issue 20 point 5 on two production processes and one PostgreSQL database: each instance keeps
+ * Decision 024 on two production processes and one PostgreSQL database: each instance keeps
  * one copy of a page per audience, no byte of one person's identity or state reaches another
  * person's page, and a sign-out, a role change or a session's expiry shows in the header of both
  * instances within 5 s (and in the API at once). tests/integration/audiences.test.ts checks the
@@ -33,7 +33,9 @@ const READER_PAGES = [
 ].flatMap((path) => [path, `${path === "/" ? "/_" : path.split("?")[0]}.data`]);
 /** The one reader page rendered afresh for signed-in readers: it holds their cloud journal. */
 const RENDERED_FOR_EACH_READER = /^\/journal(\.data)?$/;
-/** How long a sign-out, a role change or an expiry may take to reach a page's header (issue 20). */
+/**
+ * How long a sign-out, a role change or an expiry may take to reach a page's header (decision 024).
+ */
 const CHANGE_DEADLINE_MS = 5_000;
 const POLL_MS = 100;
 

@@ -16,8 +16,9 @@ import {
 } from "../helpers/workload.ts";
 
 /**
- * Issue #11, crash: an instance killed with SIGKILL in the middle of the workload and started
- * again loses no acknowledged write, and (on PostgreSQL) the other instance never falters.
+ * Reliability (README.md, What failures look like), crash: an instance killed with SIGKILL in the
+ * middle of the workload and started again loses no acknowledged write, and (on PostgreSQL) the
+ * other instance never falters.
  */
 
 /** Long enough for a kill a third of the way in, a restart, and load on the restarted instance. */

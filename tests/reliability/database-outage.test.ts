@@ -6,9 +6,10 @@ import { startServer } from "../helpers/server.ts";
 import { startTcpProxy } from "../helpers/tcp-proxy.ts";
 
 /**
- * Issue #11, database outage: the network between an instance and PostgreSQL is cut for about
- * ten seconds under light load. Every request is answered quickly with 503 (a friendly page for
- * pages), /api/health says the database is down, and the instance recovers by itself.
+ * Reliability (README.md, What failures look like), database outage: the network between an
+ * instance and PostgreSQL is cut for about ten seconds under light load. Every request is answered
+ * quickly with 503 (a friendly page for pages), /api/health says the database is down, and the
+ * instance recovers by itself.
  */
 
 const OUTAGE_MS = 10_000;

@@ -5,8 +5,9 @@ import { signInReaders } from "../helpers/operator.ts";
 import { fetchPoems, runWorkload, summarize, verifyLedger } from "../helpers/workload.ts";
 
 /**
- * Issue #11, load with nothing lost: two instances on one PostgreSQL database under a mixed
- * workload; afterwards the database holds exactly the writes that were acknowledged.
+ * Reliability (README.md, What failures look like), load with nothing lost: two instances on one
+ * PostgreSQL database under a mixed workload; afterwards the database holds exactly the writes that
+ * were acknowledged.
  */
 
 const SECONDS = Number(process.env.RELIABILITY_SECONDS ?? 60);

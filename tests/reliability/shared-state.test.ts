@@ -4,8 +4,9 @@ import { openOperator, signInReaders } from "../helpers/operator.ts";
 import type { RunningServer } from "../helpers/server.ts";
 
 /**
- * Issue #11, shared state: what one instance knows, the other knows too, because it lives in
- * PostgreSQL (sessions, rate-limit counters) or is announced through it (content changes).
+ * Reliability (README.md, What failures look like), shared state: what one instance knows, the
+ * other knows too, because it lives in PostgreSQL (sessions, rate-limit counters) or is announced
+ * through it (content changes).
  */
 
 let cluster: Cluster | undefined;

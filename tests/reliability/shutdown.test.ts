@@ -8,8 +8,9 @@ import { startServer } from "../helpers/server.ts";
 import { fetchPoems, runWorkload, summarize, verifyLedger } from "../helpers/workload.ts";
 
 /**
- * Issue #11, shutdown: SIGTERM in the middle of the workload. The instance stops accepting
- * connections, answers every request it had already received, and exits 0.
+ * Reliability (README.md, What failures look like), shutdown: SIGTERM in the middle of the
+ * workload. The instance stops accepting connections, answers every request it had already
+ * received, and exits 0.
  */
 
 const LOAD_MS = 6_000;

@@ -120,7 +120,7 @@ async function spend(attempt: Attempt, count: number) {
   return statuses;
 }
 
-/** Issue #10 item 6: rate limits, X-Forwarded-For and answers that do not tell who exists. */
+/** SECURITY.md, promise 6: rate limits, X-Forwarded-For and answers that do not tell who exists. */
 describe.each(drivers)("abuse on %s", (driver) => {
   let t: TestApp;
   let smtp: SmtpCapture;

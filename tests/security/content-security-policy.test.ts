@@ -14,7 +14,7 @@ function directive(policy: string, name: string): string[] | undefined {
   return found?.slice(1);
 }
 
-/** Issue #10 item 3: every page carries a nonce-based script policy, fresh per request. */
+/** SECURITY.md, promise 3: every page carries a nonce-based script policy, fresh per request. */
 describe.each(drivers)("content security policy on %s", (driver) => {
   let t: TestApp;
   let world: World;
@@ -51,7 +51,7 @@ describe.each(drivers)("content security policy on %s", (driver) => {
           );
           expect(directive(policy, "object-src"), label).toEqual(["'none'"]);
           expect(directive(policy, "frame-ancestors"), label).toEqual(["'none'"]);
-          // What the poem form accepts as audioUrl plays (DESIGN.md, External audio).
+          // What the poem form accepts as audioUrl plays (decision 018).
           expect(directive(policy, "media-src"), label).toEqual(["'self'", "https:"]);
           const nonce = /'nonce-([^']+)'/.exec(policy)?.[1];
           expect(nonce, `${label}: ${policy}`).toMatch(/^[A-Za-z0-9+/=_-]{16,}$/);

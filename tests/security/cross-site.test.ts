@@ -20,7 +20,10 @@ const SIGNED_URL_ROUTES = new Set([
   "PUT /uploads/audio/:id",
 ]);
 
-/** DESIGN.md: the only GETs that may change state, each single-purpose and harmless to repeat. */
+/**
+ * docs/product/accounts.md: the only GETs that may change state, each single-purpose and harmless
+ * to repeat.
+ */
 const STATE_CHANGING_GETS = new Set([
   "GET /api/logout",
   "GET /api/subscribe/verify",
@@ -36,7 +39,7 @@ const CROSS_SITE_HEADERS: Record<string, Record<string, string>> = {
   "Sec-Fetch-Site same-site (a sibling subdomain)": { "Sec-Fetch-Site": "same-site" },
 };
 
-/** Issue #10 item 2: cross-site requests, state changes on GET, session cookie attributes. */
+/** SECURITY.md, promise 2: cross-site requests, state changes on GET, session cookie attributes. */
 describe.each(drivers)("cross-site requests on %s", (driver) => {
   let t: TestApp;
   let world: World;
@@ -101,7 +104,7 @@ describe.each(drivers)("cross-site requests on %s", (driver) => {
     expect(row?.unsubscribed).toBe(true);
   });
 
-  it("changes no table's row count on any GET but the three DESIGN.md exceptions", async () => {
+  it("changes no table's row count on any GET but the three exceptions", async () => {
     const gets = listEndpoints(t.app).filter(
       (endpoint) => endpoint.method === "GET" && !STATE_CHANGING_GETS.has(endpoint.key),
     );

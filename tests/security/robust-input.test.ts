@@ -172,7 +172,7 @@ async function expectWellFormedAnswer(response: Response, label: string) {
   expect(typeof body.message, `${label}: ${JSON.stringify(body)}`).toBe("string");
 }
 
-/** Issue #10 item 7: random and malformed input to every API route; oversized bodies. */
+/** SECURITY.md, promise 7: random and malformed input to every API route; oversized bodies. */
 describe.each(drivers)("robust input on %s", (driver) => {
   let t: TestApp;
   let world: World;

@@ -32,7 +32,9 @@ const cookieValues = (response: Response) =>
     .map((cookie) => decodeURIComponent(cookie.split(";")[0]?.split("=").slice(1).join("=") ?? ""))
     .filter((value) => value.length > 0);
 
-/** Issue #10 item 8: a representative flow leaves no secret in the log; errors leak nothing. */
+/**
+ * SECURITY.md, promise 8: a representative flow leaves no secret in the log; errors leak nothing.
+ */
 describe.each(drivers)("secrets in logs on %s", (driver) => {
   let t: TestApp;
   const log: string[] = [];

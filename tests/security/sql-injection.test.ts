@@ -31,7 +31,7 @@ const HOSTILE_INPUT = [
 /** Query parameters any route reads (filters, paging, tokens, links). */
 const QUERY_PARAMETERS = ["q", "tag", "page", "limit", "token", "s", "sig", "returnTo"];
 
-/** Issue #10 item 3: every filter, query parameter and slug is a parameter, never SQL. */
+/** SECURITY.md, promise 3: every filter, query parameter and slug is a parameter, never SQL. */
 describe.each(drivers)("SQL injection on %s", (driver) => {
   let t: TestApp;
   let world: World;
