@@ -9,8 +9,8 @@ import { atLeast, atMost, printTargets, type TargetCheck } from "./targets.ts";
 /**
  * `npm run audit`: Lighthouse (mobile, default simulated throttling) against the production build
  * on a fresh embedded database with demo content, for the reader's main pages. Prints the four
- * scores, LCP, CLS, TBT and the compressed JavaScript and CSS each page loads, then #9's targets
- * as met or missed, and writes bench-results/audit.json.
+ * scores, LCP, CLS, TBT and the compressed JavaScript and CSS each page loads, then the targets
+ * (docs/product/performance.md) as met or missed, and writes bench-results/audit.json.
  */
 const PAGES = ["/", "/poetry", "/poetry/the-kitchen-table", "/ember", "/books", "/journal"];
 /** AUDIT_PAGES=/poetry,/ember audits only those pages (while working on one). */

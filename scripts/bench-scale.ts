@@ -10,7 +10,7 @@ import { atMost, printTargets } from "./targets.ts";
  * `npm run bench:scale`: the reads a viral stanza hits, first on the demo content, then on the
  * same database after `seed-load` (10,000 poems, 100,000 whispers, 1,000,000 echoes by default;
  * BENCH_POEMS, BENCH_WHISPERS, BENCH_ECHOES), with the page cache off so every request reaches
- * the database. Prints p50/p99 at both sizes, the ratio and #9's target (within 2×) as met or
+ * the database. Prints p50/p99 at both sizes, the ratio and its target (within 2×) as met or
  * missed; writes bench-results/scale.json.
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
