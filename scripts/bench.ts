@@ -189,6 +189,7 @@ async function measureVisits(url: string, cookie: string): Promise<Row> {
  * beside a raw server measured in it and alternating with passes of this code. A share travels
  * between hours and machines that a rate does not: the same build moved by a quarter between passes
  * that day. The target is three times these (docs/product/performance.md).
+ */
 const WRITE_SHARES_BEFORE_REWORK: Record<string, number> = {
   "whisper POST, 50 readers (embedded)": 0.0064,
   "echo toggle, 50 readers (embedded)": 0.0068,
