@@ -126,6 +126,9 @@ export function JournalButton({
   setSaved: (update: (current: Set<number>) => Set<number>) => void;
 }) {
   const isSignedIn = useAudience() !== "anonymous";
+  // A toggle, as the echo's (decision 015): a click while the last one is on its way is a double
+  // click, absorbed here rather than sent as a change of mind.
+  const isPending = useRef(false);
   const [isLocallySaved, setLocallySaved] = useState(false);
   useEffect(() => {
     if (!isSignedIn) setLocallySaved(isSavedLocally(poem.slug, stanzaIndex));
@@ -160,6 +163,8 @@ export function JournalButton({
       }
       return;
     }
+    if (isPending.current) return;
+    isPending.current = true;
     const wasSaved = isSaved;
     mark(!wasSaved);
     try {
@@ -172,6 +177,8 @@ export function JournalButton({
     } catch (error) {
       mark(wasSaved);
       reportFailure(error, "reader", "Your journal entry couldn't be saved right now.");
+    } finally {
+      isPending.current = false;
     }
   }
 

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, count, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
 import type { EchoCount, JournalEntry, Whisper } from "../../common/schemas/interactions.ts";
 import { executeNamed } from "../db/client.ts";
 import { echoes, journalEntries, poems, users, whispers } from "../db/schema.ts";
@@ -99,6 +99,23 @@ export function createInteractionService({
     }
   }
 
+  /**
+   * Runs a toggle written as one statement that deletes the reader's row or, when there was none,
+   * inserts it, and answers what it changed (decision 015). Each answer is the row this request
+   * itself deleted or inserted, so after any burst the stored rows equal the `added: true`
+   * answers less the `added: false` ones. When a concurrent toggle added the row this one found
+   * missing, neither changed anything and the toggle starts again.
+   */
+  async function runToggle(slug: string, name: string, toggle: SQL): Promise<{ added: boolean }> {
+    for (;;) {
+      const [changed] = await onPoem(slug, () =>
+        executeNamed<{ removed: number; added: number }>(db, name, toggle),
+      );
+      if (changed?.added) return { added: true };
+      if (changed?.removed) return { added: false };
+    }
+  }
+
   const storedKey = (stanzaIndex: number | null) =>
     stanzaIndex === null ? "" : String(stanzaIndex);
 
@@ -169,12 +186,7 @@ export function createInteractionService({
   }
 
   return {
-    /**
-     * Removes the reader's echo, or adds it when there is none (decision 015). Each answer is the
-     * row this request itself deleted or inserted, so after any burst the stored echoes equal the
-     * `added: true` answers less the `added: false` ones. When a concurrent toggle added the row
-     * this one found missing, neither changed anything and the toggle starts again.
-     */
+    /** Removes the reader's echo, or adds it when there is none (`runToggle`, decision 015). */
     async toggleEcho(
       actor: Actor,
       slug: string,
@@ -206,13 +218,7 @@ export function createInteractionService({
         select (select count(*) from removed)::int as removed,
                (select count(*) from added)::int as added`;
       try {
-        for (;;) {
-          const [changed] = await onPoem(slug, () =>
-            executeNamed<{ removed: number; added: number }>(db, "toggle_echo", toggle),
-          );
-          if (changed?.added) return { added: true };
-          if (changed?.removed) return { added: false };
-        }
+        return await runToggle(slug, "toggle_echo", toggle);
       } finally {
         // After each write: readings taken before it are not served again.
         sharedEchoCounts.forget(String(poem.id));
@@ -303,6 +309,10 @@ export function createInteractionService({
       await db.delete(whispers).where(and(eq(whispers.id, id), eq(whispers.userId, user.id)));
     },
 
+    /**
+     * Removes the stanza from the reader's journal, or saves it when it is not there, as the echo
+     * toggles (`runToggle`, decision 015).
+     */
     async toggleJournalEntry(
       actor: Actor,
       slug: string,
@@ -311,26 +321,27 @@ export function createInteractionService({
       const user = requireUser(actor);
       const poem = await findPoem(actor, slug);
       const key = stanzaKey(poem, stanzaIndex);
+      const toggle = sql`
+        with removed as (
+          delete from ${journalEntries}
+          where ${and(
+            eq(journalEntries.userId, user.id),
+            eq(journalEntries.poemId, poem.id),
+            eq(journalEntries.stanzaIndex, key),
+            onPoemStanzas(journalEntries),
+          )}
+          returning 1
+        ), added as (
+          insert into ${journalEntries} (user_id, poem_id, stanza_index)
+          select ${user.id}, ${poem.id}, ${key}
+          where not exists (select 1 from removed)
+          on conflict do nothing
+          returning 1
+        )
+        select (select count(*) from removed)::int as removed,
+               (select count(*) from added)::int as added`;
       try {
-        const removed = await db
-          .delete(journalEntries)
-          .where(
-            and(
-              eq(journalEntries.userId, user.id),
-              eq(journalEntries.poemId, poem.id),
-              eq(journalEntries.stanzaIndex, key),
-              onPoemStanzas(journalEntries),
-            ),
-          )
-          .returning({ id: journalEntries.id });
-        if (removed.length > 0) return { added: false };
-        await onPoem(slug, () =>
-          db
-            .insert(journalEntries)
-            .values({ userId: user.id, poemId: poem.id, stanzaIndex: key })
-            .onConflictDoNothing(),
-        );
-        return { added: true };
+        return await runToggle(slug, "toggle_journal_entry", toggle);
       } finally {
         savedByReader?.forget(readerMarkKey(user, poem));
       }

@@ -16,7 +16,7 @@ describe.each(drivers)("reader interactions on %s", (driver) => {
   let statements: string[] | undefined;
 
   beforeAll(async () => {
-    // On PostgreSQL each of the concurrent echo toggles below gets a connection of its own.
+    // On PostgreSQL each of the concurrent toggles below gets a connection of its own.
     t = await createTestApp(driver, {
       poolSize: 32,
       onQuery: (statement) => statements?.push(statement),
@@ -345,6 +345,35 @@ describe.each(drivers)("reader interactions on %s", (driver) => {
       });
       expect(await removed.json()).toEqual({ added: false });
       expect(await t.db.select().from(journalEntries)).toHaveLength(0);
+    });
+
+    it("toggles on and at once off again, and stores as many entries as toggles answered added, less those answered removed, after 30 at once", async () => {
+      const dora = await signIn(t, "dora@example.com");
+      const toggle = () =>
+        api(t.app, "POST", "/api/journal", {
+          body: { poemSlug: "river", stanzaIndex: 0 },
+          cookie: dora,
+        });
+      const stored = async () =>
+        (await t.db.select().from(journalEntries)).filter((entry) => entry.stanzaIndex === "0")
+          .length;
+      expect(await (await toggle()).json()).toEqual({ added: true });
+      expect(await (await toggle()).json()).toEqual({ added: false });
+      expect(await stored()).toBe(0);
+
+      // A true toggle cannot promise one entry after a burst: an even number of toggles, taken
+      // one after another, leaves none. What it promises is that every answer was true.
+      const responses = await Promise.all(Array.from({ length: 30 }, toggle));
+      expect(responses.map((response) => response.status)).toEqual(Array(30).fill(200));
+      const answers = await Promise.all(
+        responses.map(async (response) => ((await response.json()) as { added: boolean }).added),
+      );
+      const added = answers.filter(Boolean).length;
+      const entries = await stored();
+      expect(entries).toBe(added - (answers.length - added));
+      expect(entries === 0 || entries === 1).toBe(true);
+      if (entries === 1) expect(await (await toggle()).json()).toEqual({ added: false });
+      expect(await stored()).toBe(0);
     });
 
     it("adds without toggling for sync, however often it is repeated", async () => {
