@@ -24,6 +24,7 @@ export function createDatabaseUpkeep({
   db,
   handle,
   logger,
+  now,
 }: ServiceDeps & { handle: Pick<DatabaseHandle, "driver"> }) {
   const { rateLimits, sessions, verifications } = schema;
   const tables = Object.values(schema).filter((value) => is(value, Table));
@@ -37,13 +38,13 @@ export function createDatabaseUpkeep({
 
   async function run(): Promise<UpkeepReport> {
     const started = performance.now();
-    const now = new Date();
+    const asOf = now();
     const removed = await Promise.all([
-      db.delete(rateLimits).where(lte(rateLimits.resetAt, now)).returning({ key: rateLimits.key }),
-      db.delete(sessions).where(lte(sessions.expiresAt, now)).returning({ id: sessions.id }),
+      db.delete(rateLimits).where(lte(rateLimits.resetAt, asOf)).returning({ key: rateLimits.key }),
+      db.delete(sessions).where(lte(sessions.expiresAt, asOf)).returning({ id: sessions.id }),
       db
         .delete(verifications)
-        .where(lte(verifications.expiresAt, now))
+        .where(lte(verifications.expiresAt, asOf))
         .returning({ id: verifications.id }),
     ]);
     const report = {

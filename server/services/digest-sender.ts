@@ -124,7 +124,7 @@ export function createDigestSender(
       .update(digestDeliveries)
       .set({
         status: "sent",
-        sentAt: new Date(),
+        sentAt: deps.now(),
         lastError: null,
         claimedBy: null,
         leaseUntil: null,
@@ -215,7 +215,9 @@ export function createDigestSender(
       await settleFailure(delivery, claimToken, isCommitted, {
         status: "pending",
         lastError: errorText(error),
-        nextAttemptAt: new Date(Date.now() + delayMs),
+        // A backoff, timed by the clock every instance claims by (`nextAttemptAt <= now()` and
+        // the lease): the database's. The site's clock stamps when things happened (sentAt).
+        nextAttemptAt: sql`now() + make_interval(secs => ${delayMs / 1000})`,
       });
       return { kind: "retry", error: errorText(error) };
     }
@@ -263,7 +265,7 @@ export function createDigestSender(
         .where(eq(mailRuns.id, runId));
       await db
         .update(mailRuns)
-        .set({ status: "sent", completedAt: new Date(), pausedReason: null })
+        .set({ status: "sent", completedAt: deps.now(), pausedReason: null })
         .where(
           and(
             eq(mailRuns.id, runId),

@@ -16,6 +16,7 @@ const REVIEW_LIST_MAX = 500;
 /** Poems sent through /contribute, stored for the monthly review at /admin/submissions. */
 export function createGuestSubmissionService({
   db,
+  now,
   rateLimiter,
 }: ServiceDeps & { rateLimiter: RateLimiter }) {
   return {
@@ -55,7 +56,7 @@ export function createGuestSubmissionService({
       if (row.reviewedAt) return;
       await db
         .update(guestSubmissions)
-        .set({ reviewedAt: new Date() })
+        .set({ reviewedAt: now() })
         .where(eq(guestSubmissions.id, id));
     },
 

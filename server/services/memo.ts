@@ -3,6 +3,10 @@
  * that reading rather than starting another; a failed reading (the database away) is not kept.
  * An answer is kept until it is forgotten (after a write that changes it, or a content change)
  * or, with `lifeMs`, until it is that old. Past `maxEntries` the memory starts over.
+ *
+ * An answer's age is a timer, so it is measured on the monotonic clock (`performance.now()`),
+ * not the services' clock: a test that sets the site's "now" must not keep answers for ever, and
+ * a wall clock set back must not either.
  */
 export function createMemo<T>(options: { maxEntries: number; lifeMs?: number }) {
   const lifeMs = options.lifeMs ?? Number.POSITIVE_INFINITY;
@@ -10,10 +14,10 @@ export function createMemo<T>(options: { maxEntries: number; lifeMs?: number }) 
   return {
     get(key: string, read: () => Promise<T>): Promise<T> {
       const kept = entries.get(key);
-      if (kept && Date.now() - kept.readAt < lifeMs) return kept.answer;
+      if (kept && performance.now() - kept.readAt < lifeMs) return kept.answer;
       if (entries.size >= options.maxEntries) entries.clear();
       const answer = read();
-      entries.set(key, { readAt: Date.now(), answer });
+      entries.set(key, { readAt: performance.now(), answer });
       answer.catch(() => {
         if (entries.get(key)?.answer === answer) entries.delete(key);
       });

@@ -23,6 +23,12 @@ const VERIFICATION_LEASE_SECONDS = 120;
 const VERIFICATION_BATCH = 20;
 const retryDelayMs = (attempts: number) =>
   Math.min(VERIFICATION_RETRY_BASE_MS * 2 ** (attempts - 1), VERIFICATION_RETRY_MAX_MS);
+/**
+ * When a confirmation is tried again: a backoff timed by the database's clock, which claims it
+ * (`verificationDueAt <= now()` with a lease) on every instance alike; the site's clock says
+ * what "now" is for the product, not how long a mail server is left alone.
+ */
+const retryAfter = (delayMs: number) => sql`now() + make_interval(secs => ${delayMs / 1000})`;
 
 /** Spreadsheets run cells that start with these: prefix them so they stay text. */
 function csvCell(value: string): string {
@@ -117,7 +123,7 @@ export function createSubscriptionService(
         await db
           .update(subscriptions)
           .set({
-            verificationDueAt: isLastTry ? null : new Date(Date.now() + retryDelayMs(row.attempts)),
+            verificationDueAt: isLastTry ? null : retryAfter(retryDelayMs(row.attempts)),
           })
           .where(stillOurs);
       }
@@ -178,7 +184,7 @@ export function createSubscriptionService(
         await db
           .update(subscriptions)
           .set({
-            verificationDueAt: new Date(Date.now() + retryDelayMs(1)),
+            verificationDueAt: retryAfter(retryDelayMs(1)),
             verificationAttempts: 1,
           })
           .where(eq(subscriptions.id, row.id));
@@ -200,7 +206,7 @@ export function createSubscriptionService(
       if (!row.verified) {
         await db
           .update(subscriptions)
-          .set({ verified: true, verifiedAt: new Date() })
+          .set({ verified: true, verifiedAt: deps.now() })
           .where(eq(subscriptions.id, row.id));
       }
       return true;
@@ -217,7 +223,7 @@ export function createSubscriptionService(
       if (!this.isValidUnsubscribe(id, signature)) return false;
       await db
         .update(subscriptions)
-        .set({ unsubscribed: true, unsubscribedAt: new Date() })
+        .set({ unsubscribed: true, unsubscribedAt: deps.now() })
         .where(and(eq(subscriptions.id, id), eq(subscriptions.unsubscribed, false)));
       return true;
     },

@@ -22,6 +22,13 @@ export interface UploadFlowOptions<Details> {
 }
 
 /**
+ * An upload URL's expiry is real time, as a bucket's presigned URL's is (S3 checks those against
+ * its own clock): it is written into the URL, so it must outlast a restart, and the services'
+ * clock, which tests set to publish poems, has no say in it.
+ */
+const unixSeconds = () => Math.floor(Date.now() / 1000);
+
+/**
  * The admin's upload flow, the same for every kind (docs/product/admin.md, Uploads): an upload URL
  * for admins, then the browser's PUT of the file there. On local disk the URL is this server's,
  * signed and single-use, and the bytes are checked as they arrive; with S3 it is a presigned bucket
@@ -58,7 +65,7 @@ export function createUploadFlow<Details extends object>(
             secret,
             kind,
             id,
-            Math.floor(Date.now() / 1000) + LOCAL_UPLOAD_URL_TTL_SECONDS,
+            unixSeconds() + LOCAL_UPLOAD_URL_TTL_SECONDS,
           );
       return { uploadURL, objectPath: uploadedObjectPath(kind, id) };
     },
@@ -73,7 +80,7 @@ export function createUploadFlow<Details extends object>(
       readBody: () => Promise<Uint8Array>,
     ): Promise<{ objectPath: string } & Details> {
       if (!UPLOAD_ID.test(id) || objectStore.presignUpload) throw notFound();
-      const nowSeconds = Math.floor(Date.now() / 1000);
+      const nowSeconds = unixSeconds();
       const check = checkLocalUploadSignature(
         secret,
         kind,
