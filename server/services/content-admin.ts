@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gte, inArray, ne, sql } from "drizzle-orm";
+import { ADMIN_EMBERS_READ } from "../../common/constants.ts";
 import {
   COVER_HTTPS_MESSAGE,
   coverProviderOf,
@@ -41,8 +42,6 @@ import { conflict, invalid, isUniqueViolation, notFound } from "./errors.ts";
 import { countRemovedWords, keepVersion, listVersions } from "./poem-revisions.ts";
 import { type PoemService, poemColumns, withTags } from "./poems.ts";
 
-/** The admin schedule reads at most this many embers (SPEC.md §9: 30). */
-export const EMBER_SCHEDULE_MAX = 30;
 const MODERATION_LIST_MAX = 500;
 
 /** An ember as the admin's schedule shows it, which is also what its writes answer. */
@@ -59,7 +58,7 @@ const scheduledEmberColumns = {
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 /**
- * The poet's writes (SPEC.md §2 Admin, §7): poems, embers, books and tags, and whisper
+ * The poet's writes from the admin area: poems, embers, books and tags, and whisper
  * moderation, for admins only (AdminActor). Every write is one transaction.
  */
 export function createContentAdminService({
@@ -72,7 +71,9 @@ export function createContentAdminService({
   /**
    * Runs a write to what readers see, answering 409 with `conflictMessage` when it would
    * duplicate a unique value, and once it is committed announces the change, so cached pages go
-   * on every instance. Every write below goes through here.
+   * on every instance. Every write below goes through here but whisper moderation: no page or
+   * cached answer holds whispers (a stanza's are read afresh on each call, as after a reader
+   * writes or deletes one), so there is nothing to announce.
    */
   async function writeContent<T>(write: () => Promise<T>, conflictMessage = ""): Promise<T> {
     let result: T;
@@ -148,7 +149,7 @@ export function createContentAdminService({
       text: input.text,
       date: dayToDate(input.date),
       isFeatured,
-      ...(isFeatured && !wasFeatured ? { featuredAt: new Date() } : {}),
+      ...(isFeatured && !wasFeatured ? { featuredAt: now() } : {}),
       ...(!isFeatured ? { featuredAt: null } : {}),
     };
   };
@@ -316,15 +317,15 @@ export function createContentAdminService({
     /** From today in SITE_TIMEZONE onward, soonest first: the schedule, future days included. */
     async listEmberSchedule(
       _admin: AdminActor,
-      limit = EMBER_SCHEDULE_MAX,
+      limit = ADMIN_EMBERS_READ,
     ): Promise<ScheduledEmber[]> {
-      const today = dayToDate(dayInZone(config.siteTimezone));
+      const today = dayToDate(dayInZone(config.siteTimezone, now()));
       const rows = await db
         .select(scheduledEmberColumns)
         .from(embers)
         .where(gte(embers.date, today))
         .orderBy(asc(embers.date))
-        .limit(Math.min(limit, EMBER_SCHEDULE_MAX));
+        .limit(Math.min(limit, ADMIN_EMBERS_READ));
       return withTags(db, rows, emberTags);
     },
 
@@ -478,7 +479,10 @@ export function createContentAdminService({
       return rows.map((row) => ({ ...row, stanzaIndex: Number(row.stanzaIndex) }));
     },
 
-    /** Hidden whispers leave readers' lists at once; approved ones come back. */
+    /**
+     * Hidden whispers leave readers' lists at once, approved ones come back: the lists are read
+     * afresh each time, so this write announces nothing (writeContent).
+     */
     async setWhisperApproval(_admin: AdminActor, id: number, isApproved: boolean): Promise<void> {
       const updated = await db
         .update(whispers)
