@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { useRouteLoaderData } from "react-router";
+import { CURRENT_USER_CACHE_MS } from "../../common/constants.ts";
 import { endpoints } from "../../common/endpoints.ts";
 import type { Audience } from "../../server/db/visibility.ts";
 import { callApi } from "./api.ts";
@@ -19,11 +20,10 @@ export function useAudience(): Audience {
  * The current user is kept 5 minutes, never retried, never refetched on focus
  * (docs/product/accounts.md, Sessions).
  */
-const CURRENT_USER_KEPT_MS = 300_000;
 let currentUser: { promise: Promise<CurrentUser | null>; fetchedAt: number } | undefined;
 
 function fetchCurrentUser(): Promise<CurrentUser | null> {
-  if (currentUser && Date.now() - currentUser.fetchedAt < CURRENT_USER_KEPT_MS) {
+  if (currentUser && Date.now() - currentUser.fetchedAt < CURRENT_USER_CACHE_MS) {
     return currentUser.promise;
   }
   const promise = callApi(endpoints.currentUser).catch(() => null);

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { ADMIN_BOOK_BLURB_LENGTH } from "../../../common/constants.ts";
 import { endpoints } from "../../../common/endpoints.ts";
 import type { Book, BookPage } from "../../../common/schemas/books.ts";
 import { truncate } from "../../../common/stanza.ts";
@@ -6,8 +7,6 @@ import { ContentTab } from "./content-tab.tsx";
 import { Field, FormPanel, inputClass, secondaryButton } from "./ui.tsx";
 import { saveMessages, useAdminForm } from "./use-admin-form.ts";
 import { useSluggedValues } from "./use-slugged-values.ts";
-
-const BLURB_PREVIEW = 100;
 
 /**
  * Books: title and the start of the blurb, with Edit and Delete (no confirmation,
@@ -19,7 +18,10 @@ export function BooksTab() {
       entity="Book"
       list={endpoints.listBooks}
       remove={endpoints.deleteBook}
-      describe={(book) => ({ title: book.title, detail: truncate(book.blurb, BLURB_PREVIEW) })}
+      describe={(book) => ({
+        title: book.title,
+        detail: truncate(book.blurb, ADMIN_BOOK_BLURB_LENGTH),
+      })}
       renderForm={(book, onDone) => <BookForm book={book} onDone={onDone} />}
     />
   );

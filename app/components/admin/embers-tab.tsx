@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { ADMIN_EMBERS_READ, ADMIN_SCHEDULE_DAYS } from "../../../common/constants.ts";
 import { addDays, dateToDay, nextMonday, weekdayOf } from "../../../common/dates.ts";
 import { endpoints } from "../../../common/endpoints.ts";
 import type { ScheduledEmber } from "../../../common/schemas/admin.ts";
@@ -7,9 +8,6 @@ import { Field, FormPanel, inputClass, primaryButton, secondaryButton } from "./
 import { saveMessages, useAdminForm } from "./use-admin-form.ts";
 import { useAdminList } from "./use-admin-list.ts";
 
-const SCHEDULE_DAYS = 7;
-/** The schedule reads this many embers and matches them to days by date (docs/product/admin.md). */
-const EMBERS_READ = 30;
 const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 
 type Editing = { ember?: ScheduledEmber; day: string };
@@ -19,13 +17,14 @@ type Editing = { ember?: ScheduledEmber; day: string };
  * scheduled' with Add; and 'Add New Ember'.
  */
 export function EmbersTab({ today }: { today: string }) {
+  // The schedule reads the next embers and matches them to the week's days by date.
   const {
     items: embers,
     isFailed,
     reload,
-  } = useAdminList(endpoints.listEmberSchedule, { query: { limit: String(EMBERS_READ) } });
+  } = useAdminList(endpoints.listEmberSchedule, { query: { limit: String(ADMIN_EMBERS_READ) } });
   const [editing, setEditing] = useState<Editing>();
-  const days = Array.from({ length: SCHEDULE_DAYS }, (_, offset) => addDays(today, offset));
+  const days = Array.from({ length: ADMIN_SCHEDULE_DAYS }, (_, offset) => addDays(today, offset));
   const emberOn = (day: string) => embers?.find((ember) => dateToDay(ember.date) === day);
 
   return (

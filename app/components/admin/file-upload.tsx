@@ -1,5 +1,6 @@
 import { AudioLines, Check, ImageUp, LoaderCircle, TriangleAlert } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
+import { UPLOAD_ERROR_RESET_MS, UPLOAD_SUCCESS_RESET_MS } from "../../../common/constants.ts";
 import { endpoints } from "../../../common/endpoints.ts";
 import {
   fileTooLargeMessage,
@@ -11,7 +12,7 @@ import { ApiError, callApi } from "../../lib/api.ts";
 import { notify, notifyError } from "../../lib/toast.ts";
 import { secondaryButton } from "./ui.tsx";
 
-const STATE_RESET_MS = { success: 2_000, error: 3_000 } as const;
+const STATE_RESET_MS = { success: UPLOAD_SUCCESS_RESET_MS, error: UPLOAD_ERROR_RESET_MS } as const;
 
 /** What each kind's control shows and lets the file picker offer. */
 const CONTROLS = {
