@@ -2,6 +2,7 @@ import {
   ADMIN_LOGGED_OUT_REDIRECT_MS,
   EXPIRED_SESSION_REDIRECT_MS,
 } from "../../common/constants.ts";
+import { ApiError } from "./api.ts";
 import { notifyError } from "./toast.ts";
 
 /** Who is told: a reader on the site, or the poet in the admin area (docs/product/accounts.md). */
@@ -23,22 +24,32 @@ const SESSION_ENDED = {
 
 const FAILURE_TITLE = { reader: "Something went awry", admin: "Error" } as const;
 
-/** A 401 whose message names Unauthorized: the session ended (docs/product/api.md, Errors). */
+/**
+ * A call answered 401: the session ended (it expired, the person signed out elsewhere, a role
+ * changed; docs/product/accounts.md, Ended sessions). The API answers 401 for that alone, so the
+ * status says it; the message is for people.
+ */
 export function isSessionEnded(error: unknown): boolean {
-  return error instanceof Error && /^401: .*Unauthorized/.test(error.message);
+  return error instanceof ApiError && error.status === 401;
 }
 
 /**
  * The one answer to a failed call (docs/product/accounts.md): an ended session says so and goes to
  * sign-in after the audience's delay; anything else toasts the action's own failure ('Your echo
- * couldn't be saved right now.', 'Failed to create poem').
+ * couldn't be saved right now.', 'Failed to create poem'), under the audience's title ('Something
+ * went awry', 'Error') unless the action names its own ('Send failed').
  */
-export function reportFailure(error: unknown, audience: Audience, description: string) {
+export function reportFailure(
+  error: unknown,
+  audience: Audience,
+  description: string,
+  title: string = FAILURE_TITLE[audience],
+) {
   if (isSessionEnded(error)) {
     const ended = SESSION_ENDED[audience];
     notifyError(ended.title, ended.description);
     setTimeout(() => window.location.assign("/api/login"), ended.redirectMs);
     return;
   }
-  notifyError(FAILURE_TITLE[audience], description);
+  notifyError(title, description);
 }

@@ -8,6 +8,7 @@ import { inputClass, primaryButton, secondaryButton } from "../components/admin/
 import { ModalDialog } from "../components/modal-dialog.tsx";
 import { adminMeta } from "../lib/admin-access.ts";
 import { ApiError, callApi } from "../lib/api.ts";
+import { reportFailure } from "../lib/api-failure.ts";
 import { adminContext, appContext } from "../lib/app-context.ts";
 import { copyText } from "../lib/clipboard.ts";
 import { notify, notifyError } from "../lib/toast.ts";
@@ -40,7 +41,7 @@ export default function AdminDigest({ loaderData }: Route.ComponentProps) {
   );
 }
 
-/** 'Generate Preview' fills the spec's payload from the site, then renders it on the server. */
+/** 'Generate Preview' fills the digest's content from the site, then renders it on the server. */
 function DigestPreview() {
   const [html, setHtml] = useState<string>();
   const [isGenerating, setGenerating] = useState(false);
@@ -52,8 +53,8 @@ function DigestPreview() {
       const preview = await callApi(endpoints.previewDigest, { body: content });
       setHtml(preview.html);
       notify("Digest generated", "HTML preview is ready.");
-    } catch {
-      notifyError("Generation failed", "Unable to generate digest HTML.");
+    } catch (error) {
+      reportFailure(error, "admin", "Unable to generate digest HTML.", "Generation failed");
     } finally {
       setGenerating(false);
     }
@@ -166,7 +167,7 @@ function DigestSending({ initialRuns, siteName }: { initialRuns: DigestRun[]; si
       notify("Digest queued", `Sending to ${run.recipientCount} subscribers.`);
     } catch (error) {
       const message = error instanceof ApiError ? error.serverMessage : undefined;
-      notifyError("Send failed", message ?? "Unable to send the digest.");
+      reportFailure(error, "admin", message ?? "Unable to send the digest.", "Send failed");
     } finally {
       setSending(false);
     }
@@ -179,7 +180,7 @@ function DigestSending({ initialRuns, siteName }: { initialRuns: DigestRun[]; si
       notify("Sending resumed");
     } catch (error) {
       const message = error instanceof ApiError ? error.serverMessage : undefined;
-      notifyError("Resume failed", message ?? "Unable to resume the digest.");
+      reportFailure(error, "admin", message ?? "Unable to resume the digest.", "Resume failed");
     }
   }
 

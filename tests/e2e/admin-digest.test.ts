@@ -96,6 +96,25 @@ describe("the digest admin page", () => {
   });
 });
 
+it("sends the poet to sign in when the session has ended, as every admin page does", async () => {
+  const poet = await site.signedIn("second-poet@example.com", { admin: true });
+  const page = await site.open(poet, "/admin/digest");
+  await page.getByRole("heading", { name: "Weekly Ember Digest" }).waitFor();
+  await page.waitForLoadState("networkidle");
+  // A role change ends every session of the user.
+  await site.server.cli("user:role", "second-poet@example.com", "USER");
+  await page.getByLabel("Subject").fill("After the session");
+  await page.getByRole("button", { name: "Send Digest" }).click();
+  await page
+    .getByRole("dialog", { name: "Send the digest now?" })
+    .getByRole("button", { name: "Send to subscribers" })
+    .click();
+  await page.getByText("You are logged out. Logging in again...").waitFor();
+  expect(await page.getByText("Send failed").count()).toBe(0);
+  await page.waitForURL(/\/login\?returnTo=/);
+  await poet.close();
+});
+
 it("sends a signed-in reader from /admin/digest home with 'Access denied'", async () => {
   const reader = await site.signedIn("reader@example.com");
   const page = await reader.newPage();

@@ -1,9 +1,9 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { endpoints } from "../../../common/endpoints.ts";
 import type { DigestScheduleView } from "../../../common/schemas/digest.ts";
-import { ApiError, callApi } from "../../lib/api.ts";
-import { adminCall } from "./admin-call.ts";
+import { callApi } from "../../lib/api.ts";
 import { inputClass, primaryButton } from "./ui.tsx";
+import { useAdminForm } from "./use-admin-form.ts";
 
 const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 
@@ -13,8 +13,7 @@ const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Frida
  */
 export function DigestSchedule() {
   const [schedule, setSchedule] = useState<DigestScheduleView>();
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
-  const [isSaving, setSaving] = useState(false);
+  const { errors, formError, isSaving, submit } = useAdminForm();
 
   useEffect(() => {
     callApi(endpoints.getDigestSchedule)
@@ -27,20 +26,16 @@ export function DigestSchedule() {
   async function save(event: FormEvent) {
     event.preventDefault();
     if (!schedule) return;
-    setSaving(true);
     const { enabled, weekday, time } = schedule;
-    const result = await adminCall(
+    const saved = await submit(
       endpoints.setDigestSchedule,
       { body: { enabled, weekday, time } },
       { success: "Digest schedule saved", failure: "Failed to save the digest schedule" },
     );
-    setSaving(false);
-    if (!result.ok) {
-      return setErrors(result.error instanceof ApiError ? result.error.fieldErrors : {});
-    }
-    setErrors({});
-    setSchedule(result.data);
+    if (saved) setSchedule(saved);
   }
+
+  const messages = [...Object.values(errors).flat(), ...(formError ? [formError] : [])];
 
   const nextSend = schedule.nextSendAt
     ? new Intl.DateTimeFormat("en-US", {
@@ -96,9 +91,9 @@ export function DigestSchedule() {
           {isSaving ? "Saving..." : "Save schedule"}
         </button>
       </div>
-      {Object.values(errors).flat().length > 0 && (
+      {messages.length > 0 && (
         <p role="alert" className="mt-2 text-sm text-red-800">
-          {Object.values(errors).flat().join(" ")}
+          {messages.join(" ")}
         </p>
       )}
       <p className="mt-3 text-sm text-stone-700" aria-live="polite">

@@ -23,14 +23,16 @@ export function useAdminForm() {
     setSaving(true);
     const result = await adminCall(endpoint, request, messages);
     setSaving(false);
-    if (result.ok) return result.data;
+    // A saved form shows no message from an earlier try (a form that stays open, the schedule's).
     const refusal =
-      result.error instanceof ApiError && !isSessionEnded(result.error) ? result.error : undefined;
+      !result.ok && result.error instanceof ApiError && !isSessionEnded(result.error)
+        ? result.error
+        : undefined;
     const fieldErrors = refusal?.fieldErrors ?? {};
     setErrors(fieldErrors);
     // A message about no field in particular (a taken slug, say) is shown for the whole form.
     setFormError(Object.keys(fieldErrors).length === 0 ? refusal?.serverMessage : undefined);
-    return undefined;
+    return result.ok ? result.data : undefined;
   }
 
   return { errors, formError, isSaving, submit };
