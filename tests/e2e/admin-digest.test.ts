@@ -113,7 +113,8 @@ it("sends the poet to sign in when the session has ended, as every admin page do
   expect(await page.getByText("Send failed").count()).toBe(0);
   await page.waitForURL(/\/login\?returnTo=/);
   await poet.close();
-});
+  // Two sign-ins and a role change through the CLI, each a process of its own.
+}, 120_000);
 
 it("sends a signed-in reader from /admin/digest home with 'Access denied'", async () => {
   const reader = await site.signedIn("reader@example.com");
