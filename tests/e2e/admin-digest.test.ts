@@ -96,6 +96,7 @@ describe("the digest admin page", () => {
   });
 });
 
+// Two minutes: a sign-in and a role change go through the CLI, each a process of its own.
 it("sends the poet to sign in when the session has ended, as every admin page does", async () => {
   const poet = await site.signedIn("second-poet@example.com", { admin: true });
   const page = await site.open(poet, "/admin/digest");
@@ -113,7 +114,6 @@ it("sends the poet to sign in when the session has ended, as every admin page do
   expect(await page.getByText("Send failed").count()).toBe(0);
   await page.waitForURL(/\/login\?returnTo=/);
   await poet.close();
-  // Two sign-ins and a role change through the CLI, each a process of its own.
 }, 120_000);
 
 it("sends a signed-in reader from /admin/digest home with 'Access denied'", async () => {
