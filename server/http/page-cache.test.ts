@@ -275,6 +275,17 @@ describe("the page cache", () => {
     expect(forged.headers.get("set-cookie")).toBe(
       "ev.session_token=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax",
     );
+    // A revalidation clears it too.
+    const revalidated = await fetch(`${base}/poetry`, {
+      headers: {
+        Cookie: "ev.session_token=forged.value",
+        "If-None-Match": forged.headers.get("etag") ?? "",
+      },
+    });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers.get("set-cookie")).toBe(
+      "ev.session_token=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax",
+    );
     expect(renders).toEqual(["/poetry"]);
   });
 

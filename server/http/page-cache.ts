@@ -275,8 +275,14 @@ export function createPageCache(options: {
     return page;
   }
 
-  function answerNotModified(response: ServerResponse, page: SharedPage, etag: string) {
+  function answerNotModified(
+    response: ServerResponse,
+    page: SharedPage,
+    etag: string,
+    extraHeaders: Record<string, string>,
+  ) {
     response.writeHead(304, {
+      ...extraHeaders,
       etag,
       vary: page.headers.vary ?? "",
       "cache-control": page.headers["cache-control"] ?? "no-cache",
@@ -292,7 +298,7 @@ export function createPageCache(options: {
   ) {
     const encoding = preferredEncoding(request.headers["accept-encoding"]);
     const held = notModifiedValidator(request, entry.validators, encoding);
-    if (held) return answerNotModified(response, entry, held);
+    if (held) return answerNotModified(response, entry, held, extraHeaders);
     const body = encoding === "br" ? entry.br : encoding === "gzip" ? entry.gzip : entry.identity;
     response.writeHead(200, {
       ...entry.headers,
@@ -315,7 +321,7 @@ export function createPageCache(options: {
     const validators = validatorsOf(page.hash, false);
     const encoding = isGzipped ? "gzip" : "identity";
     const held = notModifiedValidator(request, validators, encoding);
-    if (held) return answerNotModified(response, page, held);
+    if (held) return answerNotModified(response, page, held, extraHeaders);
     const body = isGzipped ? await gzipForOneResponse(page.identity) : page.identity;
     response.writeHead(200, {
       ...page.headers,
