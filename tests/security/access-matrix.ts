@@ -106,6 +106,8 @@ export const ACCESS_MATRIX: Record<string, AccessRule> = {
   "GET /api/subscribe/verify": { expect: everyone(302) },
   // The signed link is the authority; without one every caller gets 400.
   "POST /api/unsubscribe": { expect: everyone(400) },
+  // Opened in a browser, it leads to the page that asks; that page changes nothing.
+  "GET /api/unsubscribe": { expect: everyone(303) },
   "GET /api/admin/subscribers.csv": { expect: adminOnly(200) },
   "GET /api/admin/digest/content": { expect: adminOnly(200) },
   "POST /api/admin/digest/preview": { body: validDigest, expect: adminOnly(200) },
