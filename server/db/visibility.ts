@@ -8,7 +8,6 @@ import {
   min,
   type Placeholder,
   type SQL,
-  sql,
 } from "drizzle-orm";
 import { dayInZone, dayToDate, nextMidnightInZone } from "../../common/dates.ts";
 import type { Actor } from "../services/actor.ts";
