@@ -9,13 +9,17 @@ import { useSluggedValues } from "./use-slugged-values.ts";
 
 const BLURB_PREVIEW = 100;
 
-/** Books: title and the start of the blurb, with Edit and Delete (no confirmation, SPEC.md §2). */
+/**
+ * Books: title and the start of the blurb, with Edit and Delete (no confirmation, SPEC.md §2;
+ * undone from the toast or Recently deleted).
+ */
 export function BooksTab() {
   return (
     <ContentTab
       entity="Book"
       list={endpoints.listBooks}
       remove={endpoints.deleteBook}
+      recentlyDeleted={{ list: endpoints.listDeletedBooks, restore: endpoints.restoreBook }}
       describe={(book) => ({ title: book.title, detail: truncate(book.blurb, BLURB_PREVIEW) })}
       renderForm={(book, onDone) => <BookForm book={book} onDone={onDone} />}
     />
