@@ -1,14 +1,4 @@
-import {
-  and,
-  eq,
-  gt,
-  isNotNull,
-  isNull,
-  lte,
-  min,
-  type Placeholder,
-  type SQL,
-} from "drizzle-orm";
+import { and, eq, gt, isNotNull, isNull, lte, min, type Placeholder, type SQL } from "drizzle-orm";
 import { dayInZone, dayToDate, nextMidnightInZone } from "../../common/dates.ts";
 import type { Actor } from "../services/actor.ts";
 import type { Database } from "./client.ts";
