@@ -97,7 +97,7 @@ export function ContentTab<Item extends { id: number }>({
           const { title, badge, detail, link } = describe(item);
           return (
             <li key={item.id} className="flex flex-wrap items-start gap-3 px-4 py-3">
-              <div className="min-w-0 flex-1">
+              <div className="min-w-48 flex-1">
                 <p className="font-medium">
                   {title}
                   {badge}
@@ -187,7 +187,7 @@ function RecentlyDeleted({
         <ul className="mt-3 divide-y divide-stone-200 rounded-lg border border-dashed border-stone-400 bg-stone-50">
           {items.map((item) => (
             <li key={item.id} className="flex flex-wrap items-center gap-3 px-4 py-3">
-              <div className="min-w-0 flex-1">
+              <div className="min-w-48 flex-1">
                 <p className="font-medium">{item.title}</p>
                 <p className="text-sm text-stone-700">
                   Deleted {day.format(item.deletedAt)} · removed for good {day.format(item.purgeAt)}
