@@ -41,6 +41,7 @@ import {
   whisperInput,
 } from "./schemas/interactions.ts";
 import { adminPoem, poem, poemListQuery, poemVersion, tagRef, theme } from "./schemas/poems.ts";
+import { deletedItem } from "./schemas/recently-deleted.ts";
 import { searchAnswer, searchInput } from "./schemas/search.ts";
 import { subscribeAnswer, subscribeInput } from "./schemas/subscription.ts";
 
@@ -199,6 +200,17 @@ export const endpoints = {
     answer: noContent,
     status: 204,
   }),
+  listDeletedPoems: endpoint({
+    method: "GET",
+    path: "/api/admin/poems/deleted",
+    answer: z.array(deletedItem),
+  }),
+  restorePoem: endpoint({
+    method: "POST",
+    path: "/api/admin/poems/:id/restore",
+    body: emptyBody,
+    answer: messageAnswer,
+  }),
   listEmberSchedule: endpoint({
     method: "GET",
     path: "/api/admin/embers",
@@ -242,6 +254,17 @@ export const endpoints = {
     path: "/api/admin/books/:id",
     answer: noContent,
     status: 204,
+  }),
+  listDeletedBooks: endpoint({
+    method: "GET",
+    path: "/api/admin/books/deleted",
+    answer: z.array(deletedItem),
+  }),
+  restoreBook: endpoint({
+    method: "POST",
+    path: "/api/admin/books/:id/restore",
+    body: emptyBody,
+    answer: messageAnswer,
   }),
   createTag: endpoint({
     method: "POST",

@@ -30,6 +30,14 @@ const updatedAt = () =>
     .defaultNow()
     .$onUpdate(() => new Date());
 
+/**
+ * When the poet deleted it: null while it is live. A deleted poem or book is kept, hidden from
+ * everyone (server/db/visibility.ts) and holding its slug, in Recently deleted until it is
+ * restored or purged (docs/decisions/033-recently-deleted.md). An instant, not a flag: later
+ * work (telling other servers) waits until the Undo window has passed.
+ */
+const deletedAt = () => timestamp("deleted_at", { withTimezone: true });
+
 /** PostgreSQL's text-search document, which Drizzle has no column builder for. */
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
@@ -146,6 +154,7 @@ export const poems = pgTable(
     draft: boolean("draft").notNull().default(false),
     /** When readers first see it: now or past is published, future is scheduled. */
     publishAt: timestamp("publish_at", { withTimezone: true }).notNull().defaultNow(),
+    deletedAt: deletedAt(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     /** The title and the stanzas. */
@@ -263,6 +272,7 @@ export const books = pgTable("books", {
   /** As for poems: a draft is never shown; a future publishAt is a scheduled book. */
   draft: boolean("draft").notNull().default(false),
   publishAt: timestamp("publish_at", { withTimezone: true }).notNull().defaultNow(),
+  deletedAt: deletedAt(),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

@@ -15,6 +15,7 @@ import { createHealthService } from "./health.ts";
 import { createInteractionService } from "./interactions.ts";
 import { createPoemService } from "./poems.ts";
 import { createRateLimiter } from "./rate-limit.ts";
+import { createRecentlyDeletedService } from "./recently-deleted.ts";
 import { createSearchService } from "./search.ts";
 import { createSitemapService } from "./sitemap.ts";
 import { createSubscriptionService } from "./subscriptions.ts";
@@ -50,10 +51,12 @@ export function createServices(
   const contentChanges = createContentChanges(deps);
   const interactions = createInteractionService({ ...deps, rateLimiter });
   contentChanges.onChange(() => interactions.contentChanged());
+  const recentlyDeleted = createRecentlyDeletedService({ ...deps, contentChanges });
   return {
     health: createHealthService(deps.handle),
-    databaseUpkeep: createDatabaseUpkeep(deps),
+    databaseUpkeep: createDatabaseUpkeep({ ...deps, recentlyDeleted }),
     contentChanges,
+    recentlyDeleted,
     poems,
     contentAdmin: createContentAdminService({ ...deps, poems, contentChanges }),
     embers,

@@ -2,7 +2,7 @@ import { and, count, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
 import type { EchoCount, JournalEntry, Whisper } from "../../common/schemas/interactions.ts";
 import { executeNamed } from "../db/client.ts";
 import { echoes, journalEntries, poems, users, whispers } from "../db/schema.ts";
-import { audienceOf, isReadable, onPoemStanzas, readablePoems } from "../db/visibility.ts";
+import { audienceOf, isLive, isReadable, onPoemStanzas, readablePoems } from "../db/visibility.ts";
 import type { Actor, SessionUser } from "./actor.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { forbidden, invalid, isForeignKeyViolation, notFound, unauthorized } from "./errors.ts";
@@ -27,6 +27,7 @@ interface KnownPoem {
   id: number;
   draft: boolean;
   publishAt: Date;
+  deletedAt: Date | null;
   stanzaCount: number;
 }
 
@@ -75,6 +76,7 @@ export function createInteractionService({
           id: poems.id,
           draft: poems.draft,
           publishAt: poems.publishAt,
+          deletedAt: poems.deletedAt,
           stanzaCount: sql<number>`jsonb_array_length(${poems.stanzas})`,
         })
         .from(poems)
@@ -300,10 +302,12 @@ export function createInteractionService({
     /** Only its author may delete a whisper. */
     async deleteWhisper(actor: Actor, id: number): Promise<void> {
       const user = requireUser(actor);
+      // A whisper on a deleted poem is kept with it, for a restore, and nobody's to delete.
       const [whisper] = await db
         .select({ userId: whispers.userId })
         .from(whispers)
-        .where(eq(whispers.id, id));
+        .innerJoin(poems, eq(poems.id, whispers.poemId))
+        .where(and(eq(whispers.id, id), isLive(poems)));
       if (!whisper) throw notFound("Whisper not found");
       if (whisper.userId !== user.id) throw forbidden("You can only delete your own whispers");
       await db.delete(whispers).where(and(eq(whispers.id, id), eq(whispers.userId, user.id)));
