@@ -36,12 +36,14 @@ import {
   journalEntries,
   journalInput,
   savedStanzas,
+  sharedWhisper,
   toggleAnswer,
   whisper,
   whisperInput,
 } from "./schemas/interactions.ts";
 import { adminPoem, poem, poemListQuery, poemVersion, tagRef, theme } from "./schemas/poems.ts";
 import { searchAnswer, searchInput } from "./schemas/search.ts";
+import { siteSettings, siteSettingsInput } from "./schemas/settings.ts";
 import { subscribeAnswer, subscribeInput } from "./schemas/subscription.ts";
 
 /**
@@ -125,7 +127,7 @@ export const endpoints = {
     method: "POST",
     path: "/api/poems/:slug/whispers",
     body: whisperInput,
-    answer: whisper,
+    answer: sharedWhisper,
     status: 201,
   }),
   listWhispers: endpoint({
@@ -313,6 +315,18 @@ export const endpoints = {
     path: "/api/admin/images/validate-url",
     body: validateImageUrlInput,
     answer: validImageUrl,
+  }),
+
+  getSiteSettings: endpoint({
+    method: "GET",
+    path: "/api/admin/settings",
+    answer: siteSettings,
+  }),
+  updateSiteSettings: endpoint({
+    method: "PUT",
+    path: "/api/admin/settings",
+    body: siteSettingsInput,
+    answer: siteSettings,
   }),
 
   getDigestContent: endpoint({

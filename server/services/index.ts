@@ -16,6 +16,7 @@ import { createInteractionService } from "./interactions.ts";
 import { createPoemService } from "./poems.ts";
 import { createRateLimiter } from "./rate-limit.ts";
 import { createSearchService } from "./search.ts";
+import { createSiteSettingsService } from "./site-settings.ts";
 import { createSitemapService } from "./sitemap.ts";
 import { createSubscriptionService } from "./subscriptions.ts";
 
@@ -48,12 +49,14 @@ export function createServices(
     options: deps.digestSenderOptions,
   });
   const contentChanges = createContentChanges(deps);
-  const interactions = createInteractionService({ ...deps, rateLimiter });
+  const siteSettings = createSiteSettingsService({ ...deps, contentChanges });
+  const interactions = createInteractionService({ ...deps, rateLimiter, siteSettings });
   contentChanges.onChange(() => interactions.contentChanged());
   return {
     health: createHealthService(deps.handle),
     databaseUpkeep: createDatabaseUpkeep(deps),
     contentChanges,
+    siteSettings,
     poems,
     contentAdmin: createContentAdminService({ ...deps, poems, contentChanges }),
     embers,

@@ -1,5 +1,10 @@
 import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
-import type { EchoCount, JournalEntry, Whisper } from "../../common/schemas/interactions.ts";
+import type {
+  EchoCount,
+  JournalEntry,
+  SharedWhisper,
+  Whisper,
+} from "../../common/schemas/interactions.ts";
 import { executeNamed } from "../db/client.ts";
 import { echoes, journalEntries, poems, users, whispers } from "../db/schema.ts";
 import { audienceOf, isReadable, onPoemStanzas, readablePoems } from "../db/visibility.ts";
@@ -8,6 +13,7 @@ import type { ServiceDeps } from "./deps.ts";
 import { forbidden, invalid, isForeignKeyViolation, notFound, unauthorized } from "./errors.ts";
 import { createMemo } from "./memo.ts";
 import { RATE_LIMITS, type RateLimiter } from "./rate-limit.ts";
+import type { SiteSettingsService } from "./site-settings.ts";
 
 /**
  * How long readers share one reading of a poem's echo counts. Every reader of a shared stanza
@@ -41,7 +47,8 @@ export function createInteractionService({
   now,
   ownsDatabase,
   rateLimiter,
-}: ServiceDeps & { rateLimiter: RateLimiter }) {
+  siteSettings,
+}: ServiceDeps & { rateLimiter: RateLimiter; siteSettings: SiteSettingsService }) {
   /**
    * Poems as interactions need them, by slug (undefined: no such poem), kept until content
    * changes (`contentChanged`): a spike of echoes and whispers asks the database nothing it has
@@ -134,8 +141,9 @@ export function createInteractionService({
       stanzaIndex: sql.placeholder("stanzaIndex"),
       userId: sql.placeholder("userId"),
       text: sql.placeholder("text"),
+      isApproved: sql.placeholder("isApproved"),
     })
-    .returning(ownWhisperColumns)
+    .returning({ ...ownWhisperColumns, isApproved: whispers.isApproved })
     .prepare("insert_whisper");
 
   /** Echoes per stanza of a poem; with a reader, whether theirs is one of them. */
@@ -254,13 +262,21 @@ export function createInteractionService({
       slug: string,
       stanzaIndex: number,
       text: string,
-    ): Promise<Whisper> {
+    ): Promise<SharedWhisper> {
       const user = requireUser(actor);
       await rateLimiter.consume(RATE_LIMITS.whisperPerUser, user.id);
       const poem = await findPoem(actor, slug);
       const key = stanzaKey(poem, stanzaIndex);
+      // Held for the poet's approval: stored hidden, the state an admin's Approve changes.
+      const isApproved = !(await siteSettings.isHoldingWhispers());
       const [row] = await onPoem(slug, () =>
-        insertWhisper.execute({ poemId: poem.id, stanzaIndex: key, userId: user.id, text }),
+        insertWhisper.execute({
+          poemId: poem.id,
+          stanzaIndex: key,
+          userId: user.id,
+          text,
+          isApproved,
+        }),
       );
       if (!row) throw new Error("whisper insert returned nothing");
       return {
