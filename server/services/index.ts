@@ -50,7 +50,7 @@ export function createServices(
   });
   const contentChanges = createContentChanges(deps);
   const siteSettings = createSiteSettingsService({ ...deps, contentChanges });
-  const interactions = createInteractionService({ ...deps, rateLimiter, siteSettings });
+  const interactions = createInteractionService({ ...deps, rateLimiter });
   contentChanges.onChange(() => interactions.contentChanged());
   return {
     health: createHealthService(deps.handle),

@@ -6,14 +6,13 @@ import type {
   Whisper,
 } from "../../common/schemas/interactions.ts";
 import { executeNamed } from "../db/client.ts";
-import { echoes, journalEntries, poems, users, whispers } from "../db/schema.ts";
+import { echoes, journalEntries, poems, siteSettings, users, whispers } from "../db/schema.ts";
 import { audienceOf, isReadable, onPoemStanzas, readablePoems } from "../db/visibility.ts";
 import type { Actor, SessionUser } from "./actor.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { forbidden, invalid, isForeignKeyViolation, notFound, unauthorized } from "./errors.ts";
 import { createMemo } from "./memo.ts";
 import { RATE_LIMITS, type RateLimiter } from "./rate-limit.ts";
-import type { SiteSettingsService } from "./site-settings.ts";
 
 /**
  * How long readers share one reading of a poem's echo counts. Every reader of a shared stanza
@@ -47,8 +46,7 @@ export function createInteractionService({
   now,
   ownsDatabase,
   rateLimiter,
-  siteSettings,
-}: ServiceDeps & { rateLimiter: RateLimiter; siteSettings: SiteSettingsService }) {
+}: ServiceDeps & { rateLimiter: RateLimiter }) {
   /**
    * Poems as interactions need them, by slug (undefined: no such poem), kept until content
    * changes (`contentChanged`): a spike of echoes and whispers asks the database nothing it has
@@ -133,7 +131,12 @@ export function createInteractionService({
     },
   };
 
-  /** Prepared once: each connection then only binds and executes it (decision 026). */
+  /**
+   * Prepared once: each connection then only binds and executes it (decision 026). While the
+   * poet holds new whispers for approval (site settings), the whisper is stored hidden, the state
+   * an admin's Approve changes; the insert reads the setting itself, so it is exact on every
+   * instance and costs no statement of its own.
+   */
   const insertWhisper = db
     .insert(whispers)
     .values({
@@ -141,7 +144,7 @@ export function createInteractionService({
       stanzaIndex: sql.placeholder("stanzaIndex"),
       userId: sql.placeholder("userId"),
       text: sql.placeholder("text"),
-      isApproved: sql.placeholder("isApproved"),
+      isApproved: sql`not coalesce((select ${siteSettings.holdWhispers} from ${siteSettings}), false)`,
     })
     .returning({ ...ownWhisperColumns, isApproved: whispers.isApproved })
     .prepare("insert_whisper");
@@ -267,16 +270,8 @@ export function createInteractionService({
       await rateLimiter.consume(RATE_LIMITS.whisperPerUser, user.id);
       const poem = await findPoem(actor, slug);
       const key = stanzaKey(poem, stanzaIndex);
-      // Held for the poet's approval: stored hidden, the state an admin's Approve changes.
-      const isApproved = !(await siteSettings.isHoldingWhispers());
       const [row] = await onPoem(slug, () =>
-        insertWhisper.execute({
-          poemId: poem.id,
-          stanzaIndex: key,
-          userId: user.id,
-          text,
-          isApproved,
-        }),
+        insertWhisper.execute({ poemId: poem.id, stanzaIndex: key, userId: user.id, text }),
       );
       if (!row) throw new Error("whisper insert returned nothing");
       return {

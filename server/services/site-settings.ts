@@ -193,11 +193,6 @@ export function createSiteSettingsService({
         copyright: copyrightLine(settings, currentYear()),
       };
     },
-
-    /** While the poet holds new whispers for approval, a new whisper is stored hidden. */
-    async isHoldingWhispers(): Promise<boolean> {
-      return (await kept()).settings.holdWhispers;
-    },
   };
 }
 
