@@ -165,7 +165,7 @@ export default function AdminSettings({ loaderData }: Route.ComponentProps) {
                 min={COPYRIGHT_FROM_MIN}
                 value={values.copyrightFrom}
                 onChange={(event) => set("copyrightFrom", event.target.value)}
-                className={`${inputClass} max-w-40`}
+                className={`${inputClass} block max-w-40`}
               />
             )}
           </Field>
