@@ -15,10 +15,12 @@ export default [
   route("guest-voices/:slug", "routes/guest-voice.tsx"),
   route("contribute", "routes/contribute.tsx"),
   route("search", "routes/search.tsx"),
+  route("about", "routes/about.tsx"),
   route("admin", "routes/admin-layout.tsx", [
     index("routes/admin.tsx"),
     route("digest", "routes/admin-digest.tsx"),
     route("submissions", "routes/admin-submissions.tsx"),
+    route("settings", "routes/admin-settings.tsx"),
   ]),
   route("unsubscribe", "routes/unsubscribe.tsx"),
   route("subscribe/invalid", "routes/subscribe-invalid.tsx"),

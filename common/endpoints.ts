@@ -36,6 +36,7 @@ import {
   journalEntries,
   journalInput,
   savedStanzas,
+  sharedWhisper,
   toggleAnswer,
   whisper,
   whisperInput,
@@ -43,6 +44,7 @@ import {
 import { adminPoem, poem, poemListQuery, poemVersion, tagRef, theme } from "./schemas/poems.ts";
 import { deletedItem } from "./schemas/recently-deleted.ts";
 import { searchAnswer, searchInput } from "./schemas/search.ts";
+import { siteSettings, siteSettingsInput } from "./schemas/settings.ts";
 import { subscribeAnswer, subscribeInput } from "./schemas/subscription.ts";
 
 /**
@@ -126,7 +128,7 @@ export const endpoints = {
     method: "POST",
     path: "/api/poems/:slug/whispers",
     body: whisperInput,
-    answer: whisper,
+    answer: sharedWhisper,
     status: 201,
   }),
   listWhispers: endpoint({
@@ -336,6 +338,18 @@ export const endpoints = {
     path: "/api/admin/images/validate-url",
     body: validateImageUrlInput,
     answer: validImageUrl,
+  }),
+
+  getSiteSettings: endpoint({
+    method: "GET",
+    path: "/api/admin/settings",
+    answer: siteSettings,
+  }),
+  updateSiteSettings: endpoint({
+    method: "PUT",
+    path: "/api/admin/settings",
+    body: siteSettingsInput,
+    answer: siteSettings,
   }),
 
   getDigestContent: endpoint({

@@ -245,8 +245,13 @@ function WhisperComposer({
         params: { slug: poem.slug },
         body: { stanzaIndex, body: trimmed },
       });
-      onShared(whisper);
-      notify("Whisper shared", "Your reflection has been added to this stanza.");
+      // A whisper the poet holds for approval is hidden until then: not in the list yet.
+      if (whisper.isApproved) {
+        onShared(whisper);
+        notify("Whisper shared", "Your reflection has been added to this stanza.");
+      } else {
+        notify("Whisper shared", "It will appear once the poet has read it.");
+      }
       close();
     } catch (error) {
       reportFailure(error, "reader", "Your whisper couldn't be shared right now.");

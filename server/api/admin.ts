@@ -8,6 +8,7 @@ import { adminContentRoutes } from "./admin-content.ts";
 import { audioRoutes } from "./audio.ts";
 import { digestRoutes } from "./digest.ts";
 import { imageRoutes } from "./images.ts";
+import { settingsRoutes } from "./settings.ts";
 
 /**
  * Every /api/admin call, on one router whose guard runs before any handler: anonymous 401, USER
@@ -23,5 +24,6 @@ export function adminRoutes(services: Services, images: ImageService, audio: Aud
     .route("/", adminContentRoutes(services))
     .route("/", digestRoutes(services))
     .route("/", imageRoutes(images))
-    .route("/", audioRoutes(audio));
+    .route("/", audioRoutes(audio))
+    .route("/", settingsRoutes(services));
 }

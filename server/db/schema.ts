@@ -438,6 +438,33 @@ export const digestSchedule = pgTable(
   (table) => [check("digest_schedule_one_row", sql`${table.id} = 1`)],
 );
 
+/**
+ * The poet's site settings: one row (id 1), absent until the first save. A null column is "not
+ * set": the page shows what it showed before settings existed (docs/decisions/039-site-settings.md).
+ */
+export const siteSettings = pgTable(
+  "site_settings",
+  {
+    id: integer("id").primaryKey().default(1),
+    siteTitle: text("site_title"),
+    tagline: text("tagline"),
+    poetName: text("poet_name"),
+    poetBio: text("poet_bio"),
+    portraitUrl: text("portrait_url"),
+    links: jsonb("links").$type<Array<{ label: string; url: string }>>().notNull().default([]),
+    /** Tag ids of /poetry's four filter chips, in order. */
+    filterTagIds: jsonb("filter_tag_ids").$type<number[]>(),
+    /** Tag ids of home's three 'Current Themes', in order. */
+    homeThemeTagIds: jsonb("home_theme_tag_ids").$type<number[]>(),
+    /** The five book slots' titles; a null entry keeps that slot's original title. */
+    bookSlotTitles: jsonb("book_slot_titles").$type<Array<string | null>>(),
+    copyrightFrom: integer("copyright_from"),
+    holdWhispers: boolean("hold_whispers").notNull().default(false),
+    updatedAt: updatedAt(),
+  },
+  (table) => [check("site_settings_one_row", sql`${table.id} = 1`)],
+);
+
 export const DELIVERY_STATUSES = ["pending", "sending", "sent", "failed", "skipped"] as const;
 
 /**

@@ -17,6 +17,7 @@ import { createPoemService } from "./poems.ts";
 import { createRateLimiter } from "./rate-limit.ts";
 import { createRecentlyDeletedService } from "./recently-deleted.ts";
 import { createSearchService } from "./search.ts";
+import { createSiteSettingsService } from "./site-settings.ts";
 import { createSitemapService } from "./sitemap.ts";
 import { createSubscriptionService } from "./subscriptions.ts";
 
@@ -49,6 +50,7 @@ export function createServices(
     options: deps.digestSenderOptions,
   });
   const contentChanges = createContentChanges(deps);
+  const siteSettings = createSiteSettingsService({ ...deps, contentChanges });
   const interactions = createInteractionService({ ...deps, rateLimiter });
   contentChanges.onChange(() => interactions.contentChanged());
   const recentlyDeleted = createRecentlyDeletedService({ ...deps, contentChanges });
@@ -57,6 +59,7 @@ export function createServices(
     databaseUpkeep: createDatabaseUpkeep({ ...deps, recentlyDeleted }),
     contentChanges,
     recentlyDeleted,
+    siteSettings,
     poems,
     contentAdmin: createContentAdminService({ ...deps, poems, contentChanges }),
     embers,

@@ -1,7 +1,12 @@
 import { and, count, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
-import type { EchoCount, JournalEntry, Whisper } from "../../common/schemas/interactions.ts";
+import type {
+  EchoCount,
+  JournalEntry,
+  SharedWhisper,
+  Whisper,
+} from "../../common/schemas/interactions.ts";
 import { executeNamed } from "../db/client.ts";
-import { echoes, journalEntries, poems, users, whispers } from "../db/schema.ts";
+import { echoes, journalEntries, poems, siteSettings, users, whispers } from "../db/schema.ts";
 import { audienceOf, isLive, isReadable, onPoemStanzas, readablePoems } from "../db/visibility.ts";
 import type { Actor, SessionUser } from "./actor.ts";
 import type { ServiceDeps } from "./deps.ts";
@@ -145,7 +150,12 @@ export function createInteractionService({
     },
   };
 
-  /** Prepared once: each connection then only binds and executes it (decision 026). */
+  /**
+   * Prepared once: each connection then only binds and executes it (decision 026). While the
+   * poet holds new whispers for approval (site settings), the whisper is stored hidden, the state
+   * an admin's Approve changes; the insert reads the setting itself, so it is exact on every
+   * instance and costs no statement of its own.
+   */
   const insertWhisper = db
     .insert(whispers)
     .values({
@@ -153,8 +163,9 @@ export function createInteractionService({
       stanzaIndex: sql.placeholder("stanzaIndex"),
       userId: sql.placeholder("userId"),
       text: sql.placeholder("text"),
+      isApproved: sql`not coalesce((select ${siteSettings.holdWhispers} from ${siteSettings}), false)`,
     })
-    .returning(ownWhisperColumns)
+    .returning({ ...ownWhisperColumns, isApproved: whispers.isApproved })
     .prepare("insert_whisper");
 
   /** Echoes per stanza of a poem; with a reader, whether theirs is one of them. */
@@ -262,7 +273,7 @@ export function createInteractionService({
       slug: string,
       stanzaIndex: number,
       text: string,
-    ): Promise<Whisper> {
+    ): Promise<SharedWhisper> {
       const user = requireUser(actor);
       await rateLimiter.consume(RATE_LIMITS.whisperPerUser, user.id);
       const poem = await findPoem(actor, slug);

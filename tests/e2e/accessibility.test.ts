@@ -34,6 +34,7 @@ const READER_PAGES = [
   "/guest-voices",
   "/contribute",
   "/search",
+  "/about",
   "/search?q=river",
   "/search?q=zyzzyva",
   "/login",
@@ -174,7 +175,12 @@ describe("axe in the admin area, in every theme", () => {
     "finds nothing at %i px, with each admin form open",
     async (width) => {
       const context = await contextFor(width, `poet-${width}@example.com`, { admin: true });
-      const found = await auditPages(context, ["/admin", "/admin/digest", "/admin/submissions"]);
+      const found = await auditPages(context, [
+        "/admin",
+        "/admin/digest",
+        "/admin/submissions",
+        "/admin/settings",
+      ]);
       const page = await context.newPage();
       await page.goto(`${server.url}/admin`);
       await hydrated(page);

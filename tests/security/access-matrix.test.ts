@@ -174,7 +174,12 @@ describe.each(drivers)("admin pages on %s", (driver) => {
   afterAll(() => t.close());
 
   it("finds every admin page in the build", () => {
-    expect(adminPages.sort()).toEqual(["/admin", "/admin/digest", "/admin/submissions"]);
+    expect(adminPages.sort()).toEqual([
+      "/admin",
+      "/admin/digest",
+      "/admin/settings",
+      "/admin/submissions",
+    ]);
   });
 
   it("turns non-admins away before any admin loader runs, and lets the admin in", async () => {

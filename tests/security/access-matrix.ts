@@ -114,6 +114,8 @@ export const ACCESS_MATRIX: Record<string, AccessRule> = {
   "POST /api/admin/digest/send": { body: { subject: "This week" }, expect: adminOnly() },
   "GET /api/admin/digest/runs": { expect: adminOnly(200) },
   "POST /api/admin/digest/runs/:id/resume": { expect: adminOnly(404) },
+  "GET /api/admin/settings": { expect: adminOnly(200) },
+  "PUT /api/admin/settings": { body: {}, expect: adminOnly(200) },
 };
 
 /**
