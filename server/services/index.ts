@@ -15,6 +15,7 @@ import { createHealthService } from "./health.ts";
 import { createInteractionService } from "./interactions.ts";
 import { createPoemService } from "./poems.ts";
 import { createRateLimiter } from "./rate-limit.ts";
+import { createReaderAccountService } from "./reader-accounts.ts";
 import { createSearchService } from "./search.ts";
 import { createSitemapService } from "./sitemap.ts";
 import { createSubscriptionService } from "./subscriptions.ts";
@@ -50,6 +51,7 @@ export function createServices(
   const contentChanges = createContentChanges(deps);
   const interactions = createInteractionService({ ...deps, rateLimiter });
   contentChanges.onChange(() => interactions.contentChanged());
+  const accounts = createAccountService({ ...deps, rateLimiter, secret });
   return {
     health: createHealthService(deps.handle),
     databaseUpkeep: createDatabaseUpkeep(deps),
@@ -66,11 +68,8 @@ export function createServices(
     digest: createDigestService({ ...deps, embers, sender: digestSender }),
     digestSender,
     rateLimiter,
-    accounts: createAccountService({
-      ...deps,
-      rateLimiter,
-      secret,
-    }),
+    accounts,
+    readerAccounts: createReaderAccountService({ ...deps, accounts, interactions }),
   };
 }
 
