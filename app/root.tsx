@@ -112,7 +112,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8">
           {children}
         </main>
-        <SiteFooter siteName={siteName} />
+        <SiteFooter
+          siteName={siteName}
+          isSignedIn={(rootData?.audience ?? "anonymous") !== "anonymous"}
+        />
         <div id={LAYOUT_END_ID} hidden />
         <Toaster />
         <ScrollRestoration nonce={nonce} />

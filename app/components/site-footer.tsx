@@ -9,7 +9,11 @@ const footerLinks = [
   { to: "/books", label: "Books" },
 ];
 
-export function SiteFooter({ siteName }: { siteName: string }) {
+/**
+ * The specification's footer links stay as they are in their own list; links it does not name go
+ * on a second line below them (the signed-in reader's Account).
+ */
+export function SiteFooter({ siteName, isSignedIn }: { siteName: string; isSignedIn: boolean }) {
   return (
     <footer className="mt-16 border-t border-stone-200 bg-stone-100">
       <div className="mx-auto grid max-w-6xl gap-8 px-4 py-10 md:grid-cols-2">
@@ -22,6 +26,13 @@ export function SiteFooter({ siteName }: { siteName: string }) {
         </nav>
         <SubscribeForm />
       </div>
+      {isSignedIn && (
+        <p className="pb-4 text-center text-sm">
+          <Link to="/account" className="text-stone-700 underline hover:text-ember-700">
+            Account
+          </Link>
+        </p>
+      )}
       <p className="pb-8 text-center text-xs text-stone-600">
         © {COPYRIGHT_YEAR} {siteName}. All rights reserved.
       </p>

@@ -2,6 +2,7 @@ import {
   ADMIN_LOGGED_OUT_REDIRECT_MS,
   EXPIRED_SESSION_REDIRECT_MS,
 } from "../../common/constants.ts";
+import { ApiError } from "./api.ts";
 import { notifyError } from "./toast.ts";
 
 /** Who is told: a reader on the site, or the poet in the admin area (SPEC.md §8). */
@@ -38,6 +39,11 @@ export function reportFailure(error: unknown, audience: Audience, description: s
     const ended = SESSION_ENDED[audience];
     notifyError(ended.title, ended.description);
     setTimeout(() => window.location.assign("/api/login"), ended.redirectMs);
+    return;
+  }
+  // A reader refused for who they are (blocked by the poet) is told so, not that it failed.
+  if (audience === "reader" && error instanceof ApiError && error.status === 403) {
+    notifyError(FAILURE_TITLE.reader, error.serverMessage ?? description);
     return;
   }
   notifyError(FAILURE_TITLE[audience], description);
