@@ -388,6 +388,23 @@ describe.each(drivers)("a reader's account on %s", (driver) => {
       expect(stored?.isApproved).toBe(false);
     });
 
+    it.runIf(driver === "postgres")(
+      "holds a block or a name made through another instance at the next call, with no statement more",
+      async () => {
+        const ivy = await signIn(t, "ivy@example.com");
+        expect((await echo(ivy)).status).toBe(200);
+        // Written behind this instance's back, as another instance would.
+        await t.db
+          .update(users)
+          .set({ blockedAt: new Date(), firstName: "Ivy", lastName: "Stone" })
+          .where(eq(users.email, "ivy@example.com"));
+        expect((await echo(ivy)).status).toBe(403);
+        await t.db.update(users).set({ blockedAt: null }).where(eq(users.email, "ivy@example.com"));
+        const written = await json(await whisper(ivy, "From another instance."));
+        expect(written.user).toMatchObject({ firstName: "Ivy", lastName: "Stone" });
+      },
+    );
+
     it("refuses to block an admin, an unknown reader, or a reader's own call", async () => {
       const poetId = await userIdOf("poet@example.com");
       const admin = await api(t.app, "POST", `/api/admin/readers/${poetId}/block`, {
