@@ -345,6 +345,8 @@ describe.each(drivers)("a reader's account on %s", (driver) => {
         expect(refused.status).toBe(403);
         expect(await json(refused)).toEqual({ message: "Your account cannot do this" });
       }
+      // A session begun after the block knows it too.
+      expect((await echo(await signIn(t, "yara@example.com"))).status).toBe(403);
       const shown = (await listed(1)).map((item) => item.id);
       expect(shown).not.toContain(approved);
       expect(shown).not.toContain(hiddenByPoet);
