@@ -30,7 +30,7 @@ async function openWhispers(context: BrowserContext, stanza: number) {
 }
 
 /** Each test walks several pages as two people; a busy machine needs more than the default. */
-const FLOW_TIMEOUT_MS = 180_000;
+const FLOW_TIMEOUT_MS = 240_000;
 
 describe("a reader's name", () => {
   it(
