@@ -94,7 +94,7 @@ export function WhispersTab() {
         {shown.map((whisper) => (
           <li
             key={whisper.id}
-            className="flex gap-3 rounded-lg border border-stone-300 bg-white p-4"
+            className="flex flex-wrap gap-3 rounded-lg border border-stone-300 bg-white p-4"
           >
             {whisper.user.profileImageUrl ? (
               <img
@@ -134,7 +134,8 @@ export function WhispersTab() {
                 {` · ${whisper.poemTitle}, stanza ${whisper.stanzaIndex + 1}`}
               </p>
             </div>
-            <div className="flex flex-col items-stretch gap-2 self-start">
+            {/* Under the whisper on a phone, beside it from the small breakpoint up. */}
+            <div className="flex w-full gap-2 sm:w-auto sm:flex-col sm:self-start">
               <button type="button" className={secondaryButton} onClick={() => moderate(whisper)}>
                 {whisper.isApproved ? "Hide" : "Approve"}
               </button>
