@@ -128,6 +128,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             rootData?.copyright ??
             copyrightLine({ copyrightFrom: null, poetName: null, siteTitle: siteName }, 0)
           }
+          isSignedIn={(rootData?.audience ?? "anonymous") !== "anonymous"}
         />
         <div id={LAYOUT_END_ID} hidden />
         <Toaster />

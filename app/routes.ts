@@ -11,6 +11,7 @@ export default [
   route("books", "routes/books.tsx"),
   route("book/:slug/preview", "routes/book-preview.tsx"),
   route("journal", "routes/journal.tsx"),
+  route("account", "routes/account.tsx"),
   route("guest-voices", "routes/guest-voices.tsx"),
   route("guest-voices/:slug", "routes/guest-voice.tsx"),
   route("contribute", "routes/contribute.tsx"),

@@ -1,5 +1,11 @@
 import { z } from "zod/mini";
-import { currentUser, signInLinkRequest } from "./schemas/account.ts";
+import {
+  accountExport,
+  accountInput,
+  currentUser,
+  readerAccount,
+  signInLinkRequest,
+} from "./schemas/account.ts";
 import {
   bookInput,
   emberInput,
@@ -161,6 +167,32 @@ export const endpoints = {
     answer: searchAnswer,
   }),
   listJournal: endpoint({ method: "GET", path: "/api/journal", answer: journalEntries }),
+  getAccount: endpoint({ method: "GET", path: "/api/account", answer: readerAccount }),
+  updateAccount: endpoint({
+    method: "PUT",
+    path: "/api/account",
+    body: accountInput,
+    answer: readerAccount,
+  }),
+  exportAccount: endpoint({ method: "GET", path: "/api/account/export", answer: accountExport }),
+  deleteAccount: endpoint({
+    method: "DELETE",
+    path: "/api/account",
+    answer: noContent,
+    status: 204,
+  }),
+  signOutEverywhere: endpoint({
+    method: "POST",
+    path: "/api/account/sign-out-everywhere",
+    body: emptyBody,
+    answer: messageAnswer,
+  }),
+  createAvatarUploadUrl: endpoint({
+    method: "POST",
+    path: "/api/account/avatar/upload-url",
+    body: uploadUrlInput,
+    answer: uploadUrlAnswer,
+  }),
   listSavedStanzas: endpoint({
     method: "GET",
     path: "/api/poems/:slug/journal",
@@ -301,6 +333,18 @@ export const endpoints = {
   hideWhisper: endpoint({
     method: "POST",
     path: "/api/admin/whispers/:id/hide",
+    body: emptyBody,
+    answer: messageAnswer,
+  }),
+  blockReader: endpoint({
+    method: "POST",
+    path: "/api/admin/readers/:userId/block",
+    body: emptyBody,
+    answer: messageAnswer,
+  }),
+  unblockReader: endpoint({
+    method: "POST",
+    path: "/api/admin/readers/:userId/unblock",
     body: emptyBody,
     answer: messageAnswer,
   }),

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { requestId } from "hono/request-id";
 import { RouterContextProvider } from "react-router";
 import { type AppLoadContext, appContext } from "../app/lib/app-context.ts";
+import { accountRoutes } from "./api/account.ts";
 import { adminRoutes } from "./api/admin.ts";
 import { authRoutes } from "./api/auth.ts";
 import { emberAndBookRoutes } from "./api/embers-books.ts";
@@ -159,6 +160,7 @@ export function createApp(deps: AppDeps) {
   api.route("/", emberAndBookRoutes(services, config));
   api.route("/", searchRoutes(services));
   api.route("/", interactionRoutes(services));
+  api.route("/", accountRoutes(services, images));
   api.route("/", subscriptionRoutes(services, config));
   api.route("/admin", adminRoutes(services, images, audio));
   api.all("*", (c) => c.json({ message: "Not found" }, 404));

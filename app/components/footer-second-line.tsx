@@ -12,6 +12,9 @@ export interface FooterLink {
 /** The second line's links, in order; later pages (an account, a privacy notice) join here. */
 export const FOOTER_SECOND_LINE: FooterLink[] = [{ to: "/about", label: "About" }];
 
+/** Joins the line for a signed-in reader (their pages are cached per audience, decision 024). */
+export const ACCOUNT_LINK: FooterLink = { to: "/account", label: "Account" };
+
 /** The footer's second line, outside its navigation list, above the copyright line. */
 export function FooterSecondLine({ links = FOOTER_SECOND_LINE }: { links?: FooterLink[] }) {
   return (

@@ -5,6 +5,7 @@ import type { AudioService } from "../services/audio.ts";
 import type { ImageService } from "../services/images.ts";
 import type { Services } from "../services/index.ts";
 import { adminContentRoutes } from "./admin-content.ts";
+import { adminReaderRoutes } from "./admin-readers.ts";
 import { audioRoutes } from "./audio.ts";
 import { digestRoutes } from "./digest.ts";
 import { imageRoutes } from "./images.ts";
@@ -22,6 +23,7 @@ export function adminRoutes(services: Services, images: ImageService, audio: Aud
       await next();
     })
     .route("/", adminContentRoutes(services))
+    .route("/", adminReaderRoutes(services))
     .route("/", digestRoutes(services))
     .route("/", imageRoutes(images))
     .route("/", audioRoutes(audio))

@@ -61,6 +61,12 @@ export const users = pgTable("users", {
   role: text("role", { enum: ["USER", "ADMIN"] })
     .notNull()
     .default("USER"),
+  /**
+   * Set while the poet has blocked this reader: no echoes or whispers, and their whispers are
+   * hidden from readers by this column alone, so unblocking brings back exactly those the poet
+   * had approved (docs/decisions/041-blocking-a-reader.md).
+   */
+  blockedAt: timestamp("blocked_at", { withTimezone: true }),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

@@ -462,6 +462,10 @@ export function createContentAdminService({
             firstName: users.firstName,
             lastName: users.lastName,
             profileImageUrl: users.profileImageUrl,
+            id: users.id,
+            email: users.email,
+            isAdmin: sql<boolean>`${users.role} = 'ADMIN'`,
+            isBlocked: sql<boolean>`${users.blockedAt} is not null`,
           },
         })
         .from(whispers)

@@ -15,6 +15,7 @@ import { createHealthService } from "./health.ts";
 import { createInteractionService } from "./interactions.ts";
 import { createPoemService } from "./poems.ts";
 import { createRateLimiter } from "./rate-limit.ts";
+import { createReaderAccountService } from "./reader-accounts.ts";
 import { createRecentlyDeletedService } from "./recently-deleted.ts";
 import { createSearchService } from "./search.ts";
 import { createSiteSettingsService } from "./site-settings.ts";
@@ -54,6 +55,7 @@ export function createServices(
   const interactions = createInteractionService({ ...deps, rateLimiter });
   contentChanges.onChange(() => interactions.contentChanged());
   const recentlyDeleted = createRecentlyDeletedService({ ...deps, contentChanges });
+  const accounts = createAccountService({ ...deps, rateLimiter, secret });
   return {
     health: createHealthService(deps.handle),
     databaseUpkeep: createDatabaseUpkeep({ ...deps, recentlyDeleted }),
@@ -72,11 +74,8 @@ export function createServices(
     digest: createDigestService({ ...deps, embers, sender: digestSender }),
     digestSender,
     rateLimiter,
-    accounts: createAccountService({
-      ...deps,
-      rateLimiter,
-      secret,
-    }),
+    accounts,
+    readerAccounts: createReaderAccountService({ ...deps, accounts, interactions }),
   };
 }
 

@@ -1,4 +1,5 @@
 import { and, count, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
+import { READER_BLOCKED_MESSAGE } from "../../common/schemas/account.ts";
 import type {
   EchoCount,
   JournalEntry,
@@ -39,6 +40,13 @@ interface KnownPoem {
 function requireUser(actor: Actor): SessionUser {
   if (!actor) throw unauthorized();
   return actor;
+}
+
+/** Echoes and whispers: a reader the poet has blocked is refused (decision 041). */
+function requireUnblockedUser(actor: Actor): SessionUser {
+  const user = requireUser(actor);
+  if (user.isBlocked) throw forbidden(READER_BLOCKED_MESSAGE);
+  return user;
 }
 
 /** Echoes, whispers and the cloud journal (docs/product/interactions.md). */
@@ -205,7 +213,7 @@ export function createInteractionService({
       slug: string,
       stanzaIndex: number | null,
     ): Promise<{ added: boolean }> {
-      const user = requireUser(actor);
+      const user = requireUnblockedUser(actor);
       await rateLimiter.consume(RATE_LIMITS.echoPerUser, user.id);
       const poem = await findPoem(actor, slug);
       const key = stanzaKey(poem, stanzaIndex);
@@ -268,13 +276,20 @@ export function createInteractionService({
       savedByReader?.clear();
     },
 
+    /** A reader's account was deleted: the counts (and any marks) held here are read afresh. */
+    readerRemoved() {
+      sharedEchoCounts.clear();
+      echoedByReader?.clear();
+      savedByReader?.clear();
+    },
+
     async createWhisper(
       actor: Actor,
       slug: string,
       stanzaIndex: number,
       text: string,
     ): Promise<SharedWhisper> {
-      const user = requireUser(actor);
+      const user = requireUnblockedUser(actor);
       await rateLimiter.consume(RATE_LIMITS.whisperPerUser, user.id);
       const poem = await findPoem(actor, slug);
       const key = stanzaKey(poem, stanzaIndex);
@@ -292,7 +307,7 @@ export function createInteractionService({
       };
     },
 
-    /** Approved whispers on one stanza, newest first. */
+    /** Approved whispers on one stanza, newest first, but none of a blocked reader's. */
     async listWhispers(actor: Actor, slug: string, stanzaIndex: number): Promise<Whisper[]> {
       const poem = await findPoem(actor, slug);
       return db
@@ -304,6 +319,7 @@ export function createInteractionService({
             eq(whispers.poemId, poem.id),
             eq(whispers.stanzaIndex, stanzaKey(poem, stanzaIndex)),
             eq(whispers.isApproved, true),
+            isNull(users.blockedAt),
             onPoemStanzas(whispers),
           ),
         )

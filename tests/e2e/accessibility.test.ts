@@ -31,6 +31,7 @@ const READER_PAGES = [
   "/books",
   `/book/${DEMO_BOOK.slug}/preview`,
   "/journal",
+  "/account",
   "/guest-voices",
   "/contribute",
   "/search",
@@ -151,7 +152,7 @@ describe("axe signed in, in every theme", () => {
     "finds nothing at %i px, with the whispers panel (and on a phone the menu) open",
     async (width) => {
       const context = await contextFor(width, `reader-${width}@example.com`);
-      const found = await auditPages(context, ["/", `/poetry/${POEM}`, "/journal"]);
+      const found = await auditPages(context, ["/", `/poetry/${POEM}`, "/journal", "/account"]);
       const page = await context.newPage();
       await page.goto(`${server.url}/poetry/${POEM}`);
       await hydrated(page);

@@ -17,6 +17,11 @@ export interface AccessRule {
   body?: unknown | ((role: Role) => unknown);
   /** The route ends the caller's session: each role calls it with a throwaway session. */
   isSessionEnding?: boolean;
+  /**
+   * The route ends every session of the account, or the account itself: each role calls it as
+   * a throwaway account of its own (the seeded people stay for the routes after it).
+   */
+  isAccountEnding?: boolean;
   /** `otherUser` gets `user`'s outcome unless the route is owner-only and says otherwise. */
   expect: { anonymous: Outcome; user: Outcome; admin: Outcome; otherUser?: Outcome };
 }
@@ -99,6 +104,16 @@ export const ACCESS_MATRIX: Record<string, AccessRule> = {
   "PUT /api/journal": { body: { poemSlug: "river", stanzaIndex: 2 }, expect: signedIn(200) },
   "GET /api/journal": { expect: signedIn(200) },
   "GET /api/poems/:slug/journal": { expect: signedIn(200) },
+  "GET /api/account": { expect: signedIn(200) },
+  "PUT /api/account": { body: { displayName: "A Reader" }, expect: signedIn(200) },
+  "GET /api/account/export": { expect: signedIn(200) },
+  "POST /api/account/avatar/upload-url": { body: {}, expect: signedIn(200) },
+  "POST /api/account/sign-out-everywhere": {
+    isAccountEnding: true,
+    body: {},
+    expect: signedIn(200),
+  },
+  "DELETE /api/account": { isAccountEnding: true, expect: signedIn(204) },
   "POST /api/subscribe": {
     body: (role: Role) => ({ email: `${role}-reader@example.com` }),
     expect: everyone(200),
