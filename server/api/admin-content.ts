@@ -1,9 +1,10 @@
 import { Hono } from "hono";
 import { z } from "zod/mini";
 import { endpoints } from "../../common/endpoints.ts";
+import { idInText } from "../../common/schemas/input.ts";
 import { answer } from "../http/answer.ts";
 import type { AdminEnv } from "../http/env.ts";
-import { idInText, parseInput, readJsonBody } from "../http/json-body.ts";
+import { parseInput, readJsonBody } from "../http/json-body.ts";
 import type { Services } from "../services/index.ts";
 
 const idParam = (entity: string) => z.object({ id: idInText(`${entity} not found`) });

@@ -1,10 +1,11 @@
 import { Hono } from "hono";
 import { endpoints } from "../../common/endpoints.ts";
+import { idInText } from "../../common/schemas/input.ts";
 import { stanzaIndexInput } from "../../common/schemas/interactions.ts";
 import { answer } from "../http/answer.ts";
 import { anonymousRead } from "../http/cache-policy.ts";
 import type { AppEnv } from "../http/env.ts";
-import { idInText, parseInput, readJsonBody } from "../http/json-body.ts";
+import { parseInput, readJsonBody } from "../http/json-body.ts";
 import type { Services } from "../services/index.ts";
 import { SHARED_ECHO_COUNTS_LIFE_MS } from "../services/interactions.ts";
 

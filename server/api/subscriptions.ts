@@ -1,11 +1,12 @@
 import { Hono } from "hono";
 import { z } from "zod/mini";
 import { endpoints } from "../../common/endpoints.ts";
+import { idInText } from "../../common/schemas/input.ts";
 import type { Config } from "../config.ts";
 import { answer } from "../http/answer.ts";
 import { clientAddress } from "../http/client-address.ts";
 import type { AppEnv } from "../http/env.ts";
-import { idInText, parseInput, readFormBody, readJsonBody } from "../http/json-body.ts";
+import { parseInput, readFormBody, readJsonBody } from "../http/json-body.ts";
 import type { Services } from "../services/index.ts";
 
 const unsubscribeQuery = z.object({

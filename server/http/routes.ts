@@ -1,0 +1,115 @@
+import { type Context, type Env, Hono, type MiddlewareHandler } from "hono";
+import type { z } from "zod/mini";
+import { type Endpoint, type PathParams, unreadBody } from "../../common/endpoints.ts";
+import type { OtherRoute } from "../../common/other-routes.ts";
+import { sendAnswer } from "./answer.ts";
+import { parseInput, readJsonBody } from "./json-body.ts";
+
+/**
+ * What a JSON call's handler receives: its path parameters (checked by the call's `params` schema,
+ * else as written), its query and its JSON body, each read with the call's own schema.
+ */
+export type CallInput<E extends Endpoint> = {
+  params: E extends { params: infer Params extends z.ZodMiniType }
+    ? z.output<Params>
+    : Record<PathParams<E["path"]>, string>;
+} & (E extends { query: infer Query extends z.ZodMiniType }
+  ? { query: z.output<Query> }
+  : unknown) &
+  (E extends { body: infer Body extends z.ZodMiniType }
+    ? Body extends typeof unreadBody
+      ? unknown
+      : { body: z.output<Body> }
+    : unknown);
+
+/** What a JSON call's handler returns: the value its answer schema encodes (nothing for a 204). */
+export type CallValue<E extends Endpoint> = E extends { status: 204 }
+  ? void
+  : z.output<E["answer"]>;
+
+export type CallHandler<E extends Endpoint, V extends Env> = (
+  input: CallInput<E>,
+  c: Context<V>,
+) => CallValue<E> | Promise<CallValue<E>>;
+
+/**
+ * A router whose routes are registered from their declarations (common/endpoints.ts,
+ * common/other-routes.ts), so no method or path is written in server/api (decision 036):
+ *
+ *   routesAt<AppEnv>("/api")
+ *     .call(endpoints.getPoem, sharedRead, ({ params }, c) => poems.getPoem(c.get("audience"), params.slug))
+ *     .route(otherRoutes.logout, (c) => …a Response…)
+ *     .router
+ *
+ * `mountedAt` is where the router is mounted (`app.route("/api", …)`): each declared path must
+ * lie under it, and is registered relative to it. Middleware goes between the declaration and
+ * the handler, as in Hono's own `.get(path, middleware, handler)`, and stays in Hono's route list,
+ * where the page cache finds `sharedRead` and `anonymousRead`.
+ */
+export function routesAt<V extends Env>(mountedAt: "/" | `/${string}`) {
+  const router = new Hono<V>();
+  const prefix = mountedAt === "/" ? "" : mountedAt;
+  const relativePath = ({ method, path }: Endpoint | OtherRoute) => {
+    if (!path.startsWith(`${prefix}/`)) {
+      throw new Error(`${method} ${path} is declared outside ${mountedAt}, where it is mounted`);
+    }
+    return path.slice(prefix.length);
+  };
+  const register = (declared: Endpoint | OtherRoute, handlers: MiddlewareHandler<V>[]) => {
+    const [first, ...rest] = handlers;
+    if (!first) throw new Error(`${declared.method} ${declared.path} has no handler`);
+    router.on(declared.method, relativePath(declared), first, ...rest);
+  };
+  const routes = {
+    router,
+    /**
+     * A JSON call: its input read and checked with the call's schemas before the handler runs
+     * (400 with the schema's messages), and the handler's value sent through the answer schema
+     * with the call's status.
+     */
+    call<E extends Endpoint>(
+      endpoint: E,
+      ...handlers: [...MiddlewareHandler<V>[], CallHandler<E, V>]
+    ) {
+      const handler = handlers.at(-1) as CallHandler<E, V>;
+      const middleware = handlers.slice(0, -1) as MiddlewareHandler<V>[];
+      register(endpoint, [...middleware, callHandler(endpoint, handler)]);
+      return routes;
+    },
+    /**
+     * A route whose handler reads its request and makes its Response itself: a redirect, a form
+     * post, a file, or a JSON call that chooses its own status or also takes a form (it then
+     * answers with `answer(c, endpoint, value)`).
+     */
+    route(
+      declared: OtherRoute | Endpoint,
+      ...handlers: [...MiddlewareHandler<V>[], (c: Context<V>) => Response | Promise<Response>]
+    ) {
+      register(declared, handlers as MiddlewareHandler<V>[]);
+      return routes;
+    },
+  };
+  return routes;
+}
+
+/**
+ * The Hono handler of a JSON call. What to read is decided here, once, from the declaration, so a
+ * request does no more than the handlers written by hand did: parse what is declared, call, send.
+ */
+function callHandler<E extends Endpoint, V extends Env>(
+  endpoint: E,
+  handler: CallHandler<E, V>,
+): MiddlewareHandler<V> {
+  const { params, query } = endpoint;
+  const body = endpoint.body === unreadBody ? undefined : endpoint.body;
+  const hasPathParams = endpoint.path.includes("/:");
+  return async (c) => {
+    const input: { params?: unknown; query?: unknown; body?: unknown } = {};
+    if (params) input.params = parseInput(params, c.req.param());
+    else if (hasPathParams) input.params = c.req.param();
+    if (query) input.query = parseInput(query, c.req.query());
+    if (body) input.body = await readJsonBody(c, body);
+    const value = (await handler(input as CallInput<E>, c)) as z.output<E["answer"]>;
+    return sendAnswer(c, endpoint, value);
+  };
+}
