@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { requestId } from "hono/request-id";
 import { RouterContextProvider } from "react-router";
 import { type AppLoadContext, appContext } from "../app/lib/app-context.ts";
+import { otherRoutes } from "../common/other-routes.ts";
 import { adminRoutes } from "./api/admin.ts";
 import { authRoutes } from "./api/auth.ts";
 import { emberAndBookRoutes } from "./api/embers-books.ts";
@@ -13,7 +14,7 @@ import { ogRoutes } from "./api/og.ts";
 import { poemRoutes } from "./api/poems.ts";
 import { searchRoutes } from "./api/search.ts";
 import { siteFileRoutes } from "./api/site-files.ts";
-import { ONE_CLICK_UNSUBSCRIBE_PATH, subscriptionRoutes } from "./api/subscriptions.ts";
+import { subscriptionRoutes } from "./api/subscriptions.ts";
 import { localUploadRoutes } from "./api/uploads.ts";
 import type { Config } from "./config.ts";
 import { type Audience, audienceOf } from "./db/visibility.ts";
@@ -30,7 +31,6 @@ import { createAudioService } from "./services/audio.ts";
 import { createImageService } from "./services/images.ts";
 import type { Services } from "./services/index.ts";
 import type { ObjectStore } from "./storage/local.ts";
-import { localUploadPath } from "./storage/upload-url.ts";
 
 /** What the page cache hands `app.fetch` when it renders a page's shared copy for an audience. */
 export interface PageCacheBindings {
@@ -105,8 +105,8 @@ export function createApp(deps: AppDeps) {
   });
   const audio = createAudioService(storage);
   app.route("/objects", objectRoutes(deps.objectStore, images.createMissingImage, audio));
-  app.route(localUploadPath("images"), localUploadRoutes(images.uploads));
-  app.route(localUploadPath("audio"), localUploadRoutes(audio.uploads));
+  app.route("/", localUploadRoutes(images.uploads, otherRoutes.uploadImage));
+  app.route("/", localUploadRoutes(audio.uploads, otherRoutes.uploadAudio));
   app.route("/og", ogRoutes(services, config));
   app.route("/", siteFileRoutes(services, config));
 
@@ -146,7 +146,8 @@ export function createApp(deps: AppDeps) {
 
   const api = new Hono<AppEnv>();
   api.use(apiBodyLimit(API_BODY_LIMIT_BYTES));
-  api.use(requireSameOrigin(config, (path) => path === ONE_CLICK_UNSUBSCRIBE_PATH));
+  // The one-click unsubscribe comes from mail providers, not our pages: its signed link allows it.
+  api.use(requireSameOrigin(config, (path) => path === otherRoutes.unsubscribe.path));
   api.route("/", healthRoutes(services));
   api.route("/", authRoutes(services, config));
   api.route("/", poemRoutes(services));

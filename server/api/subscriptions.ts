@@ -1,12 +1,12 @@
-import { Hono } from "hono";
 import { z } from "zod/mini";
 import { endpoints } from "../../common/endpoints.ts";
+import { otherRoutes } from "../../common/other-routes.ts";
 import { idInText } from "../../common/schemas/input.ts";
 import type { Config } from "../config.ts";
-import { answer } from "../http/answer.ts";
 import { clientAddress } from "../http/client-address.ts";
 import type { AppEnv } from "../http/env.ts";
-import { parseInput, readFormBody, readJsonBody } from "../http/json-body.ts";
+import { parseInput, readFormBody } from "../http/json-body.ts";
+import { routesAt } from "../http/routes.ts";
 import type { Services } from "../services/index.ts";
 
 const unsubscribeQuery = z.object({
@@ -14,22 +14,14 @@ const unsubscribeQuery = z.object({
   sig: z.string().check(z.minLength(1, "Invalid unsubscribe link"), z.maxLength(200)),
 });
 
-/** Path of the unsubscribe endpoint: its one-click POST comes from mail providers, not our pages. */
-export const ONE_CLICK_UNSUBSCRIBE_PATH = "/api/unsubscribe";
-
 export function subscriptionRoutes(services: Services, config: Config) {
   const { subscriptions } = services;
   return (
-    new Hono<AppEnv>()
-      .post("/subscribe", async (c) => {
-        const { email } = await readJsonBody(c, endpoints.subscribe.body);
-        return answer(
-          c,
-          endpoints.subscribe,
-          await subscriptions.subscribe(email, clientAddress(c, config.trustProxy)),
-        );
-      })
-      .get("/subscribe/verify", async (c) => {
+    routesAt<AppEnv>("/api")
+      .call(endpoints.subscribe, ({ body }, c) =>
+        subscriptions.subscribe(body.email, clientAddress(c, config.trustProxy)),
+      )
+      .route(otherRoutes.verifySubscription, async (c) => {
         const token = c.req.query("token") ?? "";
         const isVerified =
           token.length > 0 && token.length < 200 && (await subscriptions.verify(token));
@@ -37,7 +29,7 @@ export function subscriptionRoutes(services: Services, config: Config) {
       })
       // RFC 8058 one-click (List-Unsubscribe-Post) and the confirm page's form both land here; the
       // signed link is the authority, so it needs no session and no same-origin check.
-      .post("/unsubscribe", async (c) => {
+      .route(otherRoutes.unsubscribe, async (c) => {
         const body = /form-urlencoded|multipart/i.test(c.req.header("content-type") ?? "")
           ? await readFormBody(c)
           : {};
@@ -51,6 +43,6 @@ export function subscriptionRoutes(services: Services, config: Config) {
         return isDone
           ? c.json({ message: "Unsubscribed" })
           : c.json({ message: "Invalid unsubscribe link" }, 400);
-      })
+      }).router
   );
 }

@@ -17,20 +17,20 @@ export type CallInput<E extends Endpoint> = {
   ? { query: z.output<Query> }
   : unknown) &
   (E extends { body: infer Body extends z.ZodMiniType }
-    ? Body extends typeof unreadBody
-      ? unknown
+    ? [Body] extends [typeof unreadBody]
+      ? [typeof unreadBody] extends [Body]
+        ? unknown
+        : { body: z.output<Body> }
       : { body: z.output<Body> }
     : unknown);
 
-/** What a JSON call's handler returns: the value its answer schema encodes (nothing for a 204). */
-export type CallValue<E extends Endpoint> = E extends { status: 204 }
-  ? void
-  : z.output<E["answer"]>;
-
-export type CallHandler<E extends Endpoint, V extends Env> = (
-  input: CallInput<E>,
-  c: Context<V>,
-) => CallValue<E> | Promise<CallValue<E>>;
+/**
+ * A JSON call's handler: given its input, it returns the value its answer schema encodes, or
+ * nothing for a call answered 204.
+ */
+export type CallHandler<E extends Endpoint, V extends Env> = E extends { status: 204 }
+  ? (input: CallInput<E>, c: Context<V>) => Promise<void> | void
+  : (input: CallInput<E>, c: Context<V>) => z.output<E["answer"]> | Promise<z.output<E["answer"]>>;
 
 /**
  * A router whose routes are registered from their declarations (common/endpoints.ts,
@@ -81,9 +81,12 @@ export function routesAt<V extends Env>(mountedAt: "/" | `/${string}`) {
      * post, a file, or a JSON call that chooses its own status or also takes a form (it then
      * answers with `answer(c, endpoint, value)`).
      */
-    route(
-      declared: OtherRoute | Endpoint,
-      ...handlers: [...MiddlewareHandler<V>[], (c: Context<V>) => Response | Promise<Response>]
+    route<R extends OtherRoute | Endpoint>(
+      declared: R,
+      ...handlers: [
+        ...MiddlewareHandler<V>[],
+        (c: Context<V, R["path"]>) => Response | Promise<Response>,
+      ]
     ) {
       register(declared, handlers as MiddlewareHandler<V>[]);
       return routes;
@@ -109,7 +112,8 @@ function callHandler<E extends Endpoint, V extends Env>(
     else if (hasPathParams) input.params = c.req.param();
     if (query) input.query = parseInput(query, c.req.query());
     if (body) input.body = await readJsonBody(c, body);
-    const value = (await handler(input as CallInput<E>, c)) as z.output<E["answer"]>;
+    const call = handler as (input: CallInput<E>, c: Context<V>) => unknown;
+    const value = (await call(input as CallInput<E>, c)) as z.output<E["answer"]>;
     return sendAnswer(c, endpoint, value);
   };
 }
