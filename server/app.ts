@@ -1,9 +1,9 @@
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
 import { requestId } from "hono/request-id";
-import { RouterContextProvider } from "react-router";
-import { type AppLoadContext, appContext } from "../app/lib/app-context.ts";
+import type { AppLoadContext } from "../common/load-context.ts";
 import { otherRoutes } from "../common/other-routes.ts";
+import { type Audience, audienceOf, isAdmin } from "../common/session.ts";
 import { adminRoutes } from "./api/admin.ts";
 import { authRoutes } from "./api/auth.ts";
 import { emberAndBookRoutes } from "./api/embers-books.ts";
@@ -17,16 +17,17 @@ import { siteFileRoutes } from "./api/site-files.ts";
 import { subscriptionRoutes } from "./api/subscriptions.ts";
 import { localUploadRoutes } from "./api/uploads.ts";
 import type { Config } from "./config.ts";
-import { type Audience, audienceOf } from "./db/visibility.ts";
 import { apiBodyLimit } from "./http/body-limit.ts";
 import { compressText } from "./http/compression.ts";
 import type { AppEnv } from "./http/env.ts";
 import { createErrorHandler, isConnectionError, withPageOutageErrors } from "./http/errors.ts";
+import type { PageHandler } from "./http/page-handler.ts";
 import { requireSameOrigin } from "./http/same-origin.ts";
 import { assetHeaders, securityHeaders } from "./http/security-headers.ts";
 import type { ImageUrlCheckOptions } from "./images/image-url-check.ts";
 import type { Logger } from "./logger.ts";
 import { resolveSessionSecret } from "./secrets.ts";
+import { requireAdmin } from "./services/actor.ts";
 import { createAudioService } from "./services/audio.ts";
 import { createImageService } from "./services/images.ts";
 import type { Services } from "./services/index.ts";
@@ -36,9 +37,6 @@ import type { ObjectStore } from "./storage/local.ts";
 export interface PageCacheBindings {
   renderForAudience: Audience;
 }
-
-/** Renders a page: React Router's request handler, given the request and its load context. */
-export type PageHandler = (request: Request, context: RouterContextProvider) => Promise<Response>;
 
 export interface AppDeps {
   config: Config;
@@ -161,10 +159,11 @@ export function createApp(deps: AppDeps) {
   const pageServices = withPageOutageErrors(services);
   app.all("*", async (c) => {
     if (!deps.pageHandler) return c.text("404 Page Not Found", 404);
-    const context = new RouterContextProvider();
+    const actor = c.get("actor");
     const loadContext: AppLoadContext = {
       services: pageServices,
-      actor: c.get("actor"),
+      actor,
+      admin: isAdmin(actor) ? requireAdmin(actor) : null,
       audience: c.get("audience"),
       isDatabaseUnavailable: c.get("isDatabaseUnavailable") ?? false,
       nonce: c.get("secureHeadersNonce") ?? "",
@@ -174,8 +173,7 @@ export function createApp(deps: AppDeps) {
         timezone: config.siteTimezone,
       },
     };
-    context.set(appContext, loadContext);
-    return deps.pageHandler(c.req.raw, context);
+    return deps.pageHandler(c.req.raw, loadContext);
   });
 
   return app;

@@ -2,7 +2,7 @@ import { Flame, Menu, Search, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, NavLink, useLocation, useSearchParams } from "react-router";
 import { SEARCH_QUERY_MAX_LENGTH } from "../../common/constants.ts";
-import type { Audience } from "../../server/db/visibility.ts";
+import type { Audience } from "../../common/session.ts";
 import { ModalDialog } from "./modal-dialog.tsx";
 
 interface NavItem {
@@ -22,7 +22,7 @@ function navItems(audience: Audience): NavItem[] {
   ];
 }
 
-/** Sign-in and sign-out are full-page navigations to the API (SPEC.md §2, §7). */
+/** Sign-in and sign-out are full-page navigations to the API (docs/product/api.md). */
 function SessionButton({ audience, className }: { audience: Audience; className: string }) {
   return audience !== "anonymous" ? (
     <a href="/api/logout" className={className}>

@@ -4,8 +4,11 @@ import {
 } from "../../common/constants.ts";
 import { notifyError } from "./toast.ts";
 
-/** Who is told: a reader on the site, or the poet in the admin area (SPEC.md §8). */
-export type Audience = "reader" | "admin";
+/**
+ * Where the failure is told, and so in whose words: on the reader's site, or in the poet's admin
+ * area (docs/product/api.md). Not the page cache's Audience (common/session.ts).
+ */
+export type FailureArea = "reader" | "admin";
 
 /** An ended session, in each audience's words, and how long before going to sign in. */
 const SESSION_ENDED = {
@@ -23,17 +26,17 @@ const SESSION_ENDED = {
 
 const FAILURE_TITLE = { reader: "Something went awry", admin: "Error" } as const;
 
-/** A 401 whose message names Unauthorized: the session ended (SPEC.md §8). */
+/** A 401 whose message names Unauthorized: the session ended (docs/product/api.md). */
 export function isSessionEnded(error: unknown): boolean {
   return error instanceof Error && /^401: .*Unauthorized/.test(error.message);
 }
 
 /**
- * The one answer to a failed call (SPEC.md §8): an ended session says so and goes to sign-in
+ * The one answer to a failed call (docs/product/api.md): an ended session says so and goes to sign-in
  * after the audience's delay; anything else toasts the action's own failure ('Your echo
  * couldn't be saved right now.', 'Failed to create poem').
  */
-export function reportFailure(error: unknown, audience: Audience, description: string) {
+export function reportFailure(error: unknown, audience: FailureArea, description: string) {
   if (isSessionEnded(error)) {
     const ended = SESSION_ENDED[audience];
     notifyError(ended.title, ended.description);

@@ -1,9 +1,9 @@
 import { z } from "zod/mini";
-import type { Endpoint } from "../../common/endpoints.ts";
+import type { Endpoint, PathParams } from "../../common/endpoints.ts";
 import { errorAnswer } from "../../common/schemas/answer.ts";
 
 /**
- * The client's one way to call /api (SPEC.md §7): the call's description from
+ * The client's one way to call /api (docs/product/api.md): the call's description from
  * common/endpoints.ts, its path parameters, body and query typed by it, credentials always
  * included, and the answer decoded with the schema the server encoded it with (Dates come back
  * as Dates). A failed call is an ApiError; an answer its schema refuses never reaches a component.
@@ -47,13 +47,6 @@ export async function callApi<E extends Endpoint>(
   return decoded.data as z.output<E["answer"]>;
 }
 
-/** `:name` segments of a path: "/api/poems/:slug/echo" has "slug". */
-type PathParams<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
-  ? Name | PathParams<`/${Rest}`>
-  : Path extends `${string}:${infer Name}`
-    ? Name
-    : never;
-
 /** What a call needs besides its description: path parameters, JSON body, query. */
 export type CallRequest<E extends Endpoint> = ([PathParams<E["path"]>] extends [never]
   ? unknown
@@ -68,7 +61,7 @@ export type CallArgs<E extends Endpoint> =
     : [request: CallRequest<E>];
 
 /**
- * A call that failed (SPEC.md §8): its message is '{status}: {body or status text}', and the
+ * A call that failed (docs/product/api.md): its message is '{status}: {body or status text}', and the
  * server's `{message, errors}` (common/schemas/answer.ts) is at hand for toasts and forms.
  */
 export class ApiError extends Error {

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { useRouteLoaderData } from "react-router";
 import { endpoints } from "../../common/endpoints.ts";
-import type { Audience } from "../../server/db/visibility.ts";
+import type { Audience } from "../../common/session.ts";
 import { callApi } from "./api.ts";
 import type { CurrentUser } from "./current-user.ts";
 
@@ -15,7 +15,7 @@ export function useAudience(): Audience {
   return root?.audience ?? "anonymous";
 }
 
-/** SPEC.md §9: the current user is kept 5 minutes, never retried, never refetched on focus. */
+/** The current user is kept 5 minutes, never retried, never refetched on focus (docs/product/api.md). */
 const CURRENT_USER_KEPT_MS = 300_000;
 let currentUser: { promise: Promise<CurrentUser | null>; fetchedAt: number } | undefined;
 

@@ -1,8 +1,9 @@
 import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
 import type { EchoCount, JournalEntry, Whisper } from "../../common/schemas/interactions.ts";
+import { audienceOf } from "../../common/session.ts";
 import { executeNamed } from "../db/client.ts";
 import { echoes, journalEntries, poems, users, whispers } from "../db/schema.ts";
-import { audienceOf, isReadable, onPoemStanzas, readablePoems } from "../db/visibility.ts";
+import { isReadable, onPoemStanzas, readablePoems } from "../db/visibility.ts";
 import type { Actor, SessionUser } from "./actor.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { forbidden, invalid, isForeignKeyViolation, notFound, unauthorized } from "./errors.ts";
