@@ -224,7 +224,10 @@ export const endpoints = {
   restorePoemVersion: endpoint({
     method: "POST",
     path: "/api/admin/poems/:id/versions/:versionId/restore",
-    params: z.extend(poemIdParams, { versionId: idInText("Version not found") }),
+    params: z.object({
+      id: idInText("Poem not found"),
+      versionId: idInText("Version not found"),
+    }),
     body: unreadBody,
     answer: adminPoem,
   }),
