@@ -9,6 +9,12 @@ import { scriptsAfterFirstPaint } from "./lib/scripts-after-paint.ts";
 export const streamTimeout = 5_000;
 
 /**
+ * The load context's key, exported from the build so that the server fills the context with the
+ * build's own copy of it (server/http/page-handler.ts, decision 037).
+ */
+export { appContext };
+
+/**
  * Renders every page completely before sending it (onAllReady): crawlers and link-preview bots
  * get whole HTML, and the same bytes can be cached for every anonymous reader. The page is
  * collected into one string and sent whole, which costs less than passing React's small chunks

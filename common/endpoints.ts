@@ -36,6 +36,7 @@ import {
   validateImageUrlInput,
   validImageUrl,
 } from "./schemas/images.ts";
+import { idInText } from "./schemas/input.ts";
 import {
   echoCounts,
   echoInput,
@@ -43,6 +44,7 @@ import {
   journalInput,
   savedStanzas,
   sharedWhisper,
+  stanzaIndexInput,
   toggleAnswer,
   whisper,
   whisperInput,
@@ -55,26 +57,50 @@ import { subscribeAnswer, subscribeInput } from "./schemas/subscription.ts";
 
 /**
  * One /api call: its method and path (as the server routes it, `:name` for a path parameter),
- * the schemas of its JSON body and query, the schema of its answer and the status of success.
- * The server's handler reads its input and sends its answer with these (server/http/answer.ts),
- * and the client calls it with them (app/lib/api.ts): one shape, declared once.
+ * the schemas of its path parameters (where they need checking), JSON body and query, the schema
+ * of its answer and the status of success. The server registers its route from this description
+ * and reads its input and sends its answer with these schemas (server/http/routes.ts), and the
+ * client calls it with them (app/lib/api.ts): one shape, declared once (decision 019, 036).
  */
 export interface Endpoint {
   method: "GET" | "POST" | "PUT" | "DELETE";
   path: `/api/${string}`;
+  params?: z.ZodMiniType;
   body?: z.ZodMiniType;
   query?: z.ZodMiniType;
   answer: z.ZodMiniType;
   status?: 201 | 204;
 }
 
+/** `:name` segments of a path: "/api/poems/:slug/echo" has "slug". */
+export type PathParams<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | PathParams<`/${Rest}`>
+  : Path extends `${string}:${infer Name}`
+    ? Name
+    : never;
+
 const endpoint = <const E extends Endpoint>(described: E) => described;
-/** The body the spec sends to the admin's approve, hide, review and resume calls (SPEC.md §7). */
-const emptyBody = z.object({});
+/**
+ * The body the admin's approve, hide, review and resume calls send (docs/product/api.md): `{}`,
+ * which the server does not read, so a call without it is answered the same.
+ */
+export const unreadBody = z.object({});
+/** A poem's or a theme's slug in a path: what a slug column can hold. */
+const slugParams = z.object({ slug: z.string().check(z.minLength(1), z.maxLength(200)) });
+/** The id of an admin call's row; any other text is that row not found. */
+const idParams = (entity: string) => z.object({ id: idInText(`${entity} not found`) });
+const poemIdParams = idParams("Poem");
+/** A reader's id is better-auth's UUID. */
+const readerIdParams = z.object({
+  userId: z
+    .string()
+    .check(z.regex(/^[0-9a-f]{8}-([0-9a-f]{4}-){3}[0-9a-f]{12}$/i, "Reader not found")),
+});
 
 /**
- * Every JSON call under /api (SPEC.md §7 and the calls DESIGN.md adds). Form posts, redirects
- * and files (sign-in links, unsubscribe, the subscriber CSV) are not JSON calls and not here.
+ * Every JSON call under /api (docs/product/api.md). Form posts, redirects and files (sign-in
+ * links, unsubscribe, the subscriber CSV) are not JSON calls: they are declared in
+ * common/other-routes.ts.
  */
 export const endpoints = {
   health: endpoint({ method: "GET", path: "/api/health", answer: healthReport }),
@@ -98,9 +124,19 @@ export const endpoints = {
     query: poemListQuery,
     answer: z.array(poem),
   }),
-  getPoem: endpoint({ method: "GET", path: "/api/poems/:slug", answer: poem }),
+  getPoem: endpoint({
+    method: "GET",
+    path: "/api/poems/:slug",
+    params: slugParams,
+    answer: poem,
+  }),
   listTags: endpoint({ method: "GET", path: "/api/tags", answer: z.array(tagRef) }),
-  getTheme: endpoint({ method: "GET", path: "/api/themes/:slug", answer: theme }),
+  getTheme: endpoint({
+    method: "GET",
+    path: "/api/themes/:slug",
+    params: slugParams,
+    answer: theme,
+  }),
   getFeaturedEmber: endpoint({
     method: "GET",
     path: "/api/embers/featured",
@@ -140,11 +176,13 @@ export const endpoints = {
   listWhispers: endpoint({
     method: "GET",
     path: "/api/poems/:slug/whispers/:stanzaIndex",
+    params: z.object({ slug: z.string(), stanzaIndex: stanzaIndexInput }),
     answer: z.array(whisper),
   }),
   deleteWhisper: endpoint({
     method: "DELETE",
     path: "/api/whispers/:id",
+    params: idParams("Whisper"),
     answer: noContent,
     status: 204,
   }),
@@ -184,7 +222,7 @@ export const endpoints = {
   signOutEverywhere: endpoint({
     method: "POST",
     path: "/api/account/sign-out-everywhere",
-    body: emptyBody,
+    body: unreadBody,
     answer: messageAnswer,
   }),
   createAvatarUploadUrl: endpoint({
@@ -214,23 +252,30 @@ export const endpoints = {
   updatePoem: endpoint({
     method: "PUT",
     path: "/api/admin/poems/:id",
+    params: poemIdParams,
     body: poemInput,
     answer: adminPoem,
   }),
   listPoemVersions: endpoint({
     method: "GET",
     path: "/api/admin/poems/:id/versions",
+    params: poemIdParams,
     answer: z.array(poemVersion),
   }),
   restorePoemVersion: endpoint({
     method: "POST",
     path: "/api/admin/poems/:id/versions/:versionId/restore",
-    body: emptyBody,
+    params: z.object({
+      id: idInText("Poem not found"),
+      versionId: idInText("Version not found"),
+    }),
+    body: unreadBody,
     answer: adminPoem,
   }),
   deletePoem: endpoint({
     method: "DELETE",
     path: "/api/admin/poems/:id",
+    params: poemIdParams,
     answer: noContent,
     status: 204,
   }),
@@ -242,7 +287,8 @@ export const endpoints = {
   restorePoem: endpoint({
     method: "POST",
     path: "/api/admin/poems/:id/restore",
-    body: emptyBody,
+    params: poemIdParams,
+    body: unreadBody,
     answer: messageAnswer,
   }),
   listEmberSchedule: endpoint({
@@ -261,12 +307,14 @@ export const endpoints = {
   updateEmber: endpoint({
     method: "PUT",
     path: "/api/admin/embers/:id",
+    params: idParams("Ember"),
     body: emberInput,
     answer: scheduledEmber,
   }),
   deleteEmber: endpoint({
     method: "DELETE",
     path: "/api/admin/embers/:id",
+    params: idParams("Ember"),
     answer: noContent,
     status: 204,
   }),
@@ -280,12 +328,14 @@ export const endpoints = {
   updateBook: endpoint({
     method: "PUT",
     path: "/api/admin/books/:id",
+    params: idParams("Book"),
     body: bookInput,
     answer: book,
   }),
   deleteBook: endpoint({
     method: "DELETE",
     path: "/api/admin/books/:id",
+    params: idParams("Book"),
     answer: noContent,
     status: 204,
   }),
@@ -297,7 +347,8 @@ export const endpoints = {
   restoreBook: endpoint({
     method: "POST",
     path: "/api/admin/books/:id/restore",
-    body: emptyBody,
+    params: idParams("Book"),
+    body: unreadBody,
     answer: messageAnswer,
   }),
   createTag: endpoint({
@@ -310,12 +361,14 @@ export const endpoints = {
   updateTag: endpoint({
     method: "PUT",
     path: "/api/admin/tags/:id",
+    params: idParams("Tag"),
     body: tagInput,
     answer: tagRef,
   }),
   deleteTag: endpoint({
     method: "DELETE",
     path: "/api/admin/tags/:id",
+    params: idParams("Tag"),
     answer: noContent,
     status: 204,
   }),
@@ -327,25 +380,29 @@ export const endpoints = {
   approveWhisper: endpoint({
     method: "POST",
     path: "/api/admin/whispers/:id/approve",
-    body: emptyBody,
+    params: idParams("Whisper"),
+    body: unreadBody,
     answer: messageAnswer,
   }),
   hideWhisper: endpoint({
     method: "POST",
     path: "/api/admin/whispers/:id/hide",
-    body: emptyBody,
+    params: idParams("Whisper"),
+    body: unreadBody,
     answer: messageAnswer,
   }),
   blockReader: endpoint({
     method: "POST",
     path: "/api/admin/readers/:userId/block",
-    body: emptyBody,
+    params: readerIdParams,
+    body: unreadBody,
     answer: messageAnswer,
   }),
   unblockReader: endpoint({
     method: "POST",
     path: "/api/admin/readers/:userId/unblock",
-    body: emptyBody,
+    params: readerIdParams,
+    body: unreadBody,
     answer: messageAnswer,
   }),
   listGuestSubmissions: endpoint({
@@ -356,12 +413,14 @@ export const endpoints = {
   markSubmissionReviewed: endpoint({
     method: "POST",
     path: "/api/admin/submissions/:id/review",
-    body: emptyBody,
+    params: idParams("Submission"),
+    body: unreadBody,
     answer: messageAnswer,
   }),
   deleteGuestSubmission: endpoint({
     method: "DELETE",
     path: "/api/admin/submissions/:id",
+    params: idParams("Submission"),
     answer: noContent,
     status: 204,
   }),
@@ -438,7 +497,8 @@ export const endpoints = {
   resumeDigestRun: endpoint({
     method: "POST",
     path: "/api/admin/digest/runs/:id/resume",
-    body: emptyBody,
+    params: idParams("Digest run"),
+    body: unreadBody,
     answer: digestRun,
   }),
 } as const;

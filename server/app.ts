@@ -1,7 +1,8 @@
 import { Hono } from "hono";
 import { requestId } from "hono/request-id";
-import { RouterContextProvider } from "react-router";
-import { type AppLoadContext, appContext } from "../app/lib/app-context.ts";
+import type { AppLoadContext } from "../common/load-context.ts";
+import { otherRoutes } from "../common/other-routes.ts";
+import { type Audience, audienceOf, isAdmin } from "../common/session.ts";
 import { accountRoutes } from "./api/account.ts";
 import { adminRoutes } from "./api/admin.ts";
 import { authRoutes } from "./api/auth.ts";
@@ -13,34 +14,31 @@ import { ogRoutes } from "./api/og.ts";
 import { poemRoutes } from "./api/poems.ts";
 import { searchRoutes } from "./api/search.ts";
 import { siteFileRoutes } from "./api/site-files.ts";
-import { ONE_CLICK_UNSUBSCRIBE_PATH, subscriptionRoutes } from "./api/subscriptions.ts";
+import { subscriptionRoutes } from "./api/subscriptions.ts";
 import { localUploadRoutes } from "./api/uploads.ts";
 import { clearedSessionCookie, sessionCookieIn } from "./auth/session-cookie.ts";
 import type { Config } from "./config.ts";
-import { type Audience, audienceOf } from "./db/visibility.ts";
 import { apiBodyLimit } from "./http/body-limit.ts";
 import { builtFiles } from "./http/built-files.ts";
 import { compressText } from "./http/compression.ts";
 import type { AppEnv } from "./http/env.ts";
 import { createErrorHandler, isConnectionError, withPageOutageErrors } from "./http/errors.ts";
+import type { PageHandler } from "./http/page-handler.ts";
 import { requireSameOrigin } from "./http/same-origin.ts";
 import { assetHeaders, securityHeaders } from "./http/security-headers.ts";
 import type { ImageUrlCheckOptions } from "./images/image-url-check.ts";
 import type { Logger } from "./logger.ts";
 import { resolveSessionSecret } from "./secrets.ts";
+import { requireAdmin } from "./services/actor.ts";
 import { createAudioService } from "./services/audio.ts";
 import { createImageService } from "./services/images.ts";
 import type { Services } from "./services/index.ts";
 import type { ObjectStore } from "./storage/local.ts";
-import { localUploadPath } from "./storage/upload-url.ts";
 
 /** What the page cache hands `app.fetch` when it renders a page's shared copy for an audience. */
 export interface PageCacheBindings {
   renderForAudience: Audience;
 }
-
-/** Renders a page: React Router's request handler, given the request and its load context. */
-export type PageHandler = (request: Request, context: RouterContextProvider) => Promise<Response>;
 
 export interface AppDeps {
   config: Config;
@@ -106,8 +104,8 @@ export function createApp(deps: AppDeps) {
   });
   const audio = createAudioService(storage);
   app.route("/objects", objectRoutes(deps.objectStore, images.createMissingImage, audio));
-  app.route(localUploadPath("images"), localUploadRoutes(images.uploads));
-  app.route(localUploadPath("audio"), localUploadRoutes(audio.uploads));
+  app.route("/", localUploadRoutes(images.uploads, otherRoutes.uploadImage));
+  app.route("/", localUploadRoutes(audio.uploads, otherRoutes.uploadAudio));
   app.route("/og", ogRoutes(services, config));
   app.route("/", siteFileRoutes(services, config));
 
@@ -153,7 +151,8 @@ export function createApp(deps: AppDeps) {
 
   const api = new Hono<AppEnv>();
   api.use(apiBodyLimit(API_BODY_LIMIT_BYTES));
-  api.use(requireSameOrigin(config, (path) => path === ONE_CLICK_UNSUBSCRIBE_PATH));
+  // The one-click unsubscribe comes from mail providers, not our pages: its signed link allows it.
+  api.use(requireSameOrigin(config, (path) => path === otherRoutes.unsubscribe.path));
   api.route("/", healthRoutes(services));
   api.route("/", authRoutes(services, config));
   api.route("/", poemRoutes(services));
@@ -168,10 +167,11 @@ export function createApp(deps: AppDeps) {
   const pageServices = withPageOutageErrors(services);
   app.all("*", async (c) => {
     if (!deps.pageHandler) return c.text("404 Page Not Found", 404);
-    const context = new RouterContextProvider();
+    const actor = c.get("actor");
     const loadContext: AppLoadContext = {
       services: pageServices,
-      actor: c.get("actor"),
+      actor,
+      admin: isAdmin(actor) ? requireAdmin(actor) : null,
       audience: c.get("audience"),
       isDatabaseUnavailable: c.get("isDatabaseUnavailable") ?? false,
       nonce: c.get("secureHeadersNonce") ?? "",
@@ -181,8 +181,7 @@ export function createApp(deps: AppDeps) {
         timezone: config.siteTimezone,
       },
     };
-    context.set(appContext, loadContext);
-    const page = await deps.pageHandler(c.req.raw, context);
+    const page = await deps.pageHandler(c.req.raw, loadContext);
     // A signed-in reader's page is theirs: no cache between them and the site may keep it.
     if (loadContext.actor && !page.headers.has("Cache-Control")) {
       c.res = page;

@@ -4,8 +4,8 @@ import http from "node:http";
 import net from "node:net";
 import path from "node:path";
 import { getRequestListener } from "@hono/node-server";
-import { createRequestHandler, type ServerBuild } from "react-router";
-import { createApp, type PageCacheBindings, type PageHandler } from "./app.ts";
+import type { ServerBuild } from "react-router";
+import { createApp, type PageCacheBindings } from "./app.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { startControlSocket } from "./control/socket.ts";
 import { openDatabaseFor } from "./db/open.ts";
@@ -13,6 +13,7 @@ import { seedDemo } from "./db/seed-demo.ts";
 import { nextVisibilityChange } from "./db/visibility.ts";
 import { createCachePolicy } from "./http/cache-policy.ts";
 import { createPageCache } from "./http/page-cache.ts";
+import { createPageHandler, type PageHandler } from "./http/page-handler.ts";
 import { createLogger } from "./logger.ts";
 import { createMailer } from "./mail/transport.ts";
 import { CONTENT_CHANGED_CHANNEL } from "./services/content-changes.ts";
@@ -69,11 +70,10 @@ if (isDev) {
     appType: "custom",
   });
   closeVite = () => vite.close();
-  const handler = createRequestHandler(
+  pageHandler = createPageHandler(
     () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
     "development",
   );
-  pageHandler = (request, context) => handler(request, context);
   const listener = getRequestListener(
     createApp({ config, logger, services, objectStore, pageHandler }).fetch,
   );
@@ -89,8 +89,7 @@ if (isDev) {
     if (result.status !== 0) exitWith("The build failed; see the output above.");
   }
   const build = (await import(buildEntry)) as ServerBuild;
-  const handler = createRequestHandler(build, "production");
-  pageHandler = (request, context) => handler(request, context);
+  pageHandler = createPageHandler(build, "production");
   clientAssetsDir = path.join(root, "build/client");
   const app = createApp({ config, logger, services, objectStore, pageHandler, clientAssetsDir });
   const listener = getRequestListener(app.fetch);

@@ -1,4 +1,4 @@
-import type { SiteInfo } from "../lib/app-context.ts";
+import type { SiteInfo } from "../../common/load-context.ts";
 import { pageMeta } from "../lib/meta.ts";
 import { NotFoundState } from "./not-found-state.tsx";
 

@@ -2,7 +2,7 @@ import { Flame, Menu, Search, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, NavLink, useLocation, useSearchParams } from "react-router";
 import { SEARCH_QUERY_MAX_LENGTH } from "../../common/constants.ts";
-import type { Audience } from "../../server/db/visibility.ts";
+import type { Audience } from "../../common/session.ts";
 import { ModalDialog } from "./modal-dialog.tsx";
 
 interface NavItem {

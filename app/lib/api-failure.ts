@@ -5,8 +5,11 @@ import {
 import { ApiError } from "./api.ts";
 import { notifyError } from "./toast.ts";
 
-/** Who is told: a reader on the site, or the poet in the admin area (docs/product/accounts.md). */
-export type Audience = "reader" | "admin";
+/**
+ * Where the failure is told, and so in whose words: on the reader's site, or in the poet's admin
+ * area (docs/product/accounts.md). Not the page cache's Audience (common/session.ts).
+ */
+export type FailureArea = "reader" | "admin";
 
 /** An ended session, in each audience's words, and how long before going to sign in. */
 const SESSION_ENDED = {
@@ -35,13 +38,13 @@ export function isSessionEnded(error: unknown): boolean {
 
 /**
  * The one answer to a failed call (docs/product/accounts.md): an ended session says so and goes to
- * sign-in after the audience's delay; anything else toasts the action's own failure ('Your echo
- * couldn't be saved right now.', 'Failed to create poem'), under the audience's title ('Something
+ * sign-in after the area's delay; anything else toasts the action's own failure ('Your echo
+ * couldn't be saved right now.', 'Failed to create poem'), under the area's title ('Something
  * went awry', 'Error') unless the action names its own ('Send failed').
  */
 export function reportFailure(
   error: unknown,
-  audience: Audience,
+  audience: FailureArea,
   description: string,
   title: string = FAILURE_TITLE[audience],
 ) {

@@ -1,5 +1,5 @@
 import { z } from "zod/mini";
-import type { Endpoint } from "../../common/endpoints.ts";
+import type { Endpoint, PathParams } from "../../common/endpoints.ts";
 import { errorAnswer } from "../../common/schemas/answer.ts";
 
 /**
@@ -46,13 +46,6 @@ export async function callApi<E extends Endpoint>(
   }
   return decoded.data as z.output<E["answer"]>;
 }
-
-/** `:name` segments of a path: "/api/poems/:slug/echo" has "slug". */
-type PathParams<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
-  ? Name | PathParams<`/${Rest}`>
-  : Path extends `${string}:${infer Name}`
-    ? Name
-    : never;
 
 /** What a call needs besides its description: path parameters, JSON body, query. */
 export type CallRequest<E extends Endpoint> = ([PathParams<E["path"]>] extends [never]

@@ -1,15 +1,6 @@
-/**
- * How a page route says its answer may be cached, in its `handle` export, read by the page cache
- * (server/http/cache-policy.ts, server/http/page-cache.ts) before it renders anything:
- * - "shared": the page is the same for every reader of an audience (anonymous, signed-in reader,
- *   admin), since personal state loads after hydration; one copy per audience answers everyone.
- * - "anonymous": the same for every anonymous reader only; a signed-in reader's render holds
- *   their own things (the journal's cloud section), so theirs is rendered afresh.
- * A route that says nothing is rendered afresh for every request.
- */
-export interface CacheHandle {
-  cache?: "shared" | "anonymous";
-}
+import type { CacheHandle } from "../../common/cache-handle.ts";
 
+/** A page the same for every reader of an audience (common/cache-handle.ts). */
 export const sharedPage = { cache: "shared" } as const satisfies CacheHandle;
+/** A page the same for every anonymous reader only. */
 export const sharedWithAnonymousReaders = { cache: "anonymous" } as const satisfies CacheHandle;

@@ -1,5 +1,5 @@
 import type { MetaDescriptor } from "react-router";
-import type { SiteInfo } from "./app-context.ts";
+import type { SiteInfo } from "../../common/load-context.ts";
 
 export interface PageMeta {
   /**

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { useRouteLoaderData } from "react-router";
 import { CURRENT_USER_CACHE_MS } from "../../common/constants.ts";
 import { endpoints } from "../../common/endpoints.ts";
-import type { Audience } from "../../server/db/visibility.ts";
+import type { Audience } from "../../common/session.ts";
 import { callApi } from "./api.ts";
 import type { CurrentUser } from "./current-user.ts";
 

@@ -10,3 +10,9 @@ export const digitsInText = (maxDigits: number, message: string) =>
     z.string().check(z.regex(new RegExp(`^\\d{1,${maxDigits}}$`), message)),
     z.transform(Number),
   );
+
+/**
+ * An id written in a path or a query: digits, nine at most, so no id overflows PostgreSQL's
+ * integer; anything else fails with `message` (the row is not found, the link is invalid).
+ */
+export const idInText = (message: string) => digitsInText(9, message);

@@ -1,9 +1,10 @@
-import { type Context, Hono } from "hono";
+import type { Context } from "hono";
 import { endpoints } from "../../common/endpoints.ts";
 import { AVATAR_NOT_UPLOADED } from "../../common/schemas/account.ts";
 import { answer } from "../http/answer.ts";
 import type { AppEnv } from "../http/env.ts";
 import { parseInput, readJsonBody } from "../http/json-body.ts";
+import { routesAt } from "../http/routes.ts";
 import { invalid, unauthorized } from "../services/errors.ts";
 import type { ImageService } from "../services/images.ts";
 import type { Services } from "../services/index.ts";
@@ -27,42 +28,33 @@ export function accountRoutes(services: Services, images: ImageService) {
     c.header("Cache-Control", "no-store");
   }
 
-  return new Hono<AppEnv>()
-    .get("/account", async (c) => {
+  return routesAt<AppEnv>("/api")
+    .call(endpoints.getAccount, (_input, c) => {
       c.header("Cache-Control", "private, no-store");
-      return answer(c, endpoints.getAccount, await readerAccounts.getAccount(c.get("actor")));
+      return readerAccounts.getAccount(c.get("actor"));
     })
-    .put("/account", async (c) => {
-      const input = await readJsonBody(c, endpoints.updateAccount.body);
-      if (input.avatarUrl && !(await images.isStoredImage(input.avatarUrl))) {
+    .call(endpoints.updateAccount, async ({ body }, c) => {
+      if (body.avatarUrl && !(await images.isStoredImage(body.avatarUrl))) {
         throw invalid(AVATAR_NOT_UPLOADED, { avatarUrl: [AVATAR_NOT_UPLOADED] });
       }
-      return answer(
-        c,
-        endpoints.updateAccount,
-        await readerAccounts.updateAccount(c.get("actor"), input),
-      );
+      return readerAccounts.updateAccount(c.get("actor"), body);
     })
-    .get("/account/export", async (c) => {
+    .call(endpoints.exportAccount, async (_input, c) => {
       const data = await readerAccounts.exportAccount(c.get("actor"));
       c.header("Cache-Control", "private, no-store");
       c.header("Content-Disposition", 'attachment; filename="my-account.json"');
-      return answer(c, endpoints.exportAccount, data);
+      return data;
     })
-    .delete("/account", async (c) => {
+    .call(endpoints.deleteAccount, async (_input, c) => {
       await readerAccounts.deleteAccount(c.get("actor"));
       await clearSessionCookie(c);
-      return answer(c, endpoints.deleteAccount, undefined);
     })
-    .post("/account/sign-out-everywhere", async (c) => {
-      await readJsonBody(c, endpoints.signOutEverywhere.body);
+    .call(endpoints.signOutEverywhere, async (_input, c) => {
       await readerAccounts.signOutEverywhere(c.get("actor"));
       await clearSessionCookie(c);
-      return answer(c, endpoints.signOutEverywhere, {
-        message: "Signed out on every device",
-      });
+      return { message: "Signed out on every device" };
     })
-    .post("/account/avatar/upload-url", async (c) => {
+    .route(endpoints.createAvatarUploadUrl, async (c) => {
       const actor = c.get("actor");
       if (!actor) throw unauthorized();
       // As for the admin's covers, the body may be left out or name the file's type.
@@ -75,5 +67,5 @@ export function accountRoutes(services: Services, images: ImageService) {
         endpoints.createAvatarUploadUrl,
         await images.createAvatarUploadUrl(actor, contentType),
       );
-    });
+    }).router;
 }

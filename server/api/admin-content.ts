@@ -1,155 +1,79 @@
-import { Hono } from "hono";
-import { z } from "zod/mini";
 import { endpoints } from "../../common/endpoints.ts";
-import { answer } from "../http/answer.ts";
 import type { AdminEnv } from "../http/env.ts";
-import { idInText, parseInput, readJsonBody } from "../http/json-body.ts";
+import { routesAt } from "../http/routes.ts";
 import type { Services } from "../services/index.ts";
 
-const idParam = (entity: string) => z.object({ id: idInText(`${entity} not found`) });
-const poemId = idParam("Poem");
-const poemVersionParams = z.extend(poemId, { versionId: idInText("Version not found") });
-const emberId = idParam("Ember");
-const bookId = idParam("Book");
-const tagId = idParam("Tag");
-const whisperId = idParam("Whisper");
-const submissionId = idParam("Submission");
-
 /**
- * The admin's content calls (SPEC.md §7) and the guest submissions' review, on the admin router
- * (server/api/admin.ts): 201 on create and 200 on update with the record, 204 on delete; the
- * schemas' messages on 400, 404 for unknown ids, 409 for taken slugs and names.
+ * The admin's content calls (docs/product/api.md) and the guest submissions' review, on the
+ * admin router (server/api/admin.ts): 201 on create and 200 on update with the record, 204 on
+ * delete; the schemas' messages on 400, 404 for unknown ids, 409 for taken slugs and names.
  */
 export function adminContentRoutes(services: Services) {
-  const { contentAdmin, recentlyDeleted } = services;
-  return new Hono<AdminEnv>()
-    .get("/poems", async (c) =>
-      answer(c, endpoints.listAdminPoems, await contentAdmin.listPoems(c.var.admin)),
+  const { contentAdmin, guestSubmissions, recentlyDeleted } = services;
+  return routesAt<AdminEnv>("/api/admin")
+    .call(endpoints.listAdminPoems, (_input, c) => contentAdmin.listPoems(c.var.admin))
+    .call(endpoints.createPoem, ({ body }, c) => contentAdmin.createPoem(c.var.admin, body))
+    .call(endpoints.updatePoem, ({ params, body }, c) =>
+      contentAdmin.updatePoem(c.var.admin, params.id, body),
     )
-    .post("/poems", async (c) => {
-      const input = await readJsonBody(c, endpoints.createPoem.body);
-      return answer(c, endpoints.createPoem, await contentAdmin.createPoem(c.var.admin, input));
-    })
-    .put("/poems/:id", async (c) => {
-      const { id } = parseInput(poemId, c.req.param());
-      const input = await readJsonBody(c, endpoints.updatePoem.body);
-      return answer(c, endpoints.updatePoem, await contentAdmin.updatePoem(c.var.admin, id, input));
-    })
-    .get("/poems/:id/versions", async (c) => {
-      const { id } = parseInput(poemId, c.req.param());
-      return answer(
-        c,
-        endpoints.listPoemVersions,
-        await contentAdmin.listPoemVersions(c.var.admin, id),
-      );
-    })
-    .post("/poems/:id/versions/:versionId/restore", async (c) => {
-      const { id, versionId } = parseInput(poemVersionParams, c.req.param());
-      return answer(
-        c,
-        endpoints.restorePoemVersion,
-        await contentAdmin.restorePoemVersion(c.var.admin, id, versionId),
-      );
-    })
-    .delete("/poems/:id", async (c) => {
-      await recentlyDeleted.deletePoem(c.var.admin, parseInput(poemId, c.req.param()).id);
-      return answer(c, endpoints.deletePoem, undefined);
-    })
-    .get("/poems/deleted", async (c) =>
-      answer(c, endpoints.listDeletedPoems, await recentlyDeleted.listDeletedPoems(c.var.admin)),
+    .call(endpoints.listPoemVersions, ({ params }, c) =>
+      contentAdmin.listPoemVersions(c.var.admin, params.id),
     )
-    .post("/poems/:id/restore", async (c) => {
-      const { id } = parseInput(poemId, c.req.param());
-      return answer(c, endpoints.restorePoem, await recentlyDeleted.restorePoem(c.var.admin, id));
-    })
-    .get("/embers", async (c) => {
-      const { limit } = parseInput(endpoints.listEmberSchedule.query, c.req.query());
-      return answer(
-        c,
-        endpoints.listEmberSchedule,
-        await contentAdmin.listEmberSchedule(c.var.admin, limit),
-      );
-    })
-    .post("/embers", async (c) => {
-      const input = await readJsonBody(c, endpoints.createEmber.body);
-      return answer(c, endpoints.createEmber, await contentAdmin.createEmber(c.var.admin, input));
-    })
-    .put("/embers/:id", async (c) => {
-      const { id } = parseInput(emberId, c.req.param());
-      const input = await readJsonBody(c, endpoints.updateEmber.body);
-      return answer(
-        c,
-        endpoints.updateEmber,
-        await contentAdmin.updateEmber(c.var.admin, id, input),
-      );
-    })
-    .delete("/embers/:id", async (c) => {
-      await contentAdmin.deleteEmber(c.var.admin, parseInput(emberId, c.req.param()).id);
-      return answer(c, endpoints.deleteEmber, undefined);
-    })
-    .post("/books", async (c) => {
-      const input = await readJsonBody(c, endpoints.createBook.body);
-      return answer(c, endpoints.createBook, await contentAdmin.createBook(c.var.admin, input));
-    })
-    .put("/books/:id", async (c) => {
-      const { id } = parseInput(bookId, c.req.param());
-      const input = await readJsonBody(c, endpoints.updateBook.body);
-      return answer(c, endpoints.updateBook, await contentAdmin.updateBook(c.var.admin, id, input));
-    })
-    .delete("/books/:id", async (c) => {
-      await recentlyDeleted.deleteBook(c.var.admin, parseInput(bookId, c.req.param()).id);
-      return answer(c, endpoints.deleteBook, undefined);
-    })
-    .get("/books/deleted", async (c) =>
-      answer(c, endpoints.listDeletedBooks, await recentlyDeleted.listDeletedBooks(c.var.admin)),
+    .call(endpoints.restorePoemVersion, ({ params }, c) =>
+      contentAdmin.restorePoemVersion(c.var.admin, params.id, params.versionId),
     )
-    .post("/books/:id/restore", async (c) => {
-      const { id } = parseInput(bookId, c.req.param());
-      return answer(c, endpoints.restoreBook, await recentlyDeleted.restoreBook(c.var.admin, id));
+    .call(endpoints.deletePoem, async ({ params }, c) => {
+      await recentlyDeleted.deletePoem(c.var.admin, params.id);
     })
-    .post("/tags", async (c) => {
-      const input = await readJsonBody(c, endpoints.createTag.body);
-      return answer(c, endpoints.createTag, await contentAdmin.createTag(c.var.admin, input));
-    })
-    .put("/tags/:id", async (c) => {
-      const { id } = parseInput(tagId, c.req.param());
-      const input = await readJsonBody(c, endpoints.updateTag.body);
-      return answer(c, endpoints.updateTag, await contentAdmin.updateTag(c.var.admin, id, input));
-    })
-    .delete("/tags/:id", async (c) => {
-      await contentAdmin.deleteTag(c.var.admin, parseInput(tagId, c.req.param()).id);
-      return answer(c, endpoints.deleteTag, undefined);
-    })
-    .get("/whispers", async (c) =>
-      answer(c, endpoints.listModeratedWhispers, await contentAdmin.listWhispers(c.var.admin)),
+    .call(endpoints.listDeletedPoems, (_input, c) => recentlyDeleted.listDeletedPoems(c.var.admin))
+    .call(endpoints.restorePoem, ({ params }, c) =>
+      recentlyDeleted.restorePoem(c.var.admin, params.id),
     )
-    .post("/whispers/:id/approve", async (c) => {
-      const { id } = parseInput(whisperId, c.req.param());
-      await contentAdmin.setWhisperApproval(c.var.admin, id, true);
-      return answer(c, endpoints.approveWhisper, { message: "Whisper approved" });
-    })
-    .post("/whispers/:id/hide", async (c) => {
-      const { id } = parseInput(whisperId, c.req.param());
-      await contentAdmin.setWhisperApproval(c.var.admin, id, false);
-      return answer(c, endpoints.hideWhisper, { message: "Whisper hidden" });
-    })
-    .get("/submissions", async (c) =>
-      answer(
-        c,
-        endpoints.listGuestSubmissions,
-        await services.guestSubmissions.listSubmissions(c.var.admin),
-      ),
+    .call(endpoints.listEmberSchedule, ({ query }, c) =>
+      contentAdmin.listEmberSchedule(c.var.admin, query.limit),
     )
-    .post("/submissions/:id/review", async (c) => {
-      const { id } = parseInput(submissionId, c.req.param());
-      await services.guestSubmissions.markReviewed(c.var.admin, id);
-      return answer(c, endpoints.markSubmissionReviewed, {
-        message: "Submission marked reviewed",
-      });
+    .call(endpoints.createEmber, ({ body }, c) => contentAdmin.createEmber(c.var.admin, body))
+    .call(endpoints.updateEmber, ({ params, body }, c) =>
+      contentAdmin.updateEmber(c.var.admin, params.id, body),
+    )
+    .call(endpoints.deleteEmber, async ({ params }, c) => {
+      await contentAdmin.deleteEmber(c.var.admin, params.id);
     })
-    .delete("/submissions/:id", async (c) => {
-      const { id } = parseInput(submissionId, c.req.param());
-      await services.guestSubmissions.deleteSubmission(c.var.admin, id);
-      return answer(c, endpoints.deleteGuestSubmission, undefined);
-    });
+    .call(endpoints.createBook, ({ body }, c) => contentAdmin.createBook(c.var.admin, body))
+    .call(endpoints.updateBook, ({ params, body }, c) =>
+      contentAdmin.updateBook(c.var.admin, params.id, body),
+    )
+    .call(endpoints.deleteBook, async ({ params }, c) => {
+      await recentlyDeleted.deleteBook(c.var.admin, params.id);
+    })
+    .call(endpoints.listDeletedBooks, (_input, c) => recentlyDeleted.listDeletedBooks(c.var.admin))
+    .call(endpoints.restoreBook, ({ params }, c) =>
+      recentlyDeleted.restoreBook(c.var.admin, params.id),
+    )
+    .call(endpoints.createTag, ({ body }, c) => contentAdmin.createTag(c.var.admin, body))
+    .call(endpoints.updateTag, ({ params, body }, c) =>
+      contentAdmin.updateTag(c.var.admin, params.id, body),
+    )
+    .call(endpoints.deleteTag, async ({ params }, c) => {
+      await contentAdmin.deleteTag(c.var.admin, params.id);
+    })
+    .call(endpoints.listModeratedWhispers, (_input, c) => contentAdmin.listWhispers(c.var.admin))
+    .call(endpoints.approveWhisper, async ({ params }, c) => {
+      await contentAdmin.setWhisperApproval(c.var.admin, params.id, true);
+      return { message: "Whisper approved" };
+    })
+    .call(endpoints.hideWhisper, async ({ params }, c) => {
+      await contentAdmin.setWhisperApproval(c.var.admin, params.id, false);
+      return { message: "Whisper hidden" };
+    })
+    .call(endpoints.listGuestSubmissions, (_input, c) =>
+      guestSubmissions.listSubmissions(c.var.admin),
+    )
+    .call(endpoints.markSubmissionReviewed, async ({ params }, c) => {
+      await guestSubmissions.markReviewed(c.var.admin, params.id);
+      return { message: "Submission marked reviewed" };
+    })
+    .call(endpoints.deleteGuestSubmission, async ({ params }, c) => {
+      await guestSubmissions.deleteSubmission(c.var.admin, params.id);
+    }).router;
 }

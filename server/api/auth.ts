@@ -1,12 +1,13 @@
-import { type Context, Hono } from "hono";
+import type { Context } from "hono";
 import { z } from "zod/mini";
 import { endpoints } from "../../common/endpoints.ts";
-import { signInLinkRequest } from "../../common/schemas/account.ts";
+import { otherRoutes } from "../../common/other-routes.ts";
 import type { Config } from "../config.ts";
 import { answer } from "../http/answer.ts";
 import { clientAddress } from "../http/client-address.ts";
 import type { AppEnv } from "../http/env.ts";
 import { parseInput, readFormBody, readJsonBody } from "../http/json-body.ts";
+import { routesAt } from "../http/routes.ts";
 import { safeReturnPath } from "../services/accounts.ts";
 import { unauthorized } from "../services/errors.ts";
 import type { Services } from "../services/index.ts";
@@ -59,13 +60,12 @@ function returnPathOf(c: Context, config: Config): string {
 export function authRoutes(services: Services, config: Config) {
   const { accounts } = services;
   return (
-    new Hono<AppEnv>()
-      // SPEC.md §7: reached by full-page navigation; shows the sign-in page.
-      .get("/login", (c) => {
+    routesAt<AppEnv>("/api")
+      .route(otherRoutes.login, (c) => {
         const returnTo = returnPathOf(c, config);
         return c.redirect(`/login?returnTo=${encodeURIComponent(returnTo)}`, 302);
       })
-      .get("/logout", async (c) => {
+      .route(otherRoutes.logout, async (c) => {
         const headers = new Headers({ Location: "/", "Cache-Control": "no-store" });
         if (c.get("actor")) {
           const response = await accounts.auth.api.signOut({
@@ -78,17 +78,20 @@ export function authRoutes(services: Services, config: Config) {
         }
         return new Response(null, { status: 302, headers });
       })
-      .get("/auth/user", (c) => {
+      .call(endpoints.currentUser, (_input, c) => {
         const actor = c.get("actor");
         if (!actor) throw unauthorized();
         c.header("Cache-Control", "no-store");
-        return answer(c, endpoints.currentUser, { ...actor, authenticated: true });
+        return { ...actor, authenticated: true as const };
       })
-      .post("/auth/email-link", async (c) => {
+      // A JSON call of the contract, and also the sign-in page's form post, answered with a
+      // redirect: it reads its own body.
+      .route(endpoints.requestSignInLink, async (c) => {
+        const schema = endpoints.requestSignInLink.body;
         const isForm = isFormPost(c);
         const input = isForm
-          ? parseInput(signInLinkRequest, await readFormBody(c))
-          : await readJsonBody(c, signInLinkRequest);
+          ? parseInput(schema, await readFormBody(c))
+          : await readJsonBody(c, schema);
         await accounts.requestSignInLink(
           input.email,
           clientAddress(c, config.trustProxy),
@@ -97,16 +100,15 @@ export function authRoutes(services: Services, config: Config) {
         if (isForm) return c.redirect("/login?sent=1", 303);
         return answer(c, endpoints.requestSignInLink, { message: LINK_SENT_MESSAGE });
       })
-      // The Continue button on /login/verify: the only way an emailed link signs in.
-      .post("/auth/email-link/verify", async (c) => {
+      .route(otherRoutes.verifySignInLink, async (c) => {
         const input = isFormPost(c)
           ? parseInput(continueRequest, await readFormBody(c))
           : await readJsonBody(c, continueRequest);
         const response = await accounts.verifySignInLink(input.token, input.returnTo ?? "/");
         return relayRedirect(response, "/login?error=invalid-link");
       })
-      // The operator's printed link (CLI login-link) signs in on a plain GET; it is never mailed.
-      .get("/auth/cli-login", async (c) => {
+      // The operator's printed link signs in on a plain GET.
+      .route(otherRoutes.cliLogin, async (c) => {
         const token = c.req.query("token");
         if (!token) return c.redirect("/login?error=invalid-link", 302);
         return relayRedirect(
@@ -114,7 +116,7 @@ export function authRoutes(services: Services, config: Config) {
           "/login?error=invalid-link",
         );
       })
-      .post("/auth/oidc/start", async (c) => {
+      .route(otherRoutes.startOidcSignIn, async (c) => {
         if (!accounts.oidcProvider) return c.json({ message: "Not found" }, 404);
         const body = isFormPost(c) ? await readFormBody(c) : {};
         const returnTo = safeReturnPath(typeof body.returnTo === "string" ? body.returnTo : "/");
@@ -138,12 +140,12 @@ export function authRoutes(services: Services, config: Config) {
         for (const cookie of response.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
         return new Response(null, { status: 303, headers });
       })
-      .get("/auth/callback/:providerId", async (c) => {
+      .route(otherRoutes.oidcCallback, async (c) => {
         try {
           return relayRedirect(await accounts.auth.handler(c.req.raw), "/login?error=oidc");
         } catch {
           return c.redirect("/login?error=oidc", 302);
         }
-      })
+      }).router
   );
 }

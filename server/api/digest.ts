@@ -1,12 +1,8 @@
-import { Hono } from "hono";
-import { z } from "zod/mini";
 import { endpoints } from "../../common/endpoints.ts";
-import { answer } from "../http/answer.ts";
+import { otherRoutes } from "../../common/other-routes.ts";
 import type { AdminEnv } from "../http/env.ts";
-import { idInText, parseInput, readJsonBody } from "../http/json-body.ts";
+import { routesAt } from "../http/routes.ts";
 import type { Services } from "../services/index.ts";
-
-const runParams = z.object({ id: idInText("Digest run not found") });
 
 /**
  * The weekly digest on the admin router (server/api/admin.ts): content, preview, sending, runs,
@@ -14,43 +10,23 @@ const runParams = z.object({ id: idInText("Digest run not found") });
  */
 export function digestRoutes(services: Services) {
   const { digest, subscriptions } = services;
-  return new Hono<AdminEnv>()
-    .get("/digest/content", async (c) =>
-      answer(c, endpoints.getDigestContent, await digest.content(c.var.admin)),
-    )
-    .post("/digest/preview", async (c) => {
-      const content = await readJsonBody(c, endpoints.previewDigest.body);
-      return answer(c, endpoints.previewDigest, digest.preview(c.var.admin, content));
-    })
-    .post("/digest/send", async (c) => {
-      const { subject } = await readJsonBody(c, endpoints.sendDigest.body);
-      return answer(c, endpoints.sendDigest, await digest.send(c.var.admin, subject));
-    })
-    .get("/digest/runs", async (c) =>
-      answer(c, endpoints.listDigestRuns, await digest.listRuns(c.var.admin)),
-    )
-    .get("/digest/schedule", async (c) =>
-      answer(c, endpoints.getDigestSchedule, await digest.getSchedule(c.var.admin)),
-    )
-    .put("/digest/schedule", async (c) => {
-      const input = await readJsonBody(c, endpoints.setDigestSchedule.body);
-      return answer(c, endpoints.setDigestSchedule, await digest.setSchedule(c.var.admin, input));
-    })
-    .get("/digest/recipients", async (c) =>
-      answer(c, endpoints.countDigestRecipients, {
-        recipients: await digest.countRecipients(c.var.admin),
-      }),
-    )
-    .post("/digest/runs/:id/resume", async (c) => {
-      const { id } = parseInput(runParams, c.req.param());
-      return answer(c, endpoints.resumeDigestRun, await digest.resume(c.var.admin, id));
-    })
-    .get("/subscribers.csv", async (c) => {
+  return routesAt<AdminEnv>("/api/admin")
+    .call(endpoints.getDigestContent, (_input, c) => digest.content(c.var.admin))
+    .call(endpoints.previewDigest, ({ body }, c) => digest.preview(c.var.admin, body))
+    .call(endpoints.sendDigest, ({ body }, c) => digest.send(c.var.admin, body.subject))
+    .call(endpoints.listDigestRuns, (_input, c) => digest.listRuns(c.var.admin))
+    .call(endpoints.getDigestSchedule, (_input, c) => digest.getSchedule(c.var.admin))
+    .call(endpoints.setDigestSchedule, ({ body }, c) => digest.setSchedule(c.var.admin, body))
+    .call(endpoints.countDigestRecipients, async (_input, c) => ({
+      recipients: await digest.countRecipients(c.var.admin),
+    }))
+    .call(endpoints.resumeDigestRun, ({ params }, c) => digest.resume(c.var.admin, params.id))
+    .route(otherRoutes.subscribersCsv, async (c) => {
       const csv = await subscriptions.exportCsv(c.var.admin);
       return c.body(csv, 200, {
         "Content-Type": "text/csv; charset=utf-8",
         "Content-Disposition": 'attachment; filename="subscribers.csv"',
         "Cache-Control": "no-store",
       });
-    });
+    }).router;
 }

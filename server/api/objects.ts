@@ -1,7 +1,8 @@
-import { Hono } from "hono";
 import { COVER_VARIANT_WIDTHS, type CoverVariantWidth } from "../../common/cover-image.ts";
+import { otherRoutes } from "../../common/other-routes.ts";
 import { parseByteRange } from "../http/byte-range.ts";
 import type { AppEnv } from "../http/env.ts";
+import { routesAt } from "../http/routes.ts";
 import { detectAcceptedImageType } from "../images/process-image.ts";
 import type { AudioService } from "../services/audio.ts";
 import type { ObjectStore } from "../storage/local.ts";
@@ -25,8 +26,8 @@ export function objectRoutes(
   createMissingImage: (id: string, variantWidth?: CoverVariantWidth) => Promise<void>,
   audio: AudioService,
 ) {
-  return new Hono<AppEnv>()
-    .get("/images/:name{[A-Za-z0-9_.-]+}", async (c) => {
+  return routesAt<AppEnv>("/objects")
+    .route(otherRoutes.storedImage, async (c) => {
       const name = c.req.param("name");
       const match = STORED_IMAGE_NAME.exec(name);
       const id = match?.[1];
@@ -45,7 +46,7 @@ export function objectRoutes(
         "X-Content-Type-Options": "nosniff",
       });
     })
-    .get("/audio/:id", async (c) => {
+    .route(otherRoutes.storedAudio, async (c) => {
       const recording = await audio.getAudio(c.req.param("id"));
       if (!recording) return c.json({ message: "Not found" }, 404);
       const { size } = recording;
@@ -66,5 +67,5 @@ export function objectRoutes(
       // Hono answers HEAD with this GET route: no stream is opened for a body it would drop.
       if (c.req.method === "HEAD") return c.body(null, status, headers);
       return c.body(await recording.readRange({ start, end }), status, headers);
-    });
+    }).router;
 }

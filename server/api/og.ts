@@ -1,7 +1,8 @@
-import { Hono } from "hono";
+import { otherRoutes } from "../../common/other-routes.ts";
 import { clampStanzaIndex, stanzaLines } from "../../common/stanza.ts";
 import type { Config } from "../config.ts";
 import type { AppEnv } from "../http/env.ts";
+import { routesAt } from "../http/routes.ts";
 import type { Services } from "../services/index.ts";
 import { renderStanzaCard } from "../share/stanza-card.ts";
 
@@ -13,7 +14,6 @@ const CACHE_ENTRIES = 200;
  * is 0-based and held within the poem's stanzas; an unknown slug is a JSON 404.
  */
 export function ogRoutes(services: Services, config: Config) {
-  const app = new Hono<AppEnv>();
   // Promises, so that concurrent requests for one card share a single render.
   const cache = new Map<string, Promise<Uint8Array<ArrayBuffer>>>();
 
@@ -40,7 +40,7 @@ export function ogRoutes(services: Services, config: Config) {
     return rendering;
   }
 
-  app.get("/stanza/:slug/:file{[0-9A-Za-z-]+\\.png}", async (c) => {
+  return routesAt<AppEnv>("/og").route(otherRoutes.stanzaCard, async (c) => {
     // The card is public: link previews show only what any reader may see.
     const poem = await services.poems.getPoem("anonymous", c.req.param("slug"));
     const requested = c.req.param("file").slice(0, -".png".length);
@@ -57,7 +57,5 @@ export function ogRoutes(services: Services, config: Config) {
       "Content-Type": "image/png",
       "Cache-Control": "public, max-age=86400",
     });
-  });
-
-  return app;
+  }).router;
 }

@@ -1,8 +1,6 @@
-import { Hono } from "hono";
 import { endpoints } from "../../common/endpoints.ts";
-import { answer } from "../http/answer.ts";
 import type { AppEnv } from "../http/env.ts";
-import { parseInput } from "../http/json-body.ts";
+import { routesAt } from "../http/routes.ts";
 import type { Services } from "../services/index.ts";
 import type { SnippetPart } from "../services/search.ts";
 
@@ -29,10 +27,9 @@ function snippetHtml(parts: SnippetPart[]): string {
  * cache keeps only what a route declares (decision 008), so none of them fills it.
  */
 export function searchRoutes(services: Services) {
-  return new Hono<AppEnv>().get("/search", async (c) => {
-    const { q, limit } = parseInput(endpoints.search.query, c.req.query());
-    const results = await services.search.find(q, limit);
-    return answer(c, endpoints.search, {
+  return routesAt<AppEnv>("/api").call(endpoints.search, async ({ query }) => {
+    const results = await services.search.find(query.q, query.limit);
+    return {
       poems: results.poems.map(({ slug, title, stanzaIndex, snippet }) => ({
         slug,
         title,
@@ -41,6 +38,6 @@ export function searchRoutes(services: Services) {
       })),
       embers: results.embers,
       guestVoices: results.guestVoices,
-    });
-  });
+    };
+  }).router;
 }

@@ -1,11 +1,12 @@
-import { Hono } from "hono";
 import { GUEST_VOICES } from "../../common/guest-voices.ts";
+import { otherRoutes } from "../../common/other-routes.ts";
 import { tagSlug } from "../../common/slug.ts";
 import { stanzaLines, stanzaText } from "../../common/stanza.ts";
 import type { Config } from "../config.ts";
 import { escapeMarkup as escapeXml } from "../escape.ts";
 import { sharedRead } from "../http/cache-policy.ts";
 import type { AppEnv } from "../http/env.ts";
+import { routesAt } from "../http/routes.ts";
 import type { Services } from "../services/index.ts";
 
 const FEED_SIZE = 30;
@@ -24,8 +25,8 @@ const STATIC_PAGES = [
 export function siteFileRoutes(services: Services, config: Config) {
   const origin = config.publicUrl.origin;
   const absolute = (path: string) => `${origin}${path}`;
-  return new Hono<AppEnv>()
-    .get("/robots.txt", (c) => {
+  return routesAt<AppEnv>("/")
+    .route(otherRoutes.robotsTxt, (c) => {
       c.header("Cache-Control", CACHE);
       return c.text(
         [
@@ -39,7 +40,7 @@ export function siteFileRoutes(services: Services, config: Config) {
         ].join("\n"),
       );
     })
-    .get("/sitemap.xml", sharedRead, async (c) => {
+    .route(otherRoutes.sitemap, sharedRead, async (c) => {
       const { poems, tagNames, books } = await services.sitemap.listEntries();
       const url = (path: string, lastmod?: Date) =>
         `  <url><loc>${escapeXml(absolute(path))}</loc>${lastmod ? `<lastmod>${lastmod.toISOString().slice(0, 10)}</lastmod>` : ""}</url>`;
@@ -58,7 +59,7 @@ export function siteFileRoutes(services: Services, config: Config) {
         `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join("\n")}\n</urlset>\n`,
       );
     })
-    .get("/feed.xml", sharedRead, async (c) => {
+    .route(otherRoutes.feed, sharedRead, async (c) => {
       const poems = (await services.sitemap.listEntries()).poems.slice(0, FEED_SIZE);
       // The feed changed when its latest entry did: a new poem, or an edit to an old one.
       const updated = new Date(
@@ -96,5 +97,5 @@ export function siteFileRoutes(services: Services, config: Config) {
           "",
         ].join("\n"),
       );
-    });
+    }).router;
 }

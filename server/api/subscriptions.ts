@@ -1,29 +1,21 @@
-import { Hono } from "hono";
 import { endpoints } from "../../common/endpoints.ts";
+import { otherRoutes } from "../../common/other-routes.ts";
 import { unsubscribeLink } from "../../common/schemas/subscription.ts";
 import type { Config } from "../config.ts";
-import { answer } from "../http/answer.ts";
 import { clientAddress } from "../http/client-address.ts";
 import type { AppEnv } from "../http/env.ts";
-import { parseInput, readFormBody, readJsonBody } from "../http/json-body.ts";
+import { parseInput, readFormBody } from "../http/json-body.ts";
+import { routesAt } from "../http/routes.ts";
 import type { Services } from "../services/index.ts";
-
-/** Path of the unsubscribe endpoint: its one-click POST comes from mail providers, not our pages. */
-export const ONE_CLICK_UNSUBSCRIBE_PATH = "/api/unsubscribe";
 
 export function subscriptionRoutes(services: Services, config: Config) {
   const { subscriptions } = services;
   return (
-    new Hono<AppEnv>()
-      .post("/subscribe", async (c) => {
-        const { email } = await readJsonBody(c, endpoints.subscribe.body);
-        return answer(
-          c,
-          endpoints.subscribe,
-          await subscriptions.subscribe(email, clientAddress(c, config.trustProxy)),
-        );
-      })
-      .get("/subscribe/verify", async (c) => {
+    routesAt<AppEnv>("/api")
+      .call(endpoints.subscribe, ({ body }, c) =>
+        subscriptions.subscribe(body.email, clientAddress(c, config.trustProxy)),
+      )
+      .route(otherRoutes.verifySubscription, async (c) => {
         const token = c.req.query("token") ?? "";
         const isVerified =
           token.length > 0 && token.length < 200 && (await subscriptions.verify(token));
@@ -31,10 +23,12 @@ export function subscriptionRoutes(services: Services, config: Config) {
       })
       // A mail client that cannot POST opens the List-Unsubscribe address in a browser: the page
       // there shows whose subscription it ends, and its one button POSTs back here.
-      .get("/unsubscribe", (c) => c.redirect(`/unsubscribe${new URL(c.req.url).search}`, 303))
+      .route(otherRoutes.unsubscribeInBrowser, (c) =>
+        c.redirect(`/unsubscribe${new URL(c.req.url).search}`, 303),
+      )
       // RFC 8058 one-click (List-Unsubscribe-Post) and the confirm page's form both land here; the
       // signed link is the authority, so it needs no session and no same-origin check.
-      .post("/unsubscribe", async (c) => {
+      .route(otherRoutes.unsubscribe, async (c) => {
         const body = /form-urlencoded|multipart/i.test(c.req.header("content-type") ?? "")
           ? await readFormBody(c)
           : {};
@@ -48,6 +42,6 @@ export function subscriptionRoutes(services: Services, config: Config) {
         return isDone
           ? c.json({ message: "Unsubscribed" })
           : c.json({ message: "Invalid unsubscribe link" }, 400);
-      })
+      }).router
   );
 }

@@ -1,6 +1,6 @@
 import { and, eq, gt, isNotNull, isNull, lte, min, type Placeholder, type SQL } from "drizzle-orm";
 import { dayInZone, dayToDate, nextMidnightInZone } from "../../common/dates.ts";
-import type { Actor } from "../services/actor.ts";
+import type { Audience } from "../../common/session.ts";
 import type { Database } from "./client.ts";
 import {
   books,
@@ -13,22 +13,12 @@ import {
 } from "./schema.ts";
 
 /**
- * Who may see what, as of when: the one place that answers it (docs/ARCHITECTURE.md).
+ * Who may see what, as of when: the one place that answers it (docs/ARCHITECTURE.md, "Who may
+ * see what").
  * Every query that reads poems, books, embers or subscribers on a reader's behalf takes its
  * condition from here (lists, pages, themes, home, feed, sitemap, share page and card,
  * interactions, digest), so a new door cannot forget a rule, and a new rule is written once.
  */
-
-/**
- * Who is asking. A page may differ between these three and nothing finer: the header's
- * Login/Logout, 'Journal (local)', the Admin link, and an admin's preview of what is not yet out.
- */
-export type Audience = "anonymous" | "reader" | "admin";
-
-export function audienceOf(actor: Actor): Audience {
-  if (!actor) return "anonymous";
-  return actor.role === "ADMIN" ? "admin" : "reader";
-}
 
 /** "Now": an instant, or a prepared statement's placeholder that is given one on each run. */
 export type Now = Date | Placeholder;

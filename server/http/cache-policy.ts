@@ -1,10 +1,10 @@
 import type { MiddlewareHandler } from "hono";
 import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
-import type { CacheHandle } from "../../app/lib/cache-policy.ts";
+import type { CacheHandle } from "../../common/cache-handle.ts";
 
 /**
  * How an answer may be kept: "shared", one copy per audience (anonymous, reader, admin);
- * "anonymous", one copy for anonymous readers only. (app/lib/cache-policy.ts)
+ * "anonymous", one copy for anonymous readers only (common/cache-handle.ts).
  */
 export type Sharing = NonNullable<CacheHandle["cache"]>;
 

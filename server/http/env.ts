@@ -1,6 +1,6 @@
 import type { RequestIdVariables } from "hono/request-id";
 import type { SecureHeadersVariables } from "hono/secure-headers";
-import type { Audience } from "../db/visibility.ts";
+import type { Audience } from "../../common/session.ts";
 import type { Actor, AdminActor } from "../services/actor.ts";
 
 /** The Hono context every handler sees. */

@@ -1,6 +1,5 @@
 import type { Context } from "hono";
 import { z } from "zod/mini";
-import { digitsInText } from "../../common/schemas/input.ts";
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from "../../common/text.ts";
 import { invalid } from "../services/errors.ts";
 
@@ -10,12 +9,6 @@ import { invalid } from "../services/errors.ts";
  * the browser, which only decodes answers, does not download them.
  */
 export const ZOD_MESSAGES_IN_ENGLISH = z.locales.en().localeError;
-
-/**
- * An id written in a path or a query: digits, nine at most, so no id overflows PostgreSQL's
- * integer; anything else fails with `message` (the row is not found, the link is invalid).
- */
-export const idInText = (message: string) => digitsInText(9, message);
 
 /**
  * Reads and validates a JSON body with the input's one schema. Wrong content type, malformed JSON

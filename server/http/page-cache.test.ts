@@ -1,6 +1,6 @@
 import http from "node:http";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Audience } from "../db/visibility.ts";
+import type { Audience } from "../../common/session.ts";
 import { createLogger } from "../logger.ts";
 import { createPageCache, type PageCache } from "./page-cache.ts";
 

@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
+import type { Audience } from "../../common/session.ts";
 import { clearedSessionCookie, sessionCookieIn } from "../auth/session-cookie.ts";
-import type { Audience } from "../db/visibility.ts";
 import type { Logger } from "../logger.ts";
 import type { Sharing } from "./cache-policy.ts";
 import {

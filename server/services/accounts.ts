@@ -1,9 +1,9 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { and, eq, gt, sql } from "drizzle-orm";
+import { type Audience, audienceOf } from "../../common/session.ts";
 import { type Auth, createAuth, OIDC_PROVIDER_ID } from "../auth/auth.ts";
 import { sessionCookieIn } from "../auth/session-cookie.ts";
 import { sessions, users } from "../db/schema.ts";
-import { type Audience, audienceOf } from "../db/visibility.ts";
 import { signInLinkMessage } from "../mail/sign-in-link.ts";
 import type { Mailer } from "../mail/transport.ts";
 import type { Actor, SessionUser } from "./actor.ts";

@@ -24,13 +24,8 @@ export const unsupportedMediaType = (message: string) => new ServiceError(415, m
 export const unavailable = (message = "Service temporarily unavailable") =>
   new ServiceError(503, message);
 
-/**
- * True for a ServiceError from any copy of this module: the server build bundles its own copy for
- * route loaders, so `instanceof` alone would miss those.
- */
-export function isServiceError(error: unknown): error is ServiceError {
-  return error instanceof Error && error.name === "ServiceError" && "status" in error;
-}
+export const isServiceError = (error: unknown): error is ServiceError =>
+  error instanceof ServiceError;
 
 /** A PostgreSQL error of this SQLSTATE, as either driver reports it (directly or as the cause). */
 function isPostgresError(error: unknown, code: string): boolean {

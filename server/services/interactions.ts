@@ -6,9 +6,10 @@ import type {
   SharedWhisper,
   Whisper,
 } from "../../common/schemas/interactions.ts";
+import { audienceOf } from "../../common/session.ts";
 import { executeNamed } from "../db/client.ts";
 import { echoes, journalEntries, poems, siteSettings, users, whispers } from "../db/schema.ts";
-import { audienceOf, isLive, isReadable, onPoemStanzas, readablePoems } from "../db/visibility.ts";
+import { isLive, isReadable, onPoemStanzas, readablePoems } from "../db/visibility.ts";
 import type { Actor, SessionUser } from "./actor.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { forbidden, invalid, isForeignKeyViolation, notFound, unauthorized } from "./errors.ts";

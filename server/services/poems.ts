@@ -1,9 +1,10 @@
 import { and, asc, desc, eq, exists, inArray, sql } from "drizzle-orm";
 import type { Poem, TagRef, Theme } from "../../common/schemas/poems.ts";
+import type { Audience } from "../../common/session.ts";
 import { tagSlug } from "../../common/slug.ts";
 import type { Database } from "../db/client.ts";
 import { embers, emberTags, poems, poemTags, tags } from "../db/schema.ts";
-import { type Audience, publishedPoems, readablePoems, shownEmbers } from "../db/visibility.ts";
+import { publishedPoems, readablePoems, shownEmbers } from "../db/visibility.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { notFound } from "./errors.ts";
 

@@ -1,8 +1,8 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { createRequestHandler, type ServerBuild } from "react-router";
-import type { PageHandler } from "../../server/app.ts";
+import type { ServerBuild } from "react-router";
+import { createPageHandler, type PageHandler } from "../../server/http/page-handler.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -17,8 +17,7 @@ export async function loadPageHandler(): Promise<{ pageHandler: PageHandler; bui
     if (result.status !== 0) throw new Error("react-router build failed");
   }
   const build = (await import(entry)) as ServerBuild;
-  const handler = createRequestHandler(build, "production");
-  return { pageHandler: (request, context) => handler(request, context), build };
+  return { pageHandler: createPageHandler(build, "production"), build };
 }
 
 /** Every page path the build routes, each nested route's path joined to its parents'. */

@@ -1,8 +1,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createApp, type PageHandler } from "../../server/app.ts";
+import { createApp } from "../../server/app.ts";
 import { loadConfig } from "../../server/config.ts";
+import type { PageHandler } from "../../server/http/page-handler.ts";
 import { createLogger } from "../../server/logger.ts";
 import { createMailer } from "../../server/mail/transport.ts";
 import type { DigestSenderOptions } from "../../server/services/digest-sender.ts";

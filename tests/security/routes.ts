@@ -1,5 +1,7 @@
 import { getTableName, is, sql } from "drizzle-orm";
 import { PgTable } from "drizzle-orm/pg-core";
+import { endpoints } from "../../common/endpoints.ts";
+import { otherRoutes } from "../../common/other-routes.ts";
 import type { App } from "../../server/app.ts";
 import type { Database } from "../../server/db/client.ts";
 import * as schema from "../../server/db/schema.ts";
@@ -12,9 +14,29 @@ export interface Endpoint {
   key: string;
 }
 
+/** Every route the server answers besides its pages, by name, as the server registers them. */
+export const declaredRoutes = { ...endpoints, ...otherRoutes };
+export type DeclaredRoutes = typeof declaredRoutes;
+
+const nameOfKey = new Map(
+  Object.entries(declaredRoutes).map(([name, { method, path }]) => [`${method} ${path}`, name]),
+);
+
+/** The declared route's name for a `METHOD path` key, or undefined when none is declared. */
+export const declaredRouteNamed = (key: string) =>
+  nameOfKey.get(key) as keyof DeclaredRoutes | undefined;
+
+/** Every declared route, as an Endpoint. */
+export const listDeclaredEndpoints = (): Endpoint[] =>
+  Object.values(declaredRoutes).map(({ method, path }) => ({
+    method,
+    path,
+    key: `${method} ${path}`,
+  }));
+
 /**
- * Every endpoint the app registers, read from Hono's own route list so a route added on any
- * branch is covered without editing a list. Middleware and the two fallbacks (the API's JSON 404
+ * Every endpoint the app registers, read from Hono's own route list, so a route registered
+ * without its declaration is seen too. Middleware and the two fallbacks (the API's JSON 404
  * and the page handler) are registered for ALL methods; endpoints name their method.
  */
 export function listEndpoints(app: App): Endpoint[] {
