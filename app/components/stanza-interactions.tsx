@@ -1,7 +1,6 @@
 import { Bookmark, BookmarkCheck, Flame, MessageCircle, Trash2 } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { WHISPER_MAX_LENGTH, WHISPER_WARN_REMAINING } from "../../common/constants.ts";
-import { endpoints } from "../../common/endpoints.ts";
 import type { EchoCount, Whisper } from "../../common/schemas/interactions.ts";
 import { stanzaText } from "../../common/stanza.ts";
 import { visibleLength } from "../../common/text.ts";
@@ -28,11 +27,11 @@ export function usePersonalPoemState(slug: string) {
   const [saved, setSaved] = useState<Set<number>>(new Set());
   useEffect(() => {
     if (!slug) return;
-    callApi(endpoints.listEchoCounts, { params: { slug } })
+    callApi("listEchoCounts", { params: { slug } })
       .then(setEchoes)
       .catch((error) => console.warn("echo counts could not be loaded", error));
     if (!isSignedIn) return;
-    callApi(endpoints.listSavedStanzas, { params: { slug } })
+    callApi("listSavedStanzas", { params: { slug } })
       .then((indexes) => setSaved(new Set(indexes)))
       .catch((error) => console.warn("saved stanzas could not be loaded", error));
   }, [slug, isSignedIn]);
@@ -79,7 +78,7 @@ export function EchoButton({
     const optimistic = !before.userHasEchoed;
     setState(optimistic, countIf(optimistic));
     try {
-      const { added } = await callApi(endpoints.toggleEcho, {
+      const { added } = await callApi("toggleEcho", {
         params: { slug: poem.slug },
         body: { stanzaIndex },
       });
@@ -163,7 +162,7 @@ export function JournalButton({
     const wasSaved = isSaved;
     mark(!wasSaved);
     try {
-      const { added } = await callApi(endpoints.toggleJournalEntry, {
+      const { added } = await callApi("toggleJournalEntry", {
         body: { poemSlug: poem.slug, stanzaIndex },
       });
       mark(added);
@@ -234,7 +233,7 @@ function WhisperComposer({
     }
     setPending(true);
     try {
-      const whisper = await callApi(endpoints.createWhisper, {
+      const whisper = await callApi("createWhisper", {
         params: { slug: poem.slug },
         body: { stanzaIndex, body: trimmed },
       });
@@ -316,7 +315,7 @@ export function WhispersPanel({
 
   const load = useCallback(() => {
     setWhispers(null);
-    callApi(endpoints.listWhispers, { params: { slug: poem.slug, stanzaIndex } })
+    callApi("listWhispers", { params: { slug: poem.slug, stanzaIndex } })
       .then(setWhispers)
       .catch((error) => {
         console.warn("whispers could not be loaded", error);
@@ -327,7 +326,7 @@ export function WhispersPanel({
 
   async function remove(id: number) {
     try {
-      await callApi(endpoints.deleteWhisper, { params: { id } });
+      await callApi("deleteWhisper", { params: { id } });
       setWhispers((current) => current?.filter((whisper) => whisper.id !== id) ?? null);
       notify("Whisper deleted", "Your whisper has been removed.");
     } catch (error) {

@@ -3,7 +3,6 @@ import { type TouchEvent, useCallback, useEffect, useLayoutEffect, useRef, useSt
 import { SMALL_SCREEN_MAX_PX, SWIPE_THRESHOLD_PX } from "../../common/constants.ts";
 import { clampStanzaIndex, stanzaLines } from "../../common/stanza.ts";
 import { copyText } from "../lib/clipboard.ts";
-import { downloadBlob, renderStanzaImage, stanzaImageFileName } from "../lib/stanza-image.ts";
 import { notify, notifyError } from "../lib/toast.ts";
 import { PositionDots } from "./position-dots.tsx";
 import {
@@ -174,6 +173,10 @@ export function StanzaViewer({
 
   async function saveImage() {
     try {
+      // The drawing code comes with the first Save image, not with the page.
+      const { downloadBlob, renderStanzaImage, stanzaImageFileName } = await import(
+        "../lib/stanza-image.ts"
+      );
       const blob = await renderStanzaImage(stanzaLines(current), poem.title, siteName);
       downloadBlob(blob, stanzaImageFileName(poem.title, number));
       notify("Image saved", "Stanza image has been downloaded");

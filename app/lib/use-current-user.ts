@@ -1,6 +1,5 @@
 import { useEffect, useState } from "react";
 import { useRouteLoaderData } from "react-router";
-import { endpoints } from "../../common/endpoints.ts";
 import type { Audience } from "../../server/db/visibility.ts";
 import { callApi } from "./api.ts";
 import type { CurrentUser } from "./current-user.ts";
@@ -23,7 +22,7 @@ function fetchCurrentUser(): Promise<CurrentUser | null> {
   if (currentUser && Date.now() - currentUser.fetchedAt < CURRENT_USER_KEPT_MS) {
     return currentUser.promise;
   }
-  const promise = callApi(endpoints.currentUser).catch(() => null);
+  const promise = callApi("currentUser").catch(() => null);
   currentUser = { promise, fetchedAt: Date.now() };
   return promise;
 }
