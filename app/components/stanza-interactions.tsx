@@ -7,6 +7,7 @@ import { visibleLength } from "../../common/text.ts";
 import { callApi } from "../lib/api.ts";
 import { reportFailure } from "../lib/api-failure.ts";
 import { isSavedLocally, removeLocally, saveLocally } from "../lib/local-journal.ts";
+import { notifySignInNeeded } from "../lib/sign-in.ts";
 import { notify } from "../lib/toast.ts";
 import { useAudience, useCurrentUser } from "../lib/use-current-user.ts";
 
@@ -67,7 +68,7 @@ export function EchoButton({
 
   async function toggle() {
     if (!isSignedIn) {
-      notify("Sign in to add your echo");
+      notifySignInNeeded("Sign in to add your echo");
       return;
     }
     if (isPending.current) return;
@@ -228,7 +229,7 @@ function WhisperComposer({
 
   async function share() {
     if (!isSignedIn) {
-      notify("Sign in to share your whisper");
+      notifySignInNeeded("Sign in to share your whisper");
       return;
     }
     setPending(true);

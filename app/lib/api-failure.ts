@@ -2,6 +2,7 @@ import {
   ADMIN_LOGGED_OUT_REDIRECT_MS,
   EXPIRED_SESSION_REDIRECT_MS,
 } from "../../common/constants.ts";
+import { signInAddress } from "./sign-in.ts";
 import { notifyError } from "./toast.ts";
 
 /** Who is told: a reader on the site, or the poet in the admin area (SPEC.md §8). */
@@ -37,7 +38,7 @@ export function reportFailure(error: unknown, audience: Audience, description: s
   if (isSessionEnded(error)) {
     const ended = SESSION_ENDED[audience];
     notifyError(ended.title, ended.description);
-    setTimeout(() => window.location.assign("/api/login"), ended.redirectMs);
+    setTimeout(() => window.location.assign(signInAddress()), ended.redirectMs);
     return;
   }
   notifyError(FAILURE_TITLE[audience], description);

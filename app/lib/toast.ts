@@ -10,6 +10,8 @@ export interface Toast {
   title: string;
   description?: string;
   tone: "info" | "error";
+  /** A way onward from the toast, such as "Sign in" for an action that needs it. */
+  link?: { label: string; href: string };
 }
 
 let current: Toast | null = null;
@@ -25,8 +27,8 @@ function show(toast: Omit<Toast, "id">) {
   for (const listener of listeners) listener();
 }
 
-export function notify(title: string, description?: string) {
-  show({ title, description, tone: "info" });
+export function notify(title: string, description?: string, link?: Toast["link"]) {
+  show({ title, description, tone: "info", link });
 }
 
 export function notifyError(title: string, description?: string) {
