@@ -58,7 +58,8 @@ export function meta({ matches, loaderData, params }: Route.MetaArgs) {
     title: poem.title,
     description: stanzaText(poem.stanzas[0] ?? "").slice(0, POEM_DESCRIPTION_LENGTH),
     path: `/poetry/${poem.slug}`,
-    image: poem.coverUrl ?? undefined,
+    // A poem without a cover is shared with its first stanza's card (server/api/og.ts).
+    image: poem.coverUrl ?? (poem.stanzas.length > 0 ? `/og/stanza/${poem.slug}/0.png` : undefined),
     type: "article",
   });
 }
