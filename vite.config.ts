@@ -10,7 +10,8 @@ export default defineConfig({
       output: {
         // A first visit over HTTP/1.1 fetches six files at a time: React and React Router in one
         // file, and the reader's code shared between pages in another, instead of thirty small ones.
-        // Admin code stays in the admin routes' own files.
+        // Admin code stays in the admin routes' own files, and the contract (common/endpoints.ts
+        // with zod) in its own, fetched with a page's first call (decision 031).
         codeSplitting: {
           groups: [
             {
@@ -20,7 +21,7 @@ export default defineConfig({
             },
             {
               name: "shared",
-              test: /app[\\/](lib|components)[\\/](?!admin)|common[\\/](?!schemas)|node_modules[\\/]lucide-react[\\/]/,
+              test: /app[\\/](lib|components)[\\/](?!admin|api-contract|stanza-image)|common[\\/](?!schemas|endpoints)|node_modules[\\/]lucide-react[\\/]/,
               minShareCount: 2,
               priority: 10,
             },

@@ -11,7 +11,7 @@ export interface GuestVoice {
   bio: string;
   title: string;
   excerpt: [string, string, string];
-  /** Paragraphs (stanzas, lines joined by "\n"); an empty string is a spacer. */
+  /** Stanzas, their lines joined by "\n". */
   body: string[];
   otherWorks: { title: string; slug: string }[];
 }
@@ -34,7 +34,6 @@ export const GUEST_VOICES: GuestVoice[] = [
     body: [
       "All summer the hive argues with the wind\nand wins, a little, every day,\nby staying exactly where it is.",
       "I lift the lid and the hum rises to meet me\nlike a room of people\nwho were talking about me kindly.",
-      "",
       "I have tried to be the bee that leaves.\nI have tried to be the bee that stays.\nThe hive does not mind which I am.\nIt only asks that I come home with something sweet.",
     ],
     otherWorks: [
@@ -60,7 +59,6 @@ export const GUEST_VOICES: GuestVoice[] = [
       "The bus sighs at the end of the line\nas if it, too, had somewhere\nit would rather be.",
       "One passenger left: a girl asleep\nwith her head against the window,\nher stop three stops behind us.",
       "I let the engine run.\nI let the heater hum.\nThe timetable can wait for a dream to finish.",
-      "",
       "When she wakes I'll say, It's all right.\nWe'll go back round.\nEverybody misses their stop once.",
     ],
     otherWorks: [{ title: "Depot Psalm", slug: "depot-psalm" }],
@@ -82,7 +80,6 @@ export const GUEST_VOICES: GuestVoice[] = [
     body: [
       "In my mother's tongue the word for home\nis the same as the word for hearth.\nIn yours, it is the same as the door.",
       "I have lived sixty years between them,\nkeeping a fire going\nin a house that was always opening.",
-      "",
       "Now my grandchildren ask me which is right.\nBoth, I tell them.\nThe fire is how you stay. The door is how they find you.",
     ],
     otherWorks: [],

@@ -1,5 +1,5 @@
 import { BookOpen } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import { type ReactElement, useEffect, useRef, useState } from "react";
 import { buildCoverSrcSet } from "../../common/cover-image.ts";
 
 interface CoverImageProps {
@@ -8,8 +8,11 @@ interface CoverImageProps {
   width?: number | null;
   height?: number | null;
   className?: string;
-  /** What a cover that fails to load becomes: a book icon (cards) or nothing (poem page). */
-  fallback: "icon" | "hidden";
+  /**
+   * What a missing cover, or one that fails to load, becomes: a book icon (book cards), nothing
+   * (poem page), or the element given (a poem card's typographic cover).
+   */
+  fallback: "icon" | "hidden" | ReactElement;
   loading?: "lazy" | "eager";
   /** How wide the image is shown, so the browser picks the smallest variant that is sharp. */
   sizes: string;
@@ -37,6 +40,7 @@ export function CoverImage({
   }, []);
 
   if (isBroken) {
+    if (typeof fallback === "object") return fallback;
     return fallback === "icon" ? (
       <div
         className={`flex items-center justify-center bg-stone-200 text-stone-500 ${className ?? ""}`}

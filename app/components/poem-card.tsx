@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { POEM_CARD_PREVIEW_LENGTH, POEM_CARD_TAGS_SHOWN } from "../../common/constants.ts";
-import { stanzaText, truncate } from "../../common/stanza.ts";
+import { stanzaLines, stanzaText, truncate } from "../../common/stanza.ts";
 import { CoverImage } from "./cover-image.tsx";
 
 /** A poem as the collection's API and loader return it. */
@@ -20,8 +20,13 @@ export interface PoemCardSource {
 export interface PoemCardData extends Omit<PoemCardSource, "stanzas"> {
   /** The first stanza's opening, or null when the poem has none. */
   preview: string | null;
+  /** The first stanza's first lines, set on the card of a poem without a cover. */
+  openingLines: string[];
   stanzaCount: number | null;
 }
+
+/** How many of the first stanza's lines a coverless poem's card shows. */
+const OPENING_LINES_SHOWN = 3;
 
 /**
  * Cards carry the first stanza's opening, not whole poems: the page's hydration data stays a
@@ -40,8 +45,35 @@ export function toPoemCard(poem: PoemCardSource): PoemCardData {
     coverHeight: poem.coverHeight,
     tags: poem.tags,
     preview: first ? truncate(stanzaText(first), POEM_CARD_PREVIEW_LENGTH) : null,
+    openingLines: first ? stanzaLines(first).slice(0, OPENING_LINES_SHOWN) : [],
     stanzaCount: stanzas ? stanzas.length : null,
   };
+}
+
+/**
+ * The cover of a poem that has none: its title and opening lines, set like a title page in the
+ * cover's place. Hidden from screen readers, which read the same title and preview just below.
+ */
+function TypographicCover({ poem }: { poem: PoemCardData }) {
+  return (
+    <div
+      aria-hidden="true"
+      data-testid="typographic-cover"
+      className="flex aspect-[4/5] max-h-64 w-full flex-col justify-center gap-4 overflow-hidden border-b border-ember-100 bg-ember-50 px-7 font-serif"
+    >
+      <p className="text-2xl leading-tight text-ember-900">{poem.title}</p>
+      {poem.openingLines.length > 0 && (
+        <p className="border-l-2 border-ember-700 pl-3 text-sm italic leading-relaxed text-stone-800">
+          {poem.openingLines.map((line, lineNumber) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: lines are positional text.
+            <span key={lineNumber} className="block truncate">
+              {line.trim()}
+            </span>
+          ))}
+        </p>
+      )}
+    </div>
+  );
 }
 
 /** A card in the poem grid (docs/product/reading.md, Poem card). */
@@ -56,7 +88,7 @@ export function PoemCard({ poem, isFirst }: { poem: PoemCardData; isFirst?: bool
           alt={poem.coverAlt || `${poem.title} cover`}
           width={poem.coverWidth}
           height={poem.coverHeight}
-          fallback="icon"
+          fallback={<TypographicCover poem={poem} />}
           loading={isFirst ? "eager" : "lazy"}
           sizes="(min-width: 1024px) 22rem, (min-width: 640px) 50vw, 100vw"
           className="aspect-[4/5] max-h-64 w-full object-cover"

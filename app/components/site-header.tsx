@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { Form, Link, NavLink, useLocation, useSearchParams } from "react-router";
 import { SEARCH_QUERY_MAX_LENGTH } from "../../common/constants.ts";
 import type { Audience } from "../../common/session.ts";
+import { signInAddress } from "../lib/sign-in.ts";
 import { ModalDialog } from "./modal-dialog.tsx";
 
 interface NavItem {
@@ -29,7 +30,14 @@ function SessionButton({ audience, className }: { audience: Audience; className:
       Logout
     </a>
   ) : (
-    <a href="/api/login" className={className}>
+    <a
+      href="/api/login"
+      // Asked at the click, so the stanza the reader has moved to since the page loaded comes too.
+      onClick={(event) => {
+        event.currentTarget.href = signInAddress();
+      }}
+      className={className}
+    >
       Login
     </a>
   );

@@ -2,13 +2,13 @@ import { Bookmark, BookmarkCheck, Flame, MessageCircle, Trash2 } from "lucide-re
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { WHISPER_MAX_LENGTH, WHISPER_WARN_REMAINING } from "../../common/constants.ts";
-import { endpoints } from "../../common/endpoints.ts";
 import type { EchoCount, Whisper } from "../../common/schemas/interactions.ts";
 import { stanzaText } from "../../common/stanza.ts";
 import { visibleLength } from "../../common/text.ts";
 import { callApi } from "../lib/api.ts";
 import { reportFailure } from "../lib/api-failure.ts";
 import { isSavedLocally, removeLocally, saveLocally } from "../lib/local-journal.ts";
+import { notifySignInNeeded } from "../lib/sign-in.ts";
 import { notify } from "../lib/toast.ts";
 import { useAudience, useCurrentUser } from "../lib/use-current-user.ts";
 
@@ -29,11 +29,11 @@ export function usePersonalPoemState(slug: string) {
   const [saved, setSaved] = useState<Set<number>>(new Set());
   useEffect(() => {
     if (!slug) return;
-    callApi(endpoints.listEchoCounts, { params: { slug } })
+    callApi("listEchoCounts", { params: { slug } })
       .then(setEchoes)
       .catch((error) => console.warn("echo counts could not be loaded", error));
     if (!isSignedIn) return;
-    callApi(endpoints.listSavedStanzas, { params: { slug } })
+    callApi("listSavedStanzas", { params: { slug } })
       .then((indexes) => setSaved(new Set(indexes)))
       .catch((error) => console.warn("saved stanzas could not be loaded", error));
   }, [slug, isSignedIn]);
@@ -69,7 +69,7 @@ export function EchoButton({
 
   async function toggle() {
     if (!isSignedIn) {
-      notify("Sign in to add your echo");
+      notifySignInNeeded("Sign in to add your echo");
       return;
     }
     if (isPending.current) return;
@@ -80,7 +80,7 @@ export function EchoButton({
     const optimistic = !before.userHasEchoed;
     setState(optimistic, countIf(optimistic));
     try {
-      const { added } = await callApi(endpoints.toggleEcho, {
+      const { added } = await callApi("toggleEcho", {
         params: { slug: poem.slug },
         body: { stanzaIndex },
       });
@@ -169,7 +169,7 @@ export function JournalButton({
     const wasSaved = isSaved;
     mark(!wasSaved);
     try {
-      const { added } = await callApi(endpoints.toggleJournalEntry, {
+      const { added } = await callApi("toggleJournalEntry", {
         body: { poemSlug: poem.slug, stanzaIndex },
       });
       mark(added);
@@ -288,12 +288,12 @@ function WhisperComposer({
 
   async function share() {
     if (!isSignedIn) {
-      notify("Sign in to share your whisper");
+      notifySignInNeeded("Sign in to share your whisper");
       return;
     }
     setPending(true);
     try {
-      const whisper = await callApi(endpoints.createWhisper, {
+      const whisper = await callApi("createWhisper", {
         params: { slug: poem.slug },
         body: { stanzaIndex, body: trimmed },
       });
@@ -382,7 +382,7 @@ export function WhispersPanel({
 
   const load = useCallback(() => {
     setWhispers(null);
-    callApi(endpoints.listWhispers, { params: { slug: poem.slug, stanzaIndex } })
+    callApi("listWhispers", { params: { slug: poem.slug, stanzaIndex } })
       .then(setWhispers)
       .catch((error) => {
         console.warn("whispers could not be loaded", error);
@@ -393,7 +393,7 @@ export function WhispersPanel({
 
   async function remove(id: number) {
     try {
-      await callApi(endpoints.deleteWhisper, { params: { id } });
+      await callApi("deleteWhisper", { params: { id } });
       setWhispers((current) => current?.filter((whisper) => whisper.id !== id) ?? null);
       notify("Whisper deleted", "Your whisper has been removed.");
     } catch (error) {

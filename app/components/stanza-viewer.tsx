@@ -3,7 +3,6 @@ import { type TouchEvent, useCallback, useEffect, useLayoutEffect, useRef, useSt
 import { SMALL_SCREEN_MAX_PX, SWIPE_THRESHOLD_PX } from "../../common/constants.ts";
 import { clampStanzaIndex, stanzaLines } from "../../common/stanza.ts";
 import { copyText } from "../lib/clipboard.ts";
-import { downloadBlob, renderStanzaImage, stanzaImageFileName } from "../lib/stanza-image.ts";
 import { notify, notifyError } from "../lib/toast.ts";
 import { PositionDots } from "./position-dots.tsx";
 import {
@@ -13,6 +12,7 @@ import {
   WhispersPanel,
   WhispersToggle,
 } from "./stanza-interactions.tsx";
+import { VerseLines } from "./verse.tsx";
 
 export interface ViewerPoem {
   id?: number;
@@ -51,25 +51,6 @@ function isTyping(target: EventTarget | null): boolean {
   return (
     target instanceof HTMLElement &&
     (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName))
-  );
-}
-
-/**
- * A line of verse. The spaces the poet typed at its start stay its indentation (docs/product/
- * reading.md, Stanza viewer), kept as typed in a box of their own; a line too long for the screen
- * wraps with its later rows hung 2em further in than its first, so a reader sees one line continue.
- * The indentation takes at most half the width, so the words always have room.
- */
-function VerseLine({ line }: { line: string }) {
-  const words = line.trimStart();
-  const indentation = line.slice(0, line.length - words.length);
-  return (
-    <span className="flex">
-      {indentation && (
-        <span className="max-w-[50%] shrink-0 overflow-hidden whitespace-pre">{indentation}</span>
-      )}
-      <span className="min-w-0 pl-[2em] -indent-[2em] wrap-break-word">{words}</span>
-    </span>
   );
 }
 
@@ -174,6 +155,10 @@ export function StanzaViewer({
 
   async function saveImage() {
     try {
+      // The drawing code comes with the first Save image, not with the page.
+      const { downloadBlob, renderStanzaImage, stanzaImageFileName } = await import(
+        "../lib/stanza-image.ts"
+      );
       const blob = await renderStanzaImage(stanzaLines(current), poem.title, siteName);
       downloadBlob(blob, stanzaImageFileName(poem.title, number));
       notify("Image saved", "Stanza image has been downloaded");
@@ -225,10 +210,7 @@ export function StanzaViewer({
               aria-hidden={position === index ? undefined : true}
               className={`font-serif reading-text-lg leading-relaxed text-stone-900 md:reading-text-2xl ${position === index ? "" : "stanza-inactive"}`}
             >
-              {stanzaLines(stanza).map((line, lineNumber) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: lines are positional text.
-                <VerseLine key={lineNumber} line={line} />
-              ))}
+              <VerseLines lines={stanzaLines(stanza)} />
             </li>
           ))}
         </ol>

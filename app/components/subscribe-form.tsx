@@ -1,6 +1,5 @@
 import { type FormEvent, useState } from "react";
 import { EMAIL_MESSAGE, parseEmail } from "../../common/email.ts";
-import { endpoints } from "../../common/endpoints.ts";
 import { ApiError, callApi } from "../lib/api.ts";
 import { notify, notifyError } from "../lib/toast.ts";
 
@@ -19,7 +18,7 @@ export function SubscribeForm() {
     }
     setPending(true);
     try {
-      const response = await callApi(endpoints.subscribe, { body: { email: address } });
+      const response = await callApi("subscribe", { body: { email: address } });
       notify("Almost there!", response.message);
       setDone(true);
     } catch (error) {

@@ -35,6 +35,14 @@ export function Toaster() {
             <div className={`flex-1 ${toast.tone === "error" ? "text-red-800" : "text-stone-900"}`}>
               <p className="font-semibold">{toast.title}</p>
               {toast.description && <p className="mt-1 text-stone-700">{toast.description}</p>}
+              {toast.link && (
+                <a
+                  href={toast.link.href}
+                  className="mt-2 inline-block font-medium text-ember-800 underline underline-offset-2 hover:text-ember-900"
+                >
+                  {toast.link.label}
+                </a>
+              )}
             </div>
             {toast.action && (
               <button

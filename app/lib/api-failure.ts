@@ -3,6 +3,7 @@ import {
   EXPIRED_SESSION_REDIRECT_MS,
 } from "../../common/constants.ts";
 import { ApiError } from "./api.ts";
+import { signInAddress } from "./sign-in.ts";
 import { notifyError } from "./toast.ts";
 
 /**
@@ -51,7 +52,7 @@ export function reportFailure(
   if (isSessionEnded(error)) {
     const ended = SESSION_ENDED[audience];
     notifyError(ended.title, ended.description);
-    setTimeout(() => window.location.assign("/api/login"), ended.redirectMs);
+    setTimeout(() => window.location.assign(signInAddress()), ended.redirectMs);
     return;
   }
   // A reader refused for who they are (blocked by the poet) is told so, not that it failed.

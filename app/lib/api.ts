@@ -1,17 +1,42 @@
-import { z } from "zod/mini";
-import type { Endpoint, PathParams } from "../../common/endpoints.ts";
-import { errorAnswer } from "../../common/schemas/answer.ts";
+import type { z } from "zod/mini";
+import type { Endpoint, endpoints, PathParams } from "../../common/endpoints.ts";
+
+type Endpoints = typeof endpoints;
+/** A call named by its key in common/endpoints.ts: "listEchoCounts". */
+export type EndpointName = keyof Endpoints;
+
+type Contract = typeof import("./api-contract.ts");
+let contract: Contract | undefined;
 
 /**
- * The client's one way to call /api (docs/product/api.md): the call's description from
- * common/endpoints.ts, its path parameters, body and query typed by it, credentials always
- * included, and the answer decoded with the schema the server encoded it with (Dates come back
- * as Dates). A failed call is an ApiError; an answer its schema refuses never reaches a component.
+ * The contract (every call's schemas, and zod to decode with them) is a file of its own that a
+ * page fetches with its first call, not with the page: most reader pages make none until the
+ * reader acts (docs/decisions/031-the-contract-loads-with-the-first-call.md).
  */
-export async function callApi<E extends Endpoint>(
+async function loadContract(): Promise<Contract> {
+  contract ??= await import("./api-contract.ts");
+  return contract;
+}
+
+/**
+ * The client's one way to call /api (docs/product/api.md): the call's description from common/endpoints.ts, its path
+ * parameters, body and query typed by it, credentials always included, and the answer decoded
+ * with the schema the server encoded it with (Dates come back as Dates). A failed call is an
+ * ApiError; an answer its schema refuses never reaches a component. Reader code names the call
+ * (`callApi("toggleEcho", …)`), so it loads the contract only when it calls; admin code, which
+ * holds the descriptions already, may pass one (`callApi(endpoints.updatePoem, …)`).
+ */
+export function callApi<N extends EndpointName>(
+  name: N,
+  ...[request]: CallArgs<Endpoints[N]>
+): Promise<z.output<Endpoints[N]["answer"]>>;
+export function callApi<E extends Endpoint>(
   endpoint: E,
   ...[request]: CallArgs<E>
-): Promise<z.output<E["answer"]>> {
+): Promise<z.output<E["answer"]>>;
+export async function callApi(named: Endpoint | EndpointName, request?: unknown): Promise<unknown> {
+  const { endpoints, decodeAnswer } = await loadContract();
+  const endpoint: Endpoint = typeof named === "string" ? endpoints[named] : named;
   const { params, body, query } = (request ?? {}) as {
     params?: Record<string, string | number>;
     body?: unknown;
@@ -35,7 +60,7 @@ export async function callApi<E extends Endpoint>(
     throw new ApiError(response.status, await response.text(), response.statusText);
   }
   const json: unknown = response.status === 204 ? undefined : await response.json();
-  const decoded = z.safeDecode(endpoint.answer, json);
+  const decoded = decodeAnswer(endpoint.answer, json);
   if (!decoded.success) {
     const mismatch = new Error(
       `The answer to ${endpoint.method} ${endpoint.path} does not match its schema`,
@@ -44,7 +69,7 @@ export async function callApi<E extends Endpoint>(
     console.error(mismatch);
     throw mismatch;
   }
-  return decoded.data as z.output<E["answer"]>;
+  return decoded.data;
 }
 
 /** What a call needs besides its description: path parameters, JSON body, query. */
@@ -61,9 +86,9 @@ export type CallArgs<E extends Endpoint> =
     : [request: CallRequest<E>];
 
 /**
- * A call that failed (docs/product/api.md, Errors): its message is '{status}: {body or status
- * text}', and the server's `{message, errors}` (common/schemas/answer.ts) is at hand for toasts
- * and forms.
+ * A call that failed (docs/product/api.md, Errors): its message is '{status}: {body or status text}', and the server's
+ * `{message, errors}` (common/schemas/answer.ts) is at hand for toasts and forms, read with the
+ * contract the failed call loaded.
  */
 export class ApiError extends Error {
   readonly status: number;
@@ -76,8 +101,8 @@ export class ApiError extends Error {
 
   private get answer() {
     try {
-      const parsed = errorAnswer.safeParse(JSON.parse(this.body));
-      return parsed.success ? parsed.data : undefined;
+      const parsed = contract?.errorAnswer.safeParse(JSON.parse(this.body));
+      return parsed?.success ? parsed.data : undefined;
     } catch {
       return undefined;
     }

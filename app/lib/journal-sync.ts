@@ -1,4 +1,3 @@
-import { endpoints } from "../../common/endpoints.ts";
 import { callApi } from "./api.ts";
 import { clearSynced, localEntryKey, readLocalJournal } from "./local-journal.ts";
 
@@ -20,7 +19,7 @@ export function syncLocalJournal(): Promise<SyncResult> {
     let failed = 0;
     for (const entry of readLocalJournal().filter((candidate) => !candidate.synced)) {
       try {
-        await callApi(endpoints.addJournalEntry, {
+        await callApi("addJournalEntry", {
           body: { poemSlug: entry.poemSlug, stanzaIndex: entry.stanzaIndex },
         });
         synced.add(localEntryKey(entry));

@@ -12,11 +12,18 @@ export interface Toast {
   tone: "info" | "error";
   /** A button in the toast (an admin's Undo), there for as long as the toast is. */
   action?: ToastAction;
+  /** A way onward from the toast, such as "Sign in" for an action that needs it. */
+  link?: ToastLink;
 }
 
 export interface ToastAction {
   label: string;
   run: () => void;
+}
+
+export interface ToastLink {
+  label: string;
+  href: string;
 }
 
 let current: Toast | null = null;
@@ -32,8 +39,9 @@ function show(toast: Omit<Toast, "id">) {
   for (const listener of listeners) listener();
 }
 
-export function notify(title: string, description?: string, action?: ToastAction) {
-  show({ title, description, tone: "info", action });
+export function notify(title: string, description?: string, onward?: ToastAction | ToastLink) {
+  if (onward && "href" in onward) show({ title, description, tone: "info", link: onward });
+  else show({ title, description, tone: "info", action: onward });
 }
 
 export function notifyError(title: string, description?: string) {

@@ -1,7 +1,6 @@
 import { useEffect, useState } from "react";
 import { useRouteLoaderData } from "react-router";
 import { CURRENT_USER_CACHE_MS } from "../../common/constants.ts";
-import { endpoints } from "../../common/endpoints.ts";
 import type { Audience } from "../../common/session.ts";
 import { callApi } from "./api.ts";
 import type { CurrentUser } from "./current-user.ts";
@@ -26,7 +25,7 @@ function fetchCurrentUser(): Promise<CurrentUser | null> {
   if (currentUser && Date.now() - currentUser.fetchedAt < CURRENT_USER_CACHE_MS) {
     return currentUser.promise;
   }
-  const promise = callApi(endpoints.currentUser).catch(() => null);
+  const promise = callApi("currentUser").catch(() => null);
   currentUser = { promise, fetchedAt: Date.now() };
   return promise;
 }

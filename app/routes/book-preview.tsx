@@ -4,6 +4,7 @@ import { data, Link } from "react-router";
 import { NotFoundState } from "../components/not-found-state.tsx";
 import { PositionDots } from "../components/position-dots.tsx";
 import { ReadingSettings } from "../components/reading-settings.tsx";
+import { Verse } from "../components/verse.tsx";
 import { appContext } from "../lib/app-context.ts";
 import { sharedPage } from "../lib/cache-policy.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
@@ -65,9 +66,10 @@ export default function BookPreview({ loaderData }: Route.ComponentProps) {
         <>
           <article className="relative min-h-[22rem] rounded-xl border border-stone-200 bg-white px-12 py-10 shadow-sm">
             <h2 className="font-serif text-2xl text-stone-900">{page.title}</h2>
-            <p className="mt-4 whitespace-pre-line font-serif reading-text-lg leading-relaxed text-stone-800">
-              {page.content}
-            </p>
+            <Verse
+              text={page.content}
+              className="mt-4 font-serif reading-text-lg leading-relaxed text-stone-800"
+            />
             {index > 0 && (
               <button
                 type="button"

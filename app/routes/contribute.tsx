@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { Link } from "react-router";
 import { CONTRIBUTION_BIO_MAX_LENGTH } from "../../common/constants.ts";
-import { endpoints } from "../../common/endpoints.ts";
+import type { endpoints } from "../../common/endpoints.ts";
 import {
   BIO_TOO_LONG,
   DECOY_FIELD,
@@ -69,7 +69,7 @@ export default function Contribute({ matches }: Route.ComponentProps) {
     ) as GuestSubmissionRequest;
     setStatus("submitting");
     try {
-      await callApi(endpoints.submitGuestPoem, { body });
+      await callApi("submitGuestPoem", { body });
       setStatus("done");
     } catch {
       setStatus("editing");

@@ -3,7 +3,6 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { EMBERS_PAGE_SIZE } from "../../common/constants.ts";
 import { formatLongDay } from "../../common/dates.ts";
-import { endpoints } from "../../common/endpoints.ts";
 import type { ArchivedEmber } from "../../common/schemas/embers.ts";
 import { EmberShareButton } from "../components/ember-share-button.tsx";
 import { callApi } from "../lib/api.ts";
@@ -41,7 +40,7 @@ export default function EmberArchive({ loaderData, matches }: Route.ComponentPro
   async function loadMore() {
     setLoading(true);
     try {
-      const next = await callApi(endpoints.listEmbers, {
+      const next = await callApi("listEmbers", {
         query: { page: String(page + 1), limit: String(EMBERS_PAGE_SIZE) },
       });
       setEmbers((current) => [...current, ...next]);

@@ -3,6 +3,7 @@ import { data, Link } from "react-router";
 import { findGuestVoice, GUEST_VOICES } from "../../common/guest-voices.ts";
 import { GuestVoiceAvatar } from "../components/guest-voice-avatar.tsx";
 import { NotFoundState } from "../components/not-found-state.tsx";
+import { Verse } from "../components/verse.tsx";
 import { sharedPage } from "../lib/cache-policy.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
 import type { Route } from "./+types/guest-voice";
@@ -79,19 +80,10 @@ export default function GuestVoicePage({ loaderData }: Route.ComponentProps) {
       </a>
       <section className="rounded-xl border border-stone-200 bg-white p-8">
         <h2 className="font-serif text-2xl text-stone-900">{voice.title}</h2>
-        <div className="mt-6 flex flex-col gap-4 font-serif text-lg leading-relaxed text-stone-800">
-          {voice.body.map((paragraph, position) =>
-            paragraph === "" ? (
-              // biome-ignore lint/suspicious/noArrayIndexKey: paragraphs are positional.
-              <div key={position} aria-hidden="true" className="h-4" />
-            ) : (
-              // biome-ignore lint/suspicious/noArrayIndexKey: paragraphs are positional.
-              <p key={position} className="whitespace-pre-line">
-                {paragraph}
-              </p>
-            ),
-          )}
-        </div>
+        <Verse
+          text={voice.body.join("\n\n")}
+          className="mt-6 font-serif text-lg leading-relaxed text-stone-800"
+        />
       </section>
       {voice.otherWorks.length > 0 && (
         <section>

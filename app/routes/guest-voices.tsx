@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { GUEST_VOICES } from "../../common/guest-voices.ts";
 import { GuestVoiceAvatar } from "../components/guest-voice-avatar.tsx";
+import { VerseLines } from "../components/verse.tsx";
 import { sharedPage } from "../lib/cache-policy.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
 import type { Route } from "./+types/guest-voices";
@@ -35,7 +36,9 @@ export default function GuestVoices() {
                 </div>
               </div>
               <p className="font-serif text-lg">{voice.title}</p>
-              <p className="whitespace-pre-line text-stone-700">{voice.excerpt.join("\n")}</p>
+              <p className="font-serif text-stone-700">
+                <VerseLines lines={voice.excerpt} />
+              </p>
             </Link>
           </li>
         ))}

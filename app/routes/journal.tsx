@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from "react";
 import { Link, useRevalidator } from "react-router";
 import { formatDate } from "../../common/dates.ts";
 import { stanzaLines } from "../../common/stanza.ts";
+import { VerseLines } from "../components/verse.tsx";
 import { appContext } from "../lib/app-context.ts";
 import { sharedWithAnonymousReaders } from "../lib/cache-policy.ts";
 import { entries, syncLocalJournal } from "../lib/journal-sync.ts";
@@ -131,13 +132,7 @@ export default function Journal({ loaderData }: Route.ComponentProps) {
                           </span>
                         </span>
                         <span className="font-serif text-stone-800">
-                          {stanza
-                            ? stanzaLines(stanza).map((line) => (
-                                <span key={line} className="block">
-                                  {line}
-                                </span>
-                              ))
-                            : "Stanza not found"}
+                          {stanza ? <VerseLines lines={stanzaLines(stanza)} /> : "Stanza not found"}
                         </span>
                         <span className="text-xs text-stone-600">
                           Saved {formatDate(entry.createdAt, dateZone)} • Stanza{" "}
@@ -172,11 +167,7 @@ export default function Journal({ loaderData }: Route.ComponentProps) {
                         </span>
                       </span>
                       <span className="font-serif text-stone-800">
-                        {stanzaLines(entry.stanzaText).map((line) => (
-                          <span key={line} className="block">
-                            {line}
-                          </span>
-                        ))}
+                        <VerseLines lines={stanzaLines(entry.stanzaText)} />
                       </span>
                       <span className="text-xs text-stone-600">
                         Saved {formatDate(entry.timestamp, dateZone)} • Stanza{" "}

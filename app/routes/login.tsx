@@ -1,7 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { useSearchParams } from "react-router";
 import { EMAIL_MESSAGE, parseEmail } from "../../common/email.ts";
-import { endpoints } from "../../common/endpoints.ts";
 import { ApiError, callApi } from "../lib/api.ts";
 import { appContext } from "../lib/app-context.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
@@ -47,7 +46,7 @@ export default function Login({ loaderData }: Route.ComponentProps) {
     setStatus("sending");
     setMessage(null);
     try {
-      await callApi(endpoints.requestSignInLink, { body: { email: address, returnTo } });
+      await callApi("requestSignInLink", { body: { email: address, returnTo } });
       setStatus("sent");
     } catch (failure) {
       setStatus("idle");

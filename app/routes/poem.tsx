@@ -61,7 +61,8 @@ export function meta({ matches, loaderData, params }: Route.MetaArgs) {
     title: poem.title,
     description: stanzaText(poem.stanzas[0] ?? "").slice(0, POEM_DESCRIPTION_LENGTH),
     path: `/poetry/${poem.slug}`,
-    image: poem.coverUrl ?? undefined,
+    // A poem without a cover is shared with its first stanza's card (server/api/og.ts).
+    image: poem.coverUrl ?? (poem.stanzas.length > 0 ? `/og/stanza/${poem.slug}/0.png` : undefined),
     type: "article",
   });
 }
@@ -77,10 +78,15 @@ function BackLink() {
   );
 }
 
-/** The cover is shown 20rem (320 px) tall: as wide as its proportions make that, at most 90vw. */
-const COVER_HEIGHT_PX = 320;
+/**
+ * The cover sits beside the title, 6rem tall on a phone and 10rem from 768 px, so the first
+ * stanza begins in the first screen: a reader came for the poem. Its width follows its
+ * proportions, so the browser picks the smallest variant sharp at that width.
+ */
 function coverSizes(width: number | null, height: number | null) {
-  return width && height ? `min(90vw, ${Math.ceil((COVER_HEIGHT_PX * width) / height)}px)` : "90vw";
+  if (!width || !height) return "(min-width: 768px) 160px, 96px";
+  const widthAt = (heightPx: number) => Math.ceil((heightPx * width) / height);
+  return `(min-width: 768px) ${widthAt(160)}px, ${widthAt(96)}px`;
 }
 
 export default function PoemPage({ loaderData, matches }: Route.ComponentProps) {
@@ -142,32 +148,36 @@ export default function PoemPage({ loaderData, matches }: Route.ComponentProps) 
         </p>
       )}
       <BackLink />
-      <CoverImage
-        src={poem.coverUrl}
-        alt={poem.coverAlt || `${poem.title} cover`}
-        width={poem.coverWidth}
-        height={poem.coverHeight}
-        fallback="hidden"
-        loading="eager"
-        sizes={coverSizes(poem.coverWidth, poem.coverHeight)}
-        className="mx-auto h-80 w-auto max-w-full rounded-xl object-cover shadow"
-      />
-      <header className="flex flex-col gap-3 text-center">
-        <h1 className="font-serif text-4xl text-stone-900 md:text-5xl">{poem.title}</h1>
-        {poem.tags.length > 0 && (
-          <ul className="flex flex-wrap justify-center gap-2" aria-label="Themes">
-            {poem.tags.map((tag) => (
-              <li key={tag.id}>
-                <Link
-                  to={`/themes/${tagSlug(tag.name)}`}
-                  className="rounded-full bg-ember-50 px-3 py-1 text-sm text-ember-900 hover:bg-ember-100"
-                >
-                  {tag.name}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        )}
+      <header className="flex items-center gap-4 md:gap-6">
+        <CoverImage
+          src={poem.coverUrl}
+          alt={poem.coverAlt || `${poem.title} cover`}
+          width={poem.coverWidth}
+          height={poem.coverHeight}
+          fallback="hidden"
+          loading="eager"
+          sizes={coverSizes(poem.coverWidth, poem.coverHeight)}
+          className="h-24 w-auto max-w-[40%] shrink-0 rounded-lg object-cover shadow md:h-40"
+        />
+        <div className="flex min-w-0 flex-col gap-2 md:gap-3">
+          <h1 className="font-serif text-3xl text-balance text-stone-900 md:text-5xl">
+            {poem.title}
+          </h1>
+          {poem.tags.length > 0 && (
+            <ul className="flex flex-wrap gap-2" aria-label="Themes">
+              {poem.tags.map((tag) => (
+                <li key={tag.id}>
+                  <Link
+                    to={`/themes/${tagSlug(tag.name)}`}
+                    className="rounded-full bg-ember-50 px-3 py-1 text-sm text-ember-900 hover:bg-ember-100"
+                  >
+                    {tag.name}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
       </header>
       <ReadingSettings />
       {poem.audioUrl && <PoemAudio src={poem.audioUrl} title={poem.title} />}

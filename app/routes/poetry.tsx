@@ -1,7 +1,6 @@
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { POETRY_PAGE_SIZE } from "../../common/constants.ts";
-import { endpoints } from "../../common/endpoints.ts";
 import { PoemCard, type PoemCardData, toPoemCard } from "../components/poem-card.tsx";
 import { callApi } from "../lib/api.ts";
 import { appContext } from "../lib/app-context.ts";
@@ -79,7 +78,7 @@ function usePoemPages(firstPage: PoemCardData[], hasMoreAtFirst: boolean, tag: s
       ...(tag ? { tag } : {}),
     };
     try {
-      const page = await callApi(endpoints.listPoems, { query });
+      const page = await callApi("listPoems", { query });
       setPoems((current) => [...current, ...page.slice(0, POETRY_PAGE_SIZE).map(toPoemCard)]);
       setHasMore(page.length > POETRY_PAGE_SIZE);
     } catch {

@@ -69,3 +69,33 @@ describe.each([
     },
   );
 });
+
+/**
+ * A poem opened from the list, with no stanza in its address: its first stanza (all four lines
+ * of this one) is in the first screen on a phone and a desktop, the cover is still shown (beside the title), and
+ * Reading settings can be reached without scrolling.
+ */
+describe.each([
+  { width: 375, height: 667 },
+  { width: 1280, height: 800 },
+])("a poem opened from the list at $width×$height", (viewport) => {
+  it("begins its first stanza in the first screen, the cover and Reading settings with it", async () => {
+    const context = await site.browser.newContext({ viewport });
+    const page = await context.newPage();
+    await page.goto(`${site.server.url}/poetry`);
+    await page
+      .getByRole("link", { name: /The Kitchen Table/ })
+      .first()
+      .click();
+    await page.waitForURL(/\/poetry\/the-kitchen-table$/);
+    await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+    await page.getByText(/^1 of \d+$/).waitFor();
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    for (const selector of ["#s-0", "article header img", "summary:has-text('Reading settings')"]) {
+      expect(await placeOf(page, selector), selector).toMatch(/^inside/);
+    }
+    await page.screenshot({ path: `test-results/poem-from-list-${viewport.width}.png` });
+    await context.close();
+  });
+});

@@ -117,3 +117,88 @@ describe("verse typography at 375 px", () => {
     expect(starts).toHaveLength(1);
   });
 });
+
+/**
+ * Where the rows of one line of verse start, found by its text anywhere on the page: px from the
+ * left of the block that holds the line's stanza, with the font size there.
+ */
+async function rowsOfLine(page: Page, line: string) {
+  return page.evaluate((line) => {
+    const walker = document.createTreeWalker(document.querySelector("main") ?? document.body, 4);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const at = node.textContent?.indexOf(line) ?? -1;
+      if (at < 0) continue;
+      const range = document.createRange();
+      range.setStart(node, at);
+      range.setEnd(node, at + line.length);
+      const stanza = node.parentElement?.closest("p, li");
+      if (!stanza) throw new Error("the line is in no stanza");
+      const left = stanza.getBoundingClientRect().left;
+      const tops = new Map<number, number>();
+      for (const box of range.getClientRects()) {
+        if (box.width === 0) continue;
+        const top = Math.round(box.top);
+        tops.set(top, Math.min(tops.get(top) ?? Number.POSITIVE_INFINITY, box.left - left));
+      }
+      return {
+        starts: [...tops.values()],
+        fontSize: Number.parseFloat(getComputedStyle(stanza).fontSize),
+      };
+    }
+    throw new Error(`no line '${line}' on the page`);
+  }, line);
+}
+
+/** The vertical space between each stanza and the next, in px. */
+async function gapsBetweenStanzas(page: Page, stanzaSelector: string) {
+  return page.locator(stanzaSelector).evaluateAll((stanzas) =>
+    stanzas.slice(1).map((stanza, position) => {
+      const above = stanzas[position]?.getBoundingClientRect();
+      return Math.round(stanza.getBoundingClientRect().top - (above?.bottom ?? 0));
+    }),
+  );
+}
+
+/**
+ * The same verse style wherever verse is shown: a guest poem and a book's preview page wrap a
+ * long line with the hanging indent of poem pages, and a guest poem's stanzas are evenly spaced.
+ */
+describe.each([375, 1280])("verse beyond the poem pages at %i px", (width) => {
+  it("sets a guest poem with hanging indents and even gaps between its stanzas", async () => {
+    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/guest-voices/maren-hollis`);
+    await hydrated(page);
+    if (width === 375) {
+      const { starts, fontSize } = await rowsOfLine(
+        page,
+        "It only asks that I come home with something sweet.",
+      );
+      expect(starts.length).toBeGreaterThan(1);
+      const [first = 0, ...later] = starts;
+      for (const start of later) expect(start - first).toBeCloseTo(2 * fontSize, 0);
+    }
+    const gaps = await gapsBetweenStanzas(page, "main section > div > p");
+    expect(gaps).toHaveLength(2);
+    expect(new Set(gaps).size, `gaps ${gaps.join(", ")}`).toBe(1);
+    await page.screenshot({ path: `test-results/verse-guest-poem-${width}.png`, fullPage: true });
+    await context.close();
+  });
+
+  it("sets a book's preview page with hanging indents", async () => {
+    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/book/the-shape-of-belonging/preview`);
+    await hydrated(page);
+    if (width === 375) {
+      const { starts, fontSize } = await rowsOfLine(page, "For everyone who set a plate down");
+      expect(starts.length).toBeGreaterThan(1);
+      const [first = 0, ...later] = starts;
+      for (const start of later) expect(start - first).toBeCloseTo(2 * fontSize, 0);
+    }
+    const gaps = await gapsBetweenStanzas(page, "main article > div > p");
+    expect(gaps).toHaveLength(1);
+    await page.screenshot({ path: `test-results/verse-book-preview-${width}.png` });
+    await context.close();
+  });
+});
