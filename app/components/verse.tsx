@@ -1,7 +1,8 @@
 /**
- * A line of verse. The spaces the poet typed at its start stay its indentation (docs/product/reading.md,
- * Stanza viewer), kept as typed in a box of their own; a line too long for the screen wraps
- * with its later rows hung 2em further in than its first, so a reader sees one line continue.
+ * A line of verse. The spaces the poet typed at its start stay its indentation
+ * (docs/product/reading.md, Stanza viewer), kept as typed in a box of their own; a line too long
+ * for the screen wraps with its later rows hung 2em further in than its first, so a reader sees
+ * one line continue.
  * The indentation takes at most half the width, so the words always have room.
  */
 export function VerseLine({ line }: { line: string }) {
