@@ -32,7 +32,8 @@ const slug = z
     z.regex(SLUG_PATTERN, "Slug must be lowercase letters, numbers, and hyphens only"),
   );
 
-function isHttpUrl(value: string): boolean {
+/** An absolute http: or https: address. */
+export function isHttpUrl(value: string): boolean {
   try {
     const url = new URL(value);
     return url.protocol === "http:" || url.protocol === "https:";

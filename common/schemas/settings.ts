@@ -1,6 +1,7 @@
 import { z } from "zod/mini";
 import { BOOK_SLOTS } from "../book-slots.ts";
 import { HOME_THEMES, POETRY_PILLARS } from "../constants.ts";
+import { isHttpUrl } from "./admin.ts";
 
 /**
  * The poet's site settings (docs/decisions/039-site-settings.md): GET and PUT
@@ -37,15 +38,6 @@ const optionalText = (what: string, max: number) =>
   z.nullable(
     z.string(`${what} must be text`).check(z.trim(), z.maxLength(max, tooLong(what, max))),
   );
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === "http:" || url.protocol === "https:";
-  } catch {
-    return false;
-  }
-}
 
 /** An uploaded image's path on this site: the upload flow stores nothing there but images. */
 export const isUploadedImagePath = (value: string) =>
