@@ -17,9 +17,10 @@ export function builtFiles(
   const serve = serveStatic({ root, precompressed: options.precompressed });
   return (c, next) =>
     notModifiedSince(c, async () => {
-      // Called here rather than by Hono, its answer is ours to put in place.
-      const found = await serve(c, next);
-      if (found) c.res = found;
+      // Called here rather than by Hono, its answer is ours to put in place. When no file is
+      // found it hands on to `next`, whose return value (Hono's context) is no answer.
+      const found: unknown = await serve(c, next);
+      if (found instanceof Response) c.res = found;
       // Only serveStatic answers with Last-Modified here: a file was found. (Its own onFound
       // runs once the answer is made, too late for a header outside node:http.)
       if (!c.res.headers.has("Last-Modified")) return;

@@ -139,4 +139,13 @@ describe("built assets", () => {
     });
     expect(withTag.status).toBe(200);
   });
+
+  it("hands a path with an extension that names no built file on to the pages (a .data request)", async () => {
+    // A router's navigation fetches /poetry.data: the built files find nothing and go on, and
+    // what the next handler answers (here, with no page handler, Hono's 404) is the answer.
+    const response = await t.app.request("/poetry.data");
+    expect(response.status).toBe(404);
+    const missingAsset = await t.app.request("/assets/missing-000000.js");
+    expect(missingAsset.status).toBe(404);
+  });
 });
