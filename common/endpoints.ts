@@ -23,6 +23,7 @@ import {
 } from "./schemas/digest.ts";
 import { archivedEmbers, emberPageQuery, featuredEmber, todaysEmber } from "./schemas/embers.ts";
 import { guestSubmission, guestSubmissionInput } from "./schemas/guest-submission.ts";
+import { guestVoice, guestVoiceInput, guestVoiceUpdate } from "./schemas/guest-voices.ts";
 import { healthReport } from "./schemas/health.ts";
 import {
   uploadUrlAnswer,
@@ -295,6 +296,31 @@ export const endpoints = {
     path: "/api/admin/submissions/:id",
     answer: noContent,
     status: 204,
+  }),
+  publishGuestSubmission: endpoint({
+    method: "POST",
+    path: "/api/admin/submissions/:id/publish",
+    body: emptyBody,
+    answer: guestVoice,
+    status: 201,
+  }),
+  listGuestVoices: endpoint({
+    method: "GET",
+    path: "/api/admin/guest-voices",
+    answer: z.array(guestVoice),
+  }),
+  createGuestVoice: endpoint({
+    method: "POST",
+    path: "/api/admin/guest-voices",
+    body: guestVoiceInput,
+    answer: guestVoice,
+    status: 201,
+  }),
+  updateGuestVoice: endpoint({
+    method: "PUT",
+    path: "/api/admin/guest-voices/:id",
+    body: guestVoiceUpdate,
+    answer: guestVoice,
   }),
   createUploadUrl: endpoint({
     method: "POST",

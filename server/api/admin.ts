@@ -7,6 +7,7 @@ import type { Services } from "../services/index.ts";
 import { adminContentRoutes } from "./admin-content.ts";
 import { audioRoutes } from "./audio.ts";
 import { digestRoutes } from "./digest.ts";
+import { guestVoiceRoutes } from "./guest-voices.ts";
 import { imageRoutes } from "./images.ts";
 
 /**
@@ -22,6 +23,7 @@ export function adminRoutes(services: Services, images: ImageService, audio: Aud
     })
     .route("/", adminContentRoutes(services))
     .route("/", digestRoutes(services))
+    .route("/", guestVoiceRoutes(services))
     .route("/", imageRoutes(images))
     .route("/", audioRoutes(audio));
 }
