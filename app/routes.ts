@@ -19,6 +19,7 @@ export default [
     index("routes/admin.tsx"),
     route("digest", "routes/admin-digest.tsx"),
     route("submissions", "routes/admin-submissions.tsx"),
+    route("guest-voices", "routes/admin-guest-voices.tsx"),
   ]),
   route("unsubscribe", "routes/unsubscribe.tsx"),
   route("subscribe/invalid", "routes/subscribe-invalid.tsx"),
