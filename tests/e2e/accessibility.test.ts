@@ -174,7 +174,12 @@ describe("axe in the admin area, in every theme", () => {
     "finds nothing at %i px, with each admin form open",
     async (width) => {
       const context = await contextFor(width, `poet-${width}@example.com`, { admin: true });
-      const found = await auditPages(context, ["/admin", "/admin/digest", "/admin/submissions"]);
+      const found = await auditPages(context, [
+        "/admin",
+        "/admin/digest",
+        "/admin/submissions",
+        "/admin/guest-voices",
+      ]);
       const page = await context.newPage();
       await page.goto(`${server.url}/admin`);
       await hydrated(page);
