@@ -14,6 +14,7 @@ import {
 } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
+import { copyrightLine } from "../common/site-settings.ts";
 import { SiteFooter } from "./components/site-footer.tsx";
 import { SiteHeader } from "./components/site-header.tsx";
 import { skeletonFor } from "./components/skeletons.tsx";
@@ -41,10 +42,16 @@ document.addEventListener("submit", (event) => {
 }, true);`;
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { site, audience, isDatabaseUnavailable } = context.get(appContext);
+  const { site, services, audience, isDatabaseUnavailable } = context.get(appContext);
   if (isDatabaseUnavailable) throw data("Service temporarily unavailable", { status: 503 });
+  const settings = await services.siteSettings.view();
   // The audience, never the person: the page is shared by everyone in it (server/http/page-cache.ts).
-  return data({ site, audience });
+  return data({
+    site: { ...site, name: settings.siteTitle },
+    poetName: settings.poetName,
+    copyright: settings.copyright,
+    audience,
+  });
 }
 
 /**
@@ -115,7 +122,14 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8">
           {children}
         </main>
-        <SiteFooter siteName={siteName} />
+        <SiteFooter
+          copyright={
+            // Without the root's data (an error page), the line as it is before any setting.
+            rootData?.copyright ??
+            copyrightLine({ copyrightFrom: null, poetName: null, siteTitle: siteName }, 0)
+          }
+          isSignedIn={(rootData?.audience ?? "anonymous") !== "anonymous"}
+        />
         <div id={LAYOUT_END_ID} hidden />
         <Toaster />
         <ScrollRestoration nonce={nonce} />

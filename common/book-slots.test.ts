@@ -39,4 +39,11 @@ describe("the five book slots", () => {
   it("keeps the slots in order 1 to 5", () => {
     expect(matchBookSlots([]).map(({ slot }) => slot.order)).toEqual([1, 2, 3, 4, 5]);
   });
+
+  it("matches the poet's own slot titles once they are set", () => {
+    const poetsTitles = ["Ash", "Salt", "Rain", "Bread", "Stone"];
+    const matches = matchBookSlots([{ title: "Salt" }, { title: "Bread" }], poetsTitles);
+    expect(matches.map(({ slot }) => slot.title)).toEqual(poetsTitles);
+    expect(titles(matches)).toEqual([undefined, "Salt", undefined, "Bread", undefined]);
+  });
 });

@@ -48,12 +48,19 @@ export const BOOK_SLOTS: BookSlot[] = [
 /**
  * The server book published in each slot: the one whose title matches the slot's, or, for the
  * first slot, the only book when the server returns exactly one (docs/product/reading.md).
+ * `slotTitles` are the poet's titles for the five slots (site settings), the original ones until
+ * they set theirs.
  */
 export function matchBookSlots<Book extends { title: string }>(
   books: Book[],
+  slotTitles: readonly string[] = BOOK_SLOTS.map((slot) => slot.title),
 ): Array<{ slot: BookSlot; book: Book | undefined }> {
   const normalize = (title: string) => title.trim().toLowerCase();
-  return BOOK_SLOTS.map((slot, index) => {
+  const slots = BOOK_SLOTS.map((slot, index) => ({
+    ...slot,
+    title: slotTitles[index] ?? slot.title,
+  }));
+  return slots.map((slot, index) => {
     const byTitle = books.find((book) => normalize(book.title) === normalize(slot.title));
     const onlyBook = index === 0 && books.length === 1 ? books[0] : undefined;
     return { slot, book: byTitle ?? onlyBook };

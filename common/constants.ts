@@ -50,3 +50,5 @@ export const STANZA_LINE_MARKER = " / ";
 export const SEARCH_QUERY_MAX_LENGTH = 200;
 export const SEARCH_RESULTS_PER_GROUP = 10;
 export const SEARCH_MAX_LIMIT = 50;
+/** A reader's display name on /account, in characters as the reader sees them. */
+export const DISPLAY_NAME_MAX_LENGTH = 60;

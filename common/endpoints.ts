@@ -1,5 +1,11 @@
 import { z } from "zod/mini";
-import { currentUser, signInLinkRequest } from "./schemas/account.ts";
+import {
+  accountExport,
+  accountInput,
+  currentUser,
+  readerAccount,
+  signInLinkRequest,
+} from "./schemas/account.ts";
 import {
   bookInput,
   emberInput,
@@ -37,12 +43,15 @@ import {
   journalEntries,
   journalInput,
   savedStanzas,
+  sharedWhisper,
   toggleAnswer,
   whisper,
   whisperInput,
 } from "./schemas/interactions.ts";
 import { adminPoem, poem, poemListQuery, poemVersion, tagRef, theme } from "./schemas/poems.ts";
+import { deletedItem } from "./schemas/recently-deleted.ts";
 import { searchAnswer, searchInput } from "./schemas/search.ts";
+import { siteSettings, siteSettingsInput } from "./schemas/settings.ts";
 import { subscribeAnswer, subscribeInput } from "./schemas/subscription.ts";
 
 /**
@@ -126,7 +135,7 @@ export const endpoints = {
     method: "POST",
     path: "/api/poems/:slug/whispers",
     body: whisperInput,
-    answer: whisper,
+    answer: sharedWhisper,
     status: 201,
   }),
   listWhispers: endpoint({
@@ -159,6 +168,32 @@ export const endpoints = {
     answer: searchAnswer,
   }),
   listJournal: endpoint({ method: "GET", path: "/api/journal", answer: journalEntries }),
+  getAccount: endpoint({ method: "GET", path: "/api/account", answer: readerAccount }),
+  updateAccount: endpoint({
+    method: "PUT",
+    path: "/api/account",
+    body: accountInput,
+    answer: readerAccount,
+  }),
+  exportAccount: endpoint({ method: "GET", path: "/api/account/export", answer: accountExport }),
+  deleteAccount: endpoint({
+    method: "DELETE",
+    path: "/api/account",
+    answer: noContent,
+    status: 204,
+  }),
+  signOutEverywhere: endpoint({
+    method: "POST",
+    path: "/api/account/sign-out-everywhere",
+    body: emptyBody,
+    answer: messageAnswer,
+  }),
+  createAvatarUploadUrl: endpoint({
+    method: "POST",
+    path: "/api/account/avatar/upload-url",
+    body: uploadUrlInput,
+    answer: uploadUrlAnswer,
+  }),
   listSavedStanzas: endpoint({
     method: "GET",
     path: "/api/poems/:slug/journal",
@@ -199,6 +234,17 @@ export const endpoints = {
     path: "/api/admin/poems/:id",
     answer: noContent,
     status: 204,
+  }),
+  listDeletedPoems: endpoint({
+    method: "GET",
+    path: "/api/admin/poems/deleted",
+    answer: z.array(deletedItem),
+  }),
+  restorePoem: endpoint({
+    method: "POST",
+    path: "/api/admin/poems/:id/restore",
+    body: emptyBody,
+    answer: messageAnswer,
   }),
   listEmberSchedule: endpoint({
     method: "GET",
@@ -244,6 +290,17 @@ export const endpoints = {
     answer: noContent,
     status: 204,
   }),
+  listDeletedBooks: endpoint({
+    method: "GET",
+    path: "/api/admin/books/deleted",
+    answer: z.array(deletedItem),
+  }),
+  restoreBook: endpoint({
+    method: "POST",
+    path: "/api/admin/books/:id/restore",
+    body: emptyBody,
+    answer: messageAnswer,
+  }),
   createTag: endpoint({
     method: "POST",
     path: "/api/admin/tags",
@@ -277,6 +334,18 @@ export const endpoints = {
   hideWhisper: endpoint({
     method: "POST",
     path: "/api/admin/whispers/:id/hide",
+    body: emptyBody,
+    answer: messageAnswer,
+  }),
+  blockReader: endpoint({
+    method: "POST",
+    path: "/api/admin/readers/:userId/block",
+    body: emptyBody,
+    answer: messageAnswer,
+  }),
+  unblockReader: endpoint({
+    method: "POST",
+    path: "/api/admin/readers/:userId/unblock",
     body: emptyBody,
     answer: messageAnswer,
   }),
@@ -339,6 +408,18 @@ export const endpoints = {
     path: "/api/admin/images/validate-url",
     body: validateImageUrlInput,
     answer: validImageUrl,
+  }),
+
+  getSiteSettings: endpoint({
+    method: "GET",
+    path: "/api/admin/settings",
+    answer: siteSettings,
+  }),
+  updateSiteSettings: endpoint({
+    method: "PUT",
+    path: "/api/admin/settings",
+    body: siteSettingsInput,
+    answer: siteSettings,
   }),
 
   getDigestContent: endpoint({

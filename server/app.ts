@@ -1,8 +1,8 @@
-import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
 import { requestId } from "hono/request-id";
 import { RouterContextProvider } from "react-router";
 import { type AppLoadContext, appContext } from "../app/lib/app-context.ts";
+import { accountRoutes } from "./api/account.ts";
 import { adminRoutes } from "./api/admin.ts";
 import { authRoutes } from "./api/auth.ts";
 import { emberAndBookRoutes } from "./api/embers-books.ts";
@@ -15,9 +15,11 @@ import { searchRoutes } from "./api/search.ts";
 import { siteFileRoutes } from "./api/site-files.ts";
 import { ONE_CLICK_UNSUBSCRIBE_PATH, subscriptionRoutes } from "./api/subscriptions.ts";
 import { localUploadRoutes } from "./api/uploads.ts";
+import { clearedSessionCookie, sessionCookieIn } from "./auth/session-cookie.ts";
 import type { Config } from "./config.ts";
 import { type Audience, audienceOf } from "./db/visibility.ts";
 import { apiBodyLimit } from "./http/body-limit.ts";
+import { builtFiles } from "./http/built-files.ts";
 import { compressText } from "./http/compression.ts";
 import type { AppEnv } from "./http/env.ts";
 import { createErrorHandler, isConnectionError, withPageOutageErrors } from "./http/errors.ts";
@@ -85,10 +87,9 @@ export function createApp(deps: AppDeps) {
     app.use(
       "/assets/*",
       assetHeaders(config),
-      serveStatic({
-        root: deps.clientAssetsDir,
+      builtFiles(deps.clientAssetsDir, {
+        cacheControl: "public, max-age=31536000, immutable",
         precompressed: true,
-        onFound: (_path, c) => c.header("Cache-Control", "public, max-age=31536000, immutable"),
       }),
     );
   }
@@ -111,11 +112,7 @@ export function createApp(deps: AppDeps) {
   app.route("/", siteFileRoutes(services, config));
 
   if (deps.clientAssetsDir) {
-    const root = deps.clientAssetsDir;
-    const publicFiles = serveStatic({
-      root,
-      onFound: (_path, c) => c.header("Cache-Control", "public, max-age=3600"),
-    });
+    const publicFiles = builtFiles(deps.clientAssetsDir, { cacheControl: "public, max-age=3600" });
     app.use("*", (c, next) => (/\.[a-z0-9]+$/i.test(c.req.path) ? publicFiles(c, next) : next()));
   }
 
@@ -129,10 +126,14 @@ export function createApp(deps: AppDeps) {
       c.set("audience", sharedFor);
       return next();
     }
+    let clearsCookie: string | undefined;
     try {
       const actor = await services.accounts.resolveActor(c.req.raw);
       c.set("actor", actor);
       c.set("audience", audienceOf(actor));
+      // A session cookie naming no session (forged, garbled, expired, signed out): answered as
+      // anonymous, and the cookie goes, so later requests stop carrying it.
+      if (!actor) clearsCookie = sessionCookieIn(c.req.header("cookie") ?? "")?.name;
     } catch (error) {
       // A page still gets the friendly 503 page (from its root loader) when the session cannot
       // be looked up because the database is away; the API answers 503 from its error handler.
@@ -142,6 +143,12 @@ export function createApp(deps: AppDeps) {
       c.set("isDatabaseUnavailable", true);
     }
     await next();
+    if (
+      clearsCookie &&
+      !c.res.headers.getSetCookie().some((cookie) => cookie.startsWith(`${clearsCookie}=`))
+    ) {
+      c.header("Set-Cookie", clearedSessionCookie(clearsCookie), { append: true });
+    }
   });
 
   const api = new Hono<AppEnv>();
@@ -153,6 +160,7 @@ export function createApp(deps: AppDeps) {
   api.route("/", emberAndBookRoutes(services, config));
   api.route("/", searchRoutes(services));
   api.route("/", interactionRoutes(services));
+  api.route("/", accountRoutes(services, images));
   api.route("/", subscriptionRoutes(services, config));
   api.route("/admin", adminRoutes(services, images, audio));
   api.all("*", (c) => c.json({ message: "Not found" }, 404));
@@ -174,7 +182,14 @@ export function createApp(deps: AppDeps) {
       },
     };
     context.set(appContext, loadContext);
-    return deps.pageHandler(c.req.raw, context);
+    const page = await deps.pageHandler(c.req.raw, context);
+    // A signed-in reader's page is theirs: no cache between them and the site may keep it.
+    if (loadContext.actor && !page.headers.has("Cache-Control")) {
+      c.res = page;
+      c.header("Cache-Control", "private, no-cache");
+      return c.res;
+    }
+    return page;
   });
 
   return app;

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { COPYRIGHT_YEAR } from "../../common/constants.ts";
+import { ACCOUNT_LINK, FOOTER_SECOND_LINE, FooterSecondLine } from "./footer-second-line.tsx";
 import { SubscribeForm } from "./subscribe-form.tsx";
 
 const footerLinks = [
@@ -9,7 +9,11 @@ const footerLinks = [
   { to: "/books", label: "Books" },
 ];
 
-export function SiteFooter({ siteName }: { siteName: string }) {
+/**
+ * The footer: its own links and the subscribe form, then the second line (with the signed-in
+ * reader's Account) and the copyright line.
+ */
+export function SiteFooter({ copyright, isSignedIn }: { copyright: string; isSignedIn: boolean }) {
   return (
     <footer className="mt-16 border-t border-stone-200 bg-stone-100">
       <div className="mx-auto grid max-w-6xl gap-8 px-4 py-10 md:grid-cols-2">
@@ -22,9 +26,10 @@ export function SiteFooter({ siteName }: { siteName: string }) {
         </nav>
         <SubscribeForm />
       </div>
-      <p className="pb-8 text-center text-xs text-stone-600">
-        © {COPYRIGHT_YEAR} {siteName}. All rights reserved.
-      </p>
+      <FooterSecondLine
+        links={isSignedIn ? [...FOOTER_SECOND_LINE, ACCOUNT_LINK] : FOOTER_SECOND_LINE}
+      />
+      <p className="pb-8 text-center text-xs text-stone-600">{copyright}</p>
     </footer>
   );
 }

@@ -1,5 +1,6 @@
 import { Bookmark, BookmarkCheck, Flame, MessageCircle, Trash2 } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { Link } from "react-router";
 import { WHISPER_MAX_LENGTH, WHISPER_WARN_REMAINING } from "../../common/constants.ts";
 import { endpoints } from "../../common/endpoints.ts";
 import type { EchoCount, Whisper } from "../../common/schemas/interactions.ts";
@@ -198,8 +199,59 @@ export function JournalButton({
 
 /** 'Ada L.', or 'Ada', or 'Anonymous' (docs/product/interactions.md, Whispers). */
 export function whisperAuthor({ firstName, lastName }: Whisper["user"]): string {
-  if (firstName && lastName) return `${firstName} ${lastName.charAt(0)}.`;
+  // The first character as the reader sees it, not half of a surrogate pair.
+  if (firstName && lastName) return `${firstName} ${Array.from(lastName)[0]}.`;
   return firstName || "Anonymous";
+}
+
+/** Where "Not now" on the name prompt is remembered: in this browser, for that account. */
+const namePromptDismissedKey = (userId: string) => `emberNamePromptDismissed:${userId}`;
+
+function isNamePromptDismissed(userId: string): boolean {
+  try {
+    return window.localStorage.getItem(namePromptDismissedKey(userId)) !== null;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * After a reader with no name shares a whisper: a small offer to add one, which blocks nothing.
+ * "Not now" is remembered in this browser for this account, so it is not asked again here; the
+ * footer's Account link stays the way to a name.
+ */
+function NamePrompt({ userId, onClose }: { userId: string; onClose: () => void }) {
+  function dismiss() {
+    try {
+      window.localStorage.setItem(namePromptDismissedKey(userId), new Date().toISOString());
+    } catch (error) {
+      console.warn("the name prompt's dismissal could not be kept", error);
+    }
+    onClose();
+  }
+  return (
+    <div
+      role="status"
+      className="flex flex-wrap items-center justify-between gap-3 rounded-lg bg-ember-50 px-4 py-3 text-sm text-ember-900"
+    >
+      <p>Your whisper is signed “Anonymous”. Add a name so readers know it is yours?</p>
+      <div className="flex gap-2">
+        <Link
+          to="/account"
+          className="rounded-full bg-ember-700 px-3 py-1 font-medium text-white hover:bg-ember-800"
+        >
+          Add a name
+        </Link>
+        <button
+          type="button"
+          onClick={dismiss}
+          className="rounded-full px-3 py-1 text-ember-900 hover:bg-ember-100"
+        >
+          Not now
+        </button>
+      </div>
+    </div>
+  );
 }
 
 /** Keeps at most WHISPER_MAX_LENGTH characters as the reader sees them. */
@@ -245,8 +297,13 @@ function WhisperComposer({
         params: { slug: poem.slug },
         body: { stanzaIndex, body: trimmed },
       });
-      onShared(whisper);
-      notify("Whisper shared", "Your reflection has been added to this stanza.");
+      // A whisper the poet holds for approval is hidden until then: not in the list yet.
+      if (whisper.isApproved) {
+        onShared(whisper);
+        notify("Whisper shared", "Your reflection has been added to this stanza.");
+      } else {
+        notify("Whisper shared", "It will appear once the poet has read it.");
+      }
       close();
     } catch (error) {
       reportFailure(error, "reader", "Your whisper couldn't be shared right now.");
@@ -320,6 +377,8 @@ export function WhispersPanel({
 }) {
   const user = useCurrentUser();
   const [whispers, setWhispers] = useState<Whisper[] | null>(null);
+  /** The reader the name prompt is shown to, once they shared a whisper without a name. */
+  const [namePromptFor, setNamePromptFor] = useState<string | null>(null);
 
   const load = useCallback(() => {
     setWhispers(null);
@@ -359,8 +418,16 @@ export function WhispersPanel({
         key={stanzaIndex}
         poem={poem}
         stanzaIndex={stanzaIndex}
-        onShared={(whisper) => setWhispers((current) => [whisper, ...(current ?? [])])}
+        onShared={(whisper) => {
+          setWhispers((current) => [whisper, ...(current ?? [])]);
+          if (!whisper.user.firstName && !isNamePromptDismissed(whisper.userId)) {
+            setNamePromptFor(whisper.userId);
+          }
+        }}
       />
+      {namePromptFor && (
+        <NamePrompt userId={namePromptFor} onClose={() => setNamePromptFor(null)} />
+      )}
       {whispers === null ? (
         <p className="text-sm text-stone-600">Loading whispers…</p>
       ) : whispers.length === 0 ? (
@@ -373,7 +440,9 @@ export function WhispersPanel({
               className="flex items-start justify-between gap-3 border-t border-stone-100 pt-3"
             >
               <div>
-                <p className="text-sm font-medium text-stone-900">{whisperAuthor(whisper.user)}</p>
+                <p className="text-sm font-medium text-stone-900">
+                  <bdi>{whisperAuthor(whisper.user)}</bdi>
+                </p>
                 <p className="whitespace-pre-line break-words text-stone-800">{whisper.text}</p>
               </div>
               {user?.id === whisper.userId && (

@@ -1,6 +1,12 @@
 import { X } from "lucide-react";
 import { useSyncExternalStore } from "react";
-import { currentToast, dismissToast, subscribeToToasts } from "../lib/toast.ts";
+import {
+  currentToast,
+  dismissToast,
+  holdToast,
+  releaseToast,
+  subscribeToToasts,
+} from "../lib/toast.ts";
 
 /**
  * The one toast shown at a time (app/lib/toast.ts), in a polite live region that is always in
@@ -15,14 +21,33 @@ export function Toaster() {
     >
       <div role="status" aria-live="polite" aria-atomic="true">
         {toast && (
+          // The pointer and focus handlers only hold the toast's timer; they do nothing a
+          // reader operates, so the toast stays a plain container.
+          // biome-ignore lint/a11y/noStaticElementInteractions: see above
           <div
             key={toast.id}
+            onPointerEnter={() => holdToast(toast.id)}
+            onPointerLeave={() => releaseToast(toast.id)}
+            onFocus={() => holdToast(toast.id)}
+            onBlur={() => releaseToast(toast.id)}
             className="pointer-events-auto flex w-[min(92vw,22rem)] items-start gap-3 rounded-lg border border-stone-200 bg-white p-4 text-sm shadow-lg motion-safe:animate-fade-in"
           >
             <div className={`flex-1 ${toast.tone === "error" ? "text-red-800" : "text-stone-900"}`}>
               <p className="font-semibold">{toast.title}</p>
               {toast.description && <p className="mt-1 text-stone-700">{toast.description}</p>}
             </div>
+            {toast.action && (
+              <button
+                type="button"
+                onClick={() => {
+                  dismissToast(toast.id);
+                  toast.action?.run();
+                }}
+                className="-my-1 rounded-full border border-stone-400 px-3 py-1 font-medium text-stone-900 hover:bg-stone-100"
+              >
+                {toast.action.label}
+              </button>
+            )}
             <button
               type="button"
               onClick={() => dismissToast(toast.id)}

@@ -51,5 +51,10 @@ export function reportFailure(
     setTimeout(() => window.location.assign("/api/login"), ended.redirectMs);
     return;
   }
+  // A reader refused for who they are (blocked by the poet) is told so, not that it failed.
+  if (audience === "reader" && error instanceof ApiError && error.status === 403) {
+    notifyError(title, error.serverMessage ?? description);
+    return;
+  }
   notifyError(title, description);
 }

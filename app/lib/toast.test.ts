@@ -1,6 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { TOAST_REMOVE_DELAY_MS } from "../../common/constants.ts";
-import { currentToast, dismissToast, notify, notifyError, subscribeToToasts } from "./toast.ts";
+import {
+  currentToast,
+  dismissToast,
+  holdToast,
+  notify,
+  notifyError,
+  releaseToast,
+  subscribeToToasts,
+} from "./toast.ts";
 
 describe("toasts", () => {
   beforeEach(() => {
@@ -40,6 +48,23 @@ describe("toasts", () => {
     expect(currentToast()?.title).toBe("Removed from journal");
     const shown = currentToast();
     if (shown) dismissToast(shown.id);
+    expect(currentToast()).toBeNull();
+  });
+
+  it("carries an action, and keeps the toast while it is held, then gives it its full time", () => {
+    const undo = vi.fn();
+    notify("Success", "Poem deleted successfully", { label: "Undo", run: undo });
+    const shown = currentToast();
+    expect(shown?.action?.label).toBe("Undo");
+    if (!shown) return;
+    vi.advanceTimersByTime(TOAST_REMOVE_DELAY_MS - 1);
+    holdToast(shown.id);
+    vi.advanceTimersByTime(TOAST_REMOVE_DELAY_MS * 10);
+    expect(currentToast()?.id).toBe(shown.id);
+    releaseToast(shown.id);
+    vi.advanceTimersByTime(TOAST_REMOVE_DELAY_MS - 1);
+    expect(currentToast()?.id).toBe(shown.id);
+    vi.advanceTimersByTime(1);
     expect(currentToast()).toBeNull();
   });
 });

@@ -10,6 +10,13 @@ export interface Toast {
   title: string;
   description?: string;
   tone: "info" | "error";
+  /** A button in the toast (an admin's Undo), there for as long as the toast is. */
+  action?: ToastAction;
+}
+
+export interface ToastAction {
+  label: string;
+  run: () => void;
 }
 
 let current: Toast | null = null;
@@ -25,12 +32,26 @@ function show(toast: Omit<Toast, "id">) {
   for (const listener of listeners) listener();
 }
 
-export function notify(title: string, description?: string) {
-  show({ title, description, tone: "info" });
+export function notify(title: string, description?: string, action?: ToastAction) {
+  show({ title, description, tone: "info", action });
 }
 
 export function notifyError(title: string, description?: string) {
   show({ title, description, tone: "error" });
+}
+
+/**
+ * Keeps the toast with this id while the pointer or focus is on it, so an action in it (Undo)
+ * can be reached in time by any hand; released, it gets its full time again.
+ */
+export function holdToast(id: number) {
+  if (current?.id === id) clearTimeout(removal);
+}
+
+export function releaseToast(id: number) {
+  if (current?.id !== id) return;
+  clearTimeout(removal);
+  removal = setTimeout(() => dismissToast(id), TOAST_REMOVE_DELAY_MS);
 }
 
 /** Removes the toast with this id, if it is still the one shown. */

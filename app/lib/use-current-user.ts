@@ -31,6 +31,11 @@ function fetchCurrentUser(): Promise<CurrentUser | null> {
   return promise;
 }
 
+/** After the reader changed their name or signed out: the next reading asks the server again. */
+export function forgetCurrentUser() {
+  currentUser = undefined;
+}
+
 /**
  * The signed-in reader themself (their id, name, role), learnt after hydration from
  * GET /api/auth/user, never from the page: null while anonymous or not yet known.

@@ -31,6 +31,9 @@ export default function Admin({ loaderData }: Route.ComponentProps) {
           <Link to="/admin/submissions" className="text-ember-700 underline underline-offset-4">
             Guest Submissions
           </Link>
+          <Link to="/admin/settings" className="text-ember-700 underline underline-offset-4">
+            Site Settings
+          </Link>
           <Link to="/admin/guest-voices" className="text-ember-700 underline underline-offset-4">
             Guest Voices
           </Link>

@@ -12,8 +12,11 @@ export const handle = sharedPage;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services } = context.get(appContext);
-  const books = await services.books.listBooks();
-  return { slots: matchBookSlots(books) };
+  const [books, settings] = await Promise.all([
+    services.books.listBooks(),
+    services.siteSettings.view(),
+  ]);
+  return { slots: matchBookSlots(books, settings.bookSlotTitles) };
 }
 
 export function meta({ matches }: Route.MetaArgs) {

@@ -1,6 +1,6 @@
 import { BookOpen, Feather, Flame } from "lucide-react";
 import { Link } from "react-router";
-import { HOME_GUEST_VOICES, HOME_THEMES } from "../../common/constants.ts";
+import { HOME_GUEST_VOICES, type HOME_THEMES } from "../../common/constants.ts";
 import { formatLongDay } from "../../common/dates.ts";
 import { tagSlug } from "../../common/slug.ts";
 import { GuestVoiceAvatar } from "../components/guest-voice-avatar.tsx";
@@ -15,8 +15,9 @@ export const handle = sharedPage;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services } = context.get(appContext);
-  const [featured, voices] = await Promise.all([
+  const [featured, settings, voices] = await Promise.all([
     orNotFound(services.embers.getFeaturedEmber()),
+    services.siteSettings.view(),
     services.guestVoices.listShown(),
   ]);
   return {
@@ -26,6 +27,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     featured: featured
       ? { text: featured.text, date: featured.date, featuredAt: featured.featuredAt }
       : null,
+    tagline: settings.tagline,
+    themes: settings.homeThemes.map((name) => ({ name, blurb: themeBlurbs[name] })),
   };
 }
 
@@ -38,11 +41,12 @@ export function meta({ matches }: Route.MetaArgs) {
   });
 }
 
-const themeBlurbs: Record<(typeof HOME_THEMES)[number], string> = {
+/** The original three themes' lines; a theme the poet chooses shows its name alone. */
+const themeBlurbs: Record<string, string | undefined> = {
   Belonging: "Tables, rooms and the people who set a plate for us.",
   Becoming: "Slow change, and the courage of weather.",
   Sacred: "The holy hiding in ordinary Tuesdays.",
-};
+} satisfies Record<(typeof HOME_THEMES)[number], string>;
 
 const sections = [
   { to: "/poetry", title: "Poetry", text: "Read poems one stanza at a time.", Icon: Feather },
@@ -52,14 +56,12 @@ const sections = [
 
 export default function Home({ loaderData, matches }: Route.ComponentProps) {
   const site = siteFromMatches(matches);
-  const { featured, guestVoices } = loaderData;
+  const { featured, tagline, themes, guestVoices } = loaderData;
   return (
     <div className="flex flex-col gap-16">
       <section className="py-10 text-center">
         <h1 className="font-serif text-4xl text-stone-900 md:text-6xl">{site.name}</h1>
-        <p className="mx-auto mt-4 max-w-xl text-lg text-stone-700">
-          Poems to read slowly, one stanza at a time.
-        </p>
+        <p className="mx-auto mt-4 max-w-xl text-lg text-stone-700">{tagline}</p>
         <Link
           to="/poetry"
           className="mt-8 inline-block rounded-full bg-ember-700 px-6 py-3 font-medium text-white hover:bg-ember-800"
@@ -90,14 +92,14 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
           Current Themes
         </h2>
         <ul className="grid gap-4 md:grid-cols-3">
-          {HOME_THEMES.map((theme) => (
-            <li key={theme}>
+          {themes.map((theme) => (
+            <li key={theme.name}>
               <Link
-                to={`/themes/${tagSlug(theme)}`}
+                to={`/themes/${tagSlug(theme.name)}`}
                 className="flex h-full flex-col gap-2 rounded-xl border border-stone-200 bg-white p-6 hover:shadow-md"
               >
-                <span className="font-serif text-2xl text-stone-900">{theme}</span>
-                <span className="text-stone-700">{themeBlurbs[theme]}</span>
+                <span className="font-serif text-2xl text-stone-900">{theme.name}</span>
+                {theme.blurb && <span className="text-stone-700">{theme.blurb}</span>}
               </Link>
             </li>
           ))}

@@ -69,7 +69,14 @@ export default function Journal({ loaderData }: Route.ComponentProps) {
   const isEmpty = (cloud?.length ?? 0) === 0 && local.length === 0;
   return (
     <section className="mx-auto flex max-w-3xl flex-col gap-8">
-      <h1 className="font-serif text-4xl text-stone-900">Journal</h1>
+      <div className="flex flex-wrap items-baseline justify-between gap-3">
+        <h1 className="font-serif text-4xl text-stone-900">Journal</h1>
+        {isSignedIn && (
+          <Link to="/account" className="text-sm text-ember-800 underline hover:text-ember-900">
+            Your account
+          </Link>
+        )}
+      </div>
       {isSignedIn && unsynced.length > 0 && (
         <div
           role="status"

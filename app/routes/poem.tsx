@@ -22,7 +22,10 @@ export const handle = sharedPage;
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const { services, audience, site } = context.get(appContext);
-  const poem = await orNotFound(services.poems.getPoem(audience, params.slug));
+  const [poem, settings] = await Promise.all([
+    orNotFound(services.poems.getPoem(audience, params.slug)),
+    services.siteSettings.view(),
+  ]);
   /** What the admin reads above a poem readers cannot see yet (only the admin is shown one). */
   const previewNotice = (shown: Poem): string | null => {
     const state = services.poems.publicationOf(shown);
@@ -37,7 +40,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   };
   const preview = poem ? previewNotice(poem) : null;
   return data(
-    { poem: poem ?? null, preview },
+    { poem: poem ?? null, preview, poetName: settings.poetName },
     {
       status: poem ? 200 : 404,
       // The admin's preview of a draft or scheduled poem is never kept (server/http/page-cache.ts).
@@ -83,7 +86,7 @@ function coverSizes(width: number | null, height: number | null) {
 export default function PoemPage({ loaderData, matches }: Route.ComponentProps) {
   const site = siteFromMatches(matches);
   const nonce = useNonce();
-  const { poem, preview } = loaderData;
+  const { poem, preview, poetName } = loaderData;
   const slug = poem?.slug;
   // Leading with the stanza is for the poem the page was opened at (app.css), not the next one.
   useEffect(
@@ -108,6 +111,16 @@ export default function PoemPage({ loaderData, matches }: Route.ComponentProps) 
     dateModified: new Date(poem.updatedAt).toISOString(),
     ...(poem.coverUrl ? { image: new URL(poem.coverUrl, site.publicUrl).toString() } : {}),
     publisher: { "@type": "Organization", name: site.name },
+    // The poet, once named in the site settings: the Person their About page describes.
+    ...(poetName
+      ? {
+          author: {
+            "@type": "Person",
+            name: poetName,
+            url: new URL("/about", site.publicUrl).toString(),
+          },
+        }
+      : {}),
   };
   return (
     <article className="mx-auto flex max-w-3xl flex-col gap-6">

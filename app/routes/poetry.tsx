@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
-import { POETRY_PAGE_SIZE, POETRY_PILLARS } from "../../common/constants.ts";
+import { POETRY_PAGE_SIZE } from "../../common/constants.ts";
 import { endpoints } from "../../common/endpoints.ts";
 import { PoemCard, type PoemCardData, toPoemCard } from "../components/poem-card.tsx";
 import { callApi } from "../lib/api.ts";
@@ -16,11 +16,14 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const { services } = context.get(appContext);
   const tag = new URL(request.url).searchParams.get("tag")?.trim() || null;
   // One card more than a page says whether there are more to load.
-  const [firstPage, tags] = await Promise.all([
+  const [firstPage, tags, settings] = await Promise.all([
     services.poems.listPoems({ tag: tag ?? undefined, limit: POETRY_PAGE_SIZE + 1 }),
     services.poems.listTags(),
+    services.siteSettings.view(),
   ]);
   return {
+    // The four pillars: the poet's chosen tags, or the original names until they choose.
+    pillars: settings.filterTags,
     poems: firstPage.slice(0, POETRY_PAGE_SIZE).map(toPoemCard),
     hasMore: firstPage.length > POETRY_PAGE_SIZE,
     tags,
@@ -89,7 +92,7 @@ function usePoemPages(firstPage: PoemCardData[], hasMoreAtFirst: boolean, tag: s
 }
 
 export default function Poetry({ loaderData }: Route.ComponentProps) {
-  const { tags, tag } = loaderData;
+  const { tags, tag, pillars } = loaderData;
   const { poems, hasMore, isLoading, isFailed, loadMore } = usePoemPages(
     loaderData.poems,
     loaderData.hasMore,
@@ -100,7 +103,7 @@ export default function Poetry({ loaderData }: Route.ComponentProps) {
     <section className="flex flex-col gap-6">
       <h1 className="font-serif text-4xl text-stone-900">Poetry</h1>
       <nav aria-label="Pillars" className="flex flex-wrap gap-2">
-        {POETRY_PILLARS.map((pillar) => (
+        {pillars.map((pillar) => (
           <Link
             key={pillar}
             to={filterHref(pillar, tag)}

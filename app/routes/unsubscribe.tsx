@@ -1,6 +1,17 @@
 import { useSearchParams } from "react-router";
+import { unsubscribeLink } from "../../common/schemas/subscription.ts";
+import { appContext } from "../lib/app-context.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
 import type { Route } from "./+types/unsubscribe";
+
+/** Whose subscription the link ends, masked; undefined for a link that is not valid. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const query = Object.fromEntries(new URL(request.url).searchParams);
+  const link = unsubscribeLink.safeParse(query);
+  if (!link.success) return { address: undefined };
+  const { services } = context.get(appContext);
+  return { address: await services.subscriptions.maskedAddress(link.data.s, link.data.sig) };
+}
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(siteFromMatches(matches), {
@@ -15,7 +26,7 @@ export function meta({ matches }: Route.MetaArgs) {
  * The unsubscribe link lands here. Opening it changes nothing (mail scanners follow links); the
  * button's POST unsubscribes.
  */
-export default function Unsubscribe() {
+export default function Unsubscribe({ loaderData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   if (params.get("done")) {
     return (
@@ -27,7 +38,7 @@ export default function Unsubscribe() {
       </section>
     );
   }
-  if (params.get("invalid") || !params.get("s") || !params.get("sig")) {
+  if (params.get("invalid") || !loaderData.address) {
     return (
       <section className="mx-auto max-w-md py-16 text-center">
         <h1 className="font-serif text-3xl">This link is not valid</h1>
@@ -38,6 +49,10 @@ export default function Unsubscribe() {
   return (
     <section className="mx-auto max-w-md py-16 text-center">
       <h1 className="font-serif text-3xl">Unsubscribe from the weekly digest?</h1>
+      <p className="mt-3 text-stone-700">
+        No more digests will be sent to{" "}
+        <span className="font-medium text-stone-900">{loaderData.address}</span>.
+      </p>
       <form method="post" action="/api/unsubscribe" className="mt-8">
         <input type="hidden" name="s" value={params.get("s") ?? ""} />
         <input type="hidden" name="sig" value={params.get("sig") ?? ""} />

@@ -214,6 +214,12 @@ export const moderatedWhisper = z.object({
   stanzaIndex: z.int().check(z.gte(0)),
   poemSlug: z.string(),
   poemTitle: z.string(),
-  user: whisperAuthor,
+  /** The poet also sees who wrote it (their address) and whether they are blocked. */
+  user: z.extend(whisperAuthor, {
+    id: z.string(),
+    email: z.string(),
+    isAdmin: z.boolean(),
+    isBlocked: z.boolean(),
+  }),
 });
 export type ModeratedWhisper = z.output<typeof moderatedWhisper>;

@@ -86,6 +86,13 @@ export const whisper = z.object({
 });
 export type Whisper = z.output<typeof whisper>;
 
+/**
+ * POST /api/poems/{slug}/whispers: the whisper, and whether it shows at once or is held, hidden,
+ * until the poet approves it (the site's "hold new whispers" setting).
+ */
+export const sharedWhisper = z.extend(whisper, { isApproved: z.boolean() });
+export type SharedWhisper = z.output<typeof sharedWhisper>;
+
 /** GET /api/journal (docs/product/interactions.md, Journal). */
 export const journalEntries = z.array(
   z.object({

@@ -44,6 +44,8 @@ export type AdminPoem = z.output<typeof adminPoem>;
 export const poemVersion = z.object({
   id: z.int(),
   title: z.string(),
+  /** Its whole text, so the poet sees what a restore would change before asking for it. */
+  stanzas: z.array(z.string()),
   stanzaCount: z.int(),
   firstLine: z.string(),
   /** When this version was saved. */

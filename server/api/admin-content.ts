@@ -21,7 +21,7 @@ const submissionId = idParam("Submission");
  * schemas' messages on 400, 404 for unknown ids, 409 for taken slugs and names.
  */
 export function adminContentRoutes(services: Services) {
-  const { contentAdmin } = services;
+  const { contentAdmin, recentlyDeleted } = services;
   return new Hono<AdminEnv>()
     .get("/poems", async (c) =>
       answer(c, endpoints.listAdminPoems, await contentAdmin.listPoems(c.var.admin)),
@@ -52,8 +52,15 @@ export function adminContentRoutes(services: Services) {
       );
     })
     .delete("/poems/:id", async (c) => {
-      await contentAdmin.deletePoem(c.var.admin, parseInput(poemId, c.req.param()).id);
+      await recentlyDeleted.deletePoem(c.var.admin, parseInput(poemId, c.req.param()).id);
       return answer(c, endpoints.deletePoem, undefined);
+    })
+    .get("/poems/deleted", async (c) =>
+      answer(c, endpoints.listDeletedPoems, await recentlyDeleted.listDeletedPoems(c.var.admin)),
+    )
+    .post("/poems/:id/restore", async (c) => {
+      const { id } = parseInput(poemId, c.req.param());
+      return answer(c, endpoints.restorePoem, await recentlyDeleted.restorePoem(c.var.admin, id));
     })
     .get("/embers", async (c) => {
       const { limit } = parseInput(endpoints.listEmberSchedule.query, c.req.query());
@@ -90,8 +97,15 @@ export function adminContentRoutes(services: Services) {
       return answer(c, endpoints.updateBook, await contentAdmin.updateBook(c.var.admin, id, input));
     })
     .delete("/books/:id", async (c) => {
-      await contentAdmin.deleteBook(c.var.admin, parseInput(bookId, c.req.param()).id);
+      await recentlyDeleted.deleteBook(c.var.admin, parseInput(bookId, c.req.param()).id);
       return answer(c, endpoints.deleteBook, undefined);
+    })
+    .get("/books/deleted", async (c) =>
+      answer(c, endpoints.listDeletedBooks, await recentlyDeleted.listDeletedBooks(c.var.admin)),
+    )
+    .post("/books/:id/restore", async (c) => {
+      const { id } = parseInput(bookId, c.req.param());
+      return answer(c, endpoints.restoreBook, await recentlyDeleted.restoreBook(c.var.admin, id));
     })
     .post("/tags", async (c) => {
       const input = await readJsonBody(c, endpoints.createTag.body);

@@ -5,10 +5,12 @@ import type { AudioService } from "../services/audio.ts";
 import type { ImageService } from "../services/images.ts";
 import type { Services } from "../services/index.ts";
 import { adminContentRoutes } from "./admin-content.ts";
+import { adminReaderRoutes } from "./admin-readers.ts";
 import { audioRoutes } from "./audio.ts";
 import { digestRoutes } from "./digest.ts";
 import { guestVoiceRoutes } from "./guest-voices.ts";
 import { imageRoutes } from "./images.ts";
+import { settingsRoutes } from "./settings.ts";
 
 /**
  * Every /api/admin call, on one router whose guard runs before any handler: anonymous 401, USER
@@ -22,8 +24,10 @@ export function adminRoutes(services: Services, images: ImageService, audio: Aud
       await next();
     })
     .route("/", adminContentRoutes(services))
+    .route("/", adminReaderRoutes(services))
     .route("/", digestRoutes(services))
     .route("/", guestVoiceRoutes(services))
     .route("/", imageRoutes(images))
-    .route("/", audioRoutes(audio));
+    .route("/", audioRoutes(audio))
+    .route("/", settingsRoutes(services));
 }

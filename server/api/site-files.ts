@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { GUEST_VOICES } from "../../common/guest-voices.ts";
 import { tagSlug } from "../../common/slug.ts";
 import { stanzaLines, stanzaText } from "../../common/stanza.ts";
 import type { Config } from "../config.ts";
@@ -46,6 +47,7 @@ export function siteFileRoutes(services: Services, config: Config) {
         ...STATIC_PAGES.map((path) => url(path)),
         ...poems.map((poem) => url(`/poetry/${encodeURIComponent(poem.slug)}`, poem.updatedAt)),
         ...tagNames.map((name) => url(`/themes/${encodeURIComponent(tagSlug(name))}`)),
+        ...GUEST_VOICES.map((voice) => url(`/guest-voices/${encodeURIComponent(voice.slug)}`)),
         ...books.map((book) =>
           url(`/book/${encodeURIComponent(book.slug)}/preview`, book.updatedAt),
         ),
@@ -58,7 +60,10 @@ export function siteFileRoutes(services: Services, config: Config) {
     })
     .get("/feed.xml", sharedRead, async (c) => {
       const poems = (await services.sitemap.listEntries()).poems.slice(0, FEED_SIZE);
-      const updated = (poems[0]?.updatedAt ?? new Date(0)).toISOString();
+      // The feed changed when its latest entry did: a new poem, or an edit to an old one.
+      const updated = new Date(
+        Math.max(0, ...poems.map((poem) => poem.updatedAt.getTime())),
+      ).toISOString();
       const entries = poems.map((poem) => {
         const link = absolute(`/poetry/${encodeURIComponent(poem.slug)}`);
         const content = poem.stanzas.map((stanza) => stanzaLines(stanza).join("\n")).join("\n\n");

@@ -1,17 +1,12 @@
 import { Hono } from "hono";
-import { z } from "zod/mini";
 import { endpoints } from "../../common/endpoints.ts";
+import { unsubscribeLink } from "../../common/schemas/subscription.ts";
 import type { Config } from "../config.ts";
 import { answer } from "../http/answer.ts";
 import { clientAddress } from "../http/client-address.ts";
 import type { AppEnv } from "../http/env.ts";
-import { idInText, parseInput, readFormBody, readJsonBody } from "../http/json-body.ts";
+import { parseInput, readFormBody, readJsonBody } from "../http/json-body.ts";
 import type { Services } from "../services/index.ts";
-
-const unsubscribeQuery = z.object({
-  s: idInText("Invalid unsubscribe link"),
-  sig: z.string().check(z.minLength(1, "Invalid unsubscribe link"), z.maxLength(200)),
-});
 
 /** Path of the unsubscribe endpoint: its one-click POST comes from mail providers, not our pages. */
 export const ONE_CLICK_UNSUBSCRIBE_PATH = "/api/unsubscribe";
@@ -34,13 +29,16 @@ export function subscriptionRoutes(services: Services, config: Config) {
           token.length > 0 && token.length < 200 && (await subscriptions.verify(token));
         return c.redirect(isVerified ? "/?verified=1" : "/subscribe/invalid", 302);
       })
+      // A mail client that cannot POST opens the List-Unsubscribe address in a browser: the page
+      // there shows whose subscription it ends, and its one button POSTs back here.
+      .get("/unsubscribe", (c) => c.redirect(`/unsubscribe${new URL(c.req.url).search}`, 303))
       // RFC 8058 one-click (List-Unsubscribe-Post) and the confirm page's form both land here; the
       // signed link is the authority, so it needs no session and no same-origin check.
       .post("/unsubscribe", async (c) => {
         const body = /form-urlencoded|multipart/i.test(c.req.header("content-type") ?? "")
           ? await readFormBody(c)
           : {};
-        const { s, sig } = parseInput(unsubscribeQuery, {
+        const { s, sig } = parseInput(unsubscribeLink, {
           s: c.req.query("s") ?? body.s,
           sig: c.req.query("sig") ?? body.sig,
         });

@@ -56,6 +56,7 @@ export function createAuth({ db, config, logger, secret, deliverSignInLink }: Au
         firstName: { type: "string", required: false },
         lastName: { type: "string", required: false },
         role: { type: "string", required: false, defaultValue: "USER", input: false },
+        blockedAt: { type: "date", required: false, input: false },
       },
     },
     session: {

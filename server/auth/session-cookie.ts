@@ -6,3 +6,7 @@ export function sessionCookieIn(cookieHeader: string): { name: string; value: st
   const found = /(?:^|;\s*)((?:__Secure-)?ev\.session_token)=([^;]*)/.exec(cookieHeader);
   return found?.[1] === undefined ? undefined : { name: found[1], value: found[2] ?? "" };
 }
+
+/** Expires a session cookie of that name at once (its attributes as better-auth sets them). */
+export const clearedSessionCookie = (name: string) =>
+  `${name}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${name.startsWith("__Secure-") ? "; Secure" : ""}`;

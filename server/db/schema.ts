@@ -30,6 +30,14 @@ const updatedAt = () =>
     .defaultNow()
     .$onUpdate(() => new Date());
 
+/**
+ * When the poet deleted it: null while it is live. A deleted poem or book is kept, hidden from
+ * everyone (server/db/visibility.ts) and holding its slug, in Recently deleted until it is
+ * restored or purged (docs/decisions/033-recently-deleted.md). An instant, not a flag: later
+ * work (telling other servers) waits until the Undo window has passed.
+ */
+const deletedAt = () => timestamp("deleted_at", { withTimezone: true });
+
 /** PostgreSQL's text-search document, which Drizzle has no column builder for. */
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
@@ -53,6 +61,12 @@ export const users = pgTable("users", {
   role: text("role", { enum: ["USER", "ADMIN"] })
     .notNull()
     .default("USER"),
+  /**
+   * Set while the poet has blocked this reader: no echoes or whispers, and their whispers are
+   * hidden from readers by this column alone, so unblocking brings back exactly those the poet
+   * had approved (docs/decisions/041-blocking-a-reader.md).
+   */
+  blockedAt: timestamp("blocked_at", { withTimezone: true }),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -146,6 +160,7 @@ export const poems = pgTable(
     draft: boolean("draft").notNull().default(false),
     /** When readers first see it: now or past is published, future is scheduled. */
     publishAt: timestamp("publish_at", { withTimezone: true }).notNull().defaultNow(),
+    deletedAt: deletedAt(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     /** The title and the stanzas. */
@@ -263,6 +278,7 @@ export const books = pgTable("books", {
   /** As for poems: a draft is never shown; a future publishAt is a scheduled book. */
   draft: boolean("draft").notNull().default(false),
   publishAt: timestamp("publish_at", { withTimezone: true }).notNull().defaultNow(),
+  deletedAt: deletedAt(),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -426,6 +442,33 @@ export const digestSchedule = pgTable(
     updatedAt: updatedAt(),
   },
   (table) => [check("digest_schedule_one_row", sql`${table.id} = 1`)],
+);
+
+/**
+ * The poet's site settings: one row (id 1), absent until the first save. A null column is "not
+ * set": the page shows what it showed before settings existed (docs/decisions/039-site-settings.md).
+ */
+export const siteSettings = pgTable(
+  "site_settings",
+  {
+    id: integer("id").primaryKey().default(1),
+    siteTitle: text("site_title"),
+    tagline: text("tagline"),
+    poetName: text("poet_name"),
+    poetBio: text("poet_bio"),
+    portraitUrl: text("portrait_url"),
+    links: jsonb("links").$type<Array<{ label: string; url: string }>>().notNull().default([]),
+    /** Tag ids of /poetry's four filter chips, in order. */
+    filterTagIds: jsonb("filter_tag_ids").$type<number[]>(),
+    /** Tag ids of home's three 'Current Themes', in order. */
+    homeThemeTagIds: jsonb("home_theme_tag_ids").$type<number[]>(),
+    /** The five book slots' titles; a null entry keeps that slot's original title. */
+    bookSlotTitles: jsonb("book_slot_titles").$type<Array<string | null>>(),
+    copyrightFrom: integer("copyright_from"),
+    holdWhispers: boolean("hold_whispers").notNull().default(false),
+    updatedAt: updatedAt(),
+  },
+  (table) => [check("site_settings_one_row", sql`${table.id} = 1`)],
 );
 
 export const DELIVERY_STATUSES = ["pending", "sending", "sent", "failed", "skipped"] as const;

@@ -81,8 +81,10 @@ export async function seedDemo(db: Database, config: Config, logger: Logger): Pr
             coverProvider: "object-storage" as const,
             coverWidth: COVER_WIDTH,
             coverHeight: COVER_HEIGHT,
+            // Back-dated as a whole: a poem written then came out then, not at seeding.
             createdAt,
             updatedAt: createdAt,
+            publishAt: createdAt,
           };
         }),
       )

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lte, min, type Placeholder, type SQL, sql } from "drizzle-orm";
+import { and, eq, gt, isNotNull, isNull, lte, min, type Placeholder, type SQL } from "drizzle-orm";
 import { dayInZone, dayToDate, nextMidnightInZone } from "../../common/dates.ts";
 import type { Actor } from "../services/actor.ts";
 import type { Database } from "./client.ts";
@@ -33,21 +33,43 @@ export function audienceOf(actor: Actor): Audience {
 /** "Now": an instant, or a prepared statement's placeholder that is given one on each run. */
 export type Now = Date | Placeholder;
 
+/** How long a deleted poem or book stays in Recently deleted before it is purged. */
+export const RECENTLY_DELETED_DAYS = 30;
+const RECENTLY_DELETED_MS = RECENTLY_DELETED_DAYS * 24 * 60 * 60 * 1000;
+
 /**
- * A poem is published when it is no draft and its publishAt has come; until then it is a draft
- * (never shown to readers) or scheduled (shown from publishAt on).
+ * Not deleted. A deleted poem or book is nobody's to see, the poet's included, wherever it
+ * would show (pages, lists, feed, sitemap, search, API, share cards, interactions): it lives
+ * only in the admin's Recently deleted list until it is restored or purged.
+ */
+export const isLive = (table: typeof poems | typeof books): SQL => isNull(table.deletedAt);
+
+/** Deleted, and still restorable as of `now`: what Recently deleted lists. */
+export const recentlyDeleted = (table: typeof poems | typeof books, now: Date): SQL =>
+  and(isNotNull(table.deletedAt), gt(table.deletedAt, purgeCutoff(now))) as SQL;
+
+/** Deleted before this instant: past restoring, and purged by the database upkeep. */
+export const purgeCutoff = (now: Date): Date => new Date(now.getTime() - RECENTLY_DELETED_MS);
+
+/** When a poem or book deleted at `deletedAt` is purged. */
+export const purgeAt = (deletedAt: Date): Date =>
+  new Date(deletedAt.getTime() + RECENTLY_DELETED_MS);
+
+/**
+ * A poem is published when it is live, no draft and its publishAt has come; until then it is a
+ * draft (never shown to readers) or scheduled (shown from publishAt on).
  */
 const isPublished = (table: typeof poems | typeof books, now: Now): SQL =>
-  and(eq(table.draft, false), lte(table.publishAt, now)) as SQL;
+  and(isLive(table), eq(table.draft, false), lte(table.publishAt, now)) as SQL;
 
 /**
  * Poems the audience may open at their own address now: published ones, and for the admin every
- * poem, so the poet can see a draft or a scheduled poem exactly as readers will (a render that
- * answers `private, no-store`, so the page cache, which keeps one copy of a page per audience
+ * live poem, so the poet can see a draft or a scheduled poem exactly as readers will (a render
+ * that answers `private, no-store`, so the page cache, which keeps one copy of a page per audience
  * since decision 024, never keeps it).
  */
 export function readablePoems(audience: Audience, now: Now): SQL {
-  return audience === "admin" ? sql`true` : isPublished(poems, now);
+  return audience === "admin" ? isLive(poems) : isPublished(poems, now);
 }
 
 /**
@@ -55,10 +77,11 @@ export function readablePoems(audience: Audience, now: Now): SQL {
  * changes): the same rule, side by side with it so the two cannot drift apart.
  */
 export function isReadable(
-  poem: { draft: boolean; publishAt: Date },
+  poem: { draft: boolean; publishAt: Date; deletedAt: Date | null },
   audience: Audience,
   now: Date,
 ): boolean {
+  if (poem.deletedAt !== null) return false;
   return audience === "admin" || (!poem.draft && poem.publishAt.getTime() <= now.getTime());
 }
 
@@ -107,7 +130,7 @@ export async function nextVisibilityChange(
     db
       .select({ at: min(table.publishAt) })
       .from(table)
-      .where(and(eq(table.draft, false), gt(table.publishAt, now)));
+      .where(and(isLive(table), eq(table.draft, false), gt(table.publishAt, now)));
   const [[poem], [book]] = await Promise.all([firstDue(poems), firstDue(books)]);
   const instants = [nextMidnightInZone(timeZone, now), poem?.at, book?.at];
   return new Date(Math.min(...instants.filter((at) => at != null).map((at) => at.getTime())));

@@ -1,6 +1,6 @@
 import { promisify } from "node:util";
 import zlib from "node:zlib";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { COMPRESSIBLE_CONTENT_TYPE_REGEX } from "hono/compress";
 
 const gzip = promisify(zlib.gzip);
@@ -12,8 +12,11 @@ const GZIP_LEVEL = 6;
 const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i;
 const VARY_ACCEPT_ENCODING = /(?:^|,)\s*accept-encoding\s*(?:,|$)/i;
 
+/** The codings this server sends a body in. */
+export type Encoding = "br" | "gzip" | "identity";
+
 /** The content codings an Accept-Encoding header accepts: listed without `q=0`. */
-function acceptedEncodings(header: string | undefined): Set<string> {
+export function acceptedEncodings(header: string | undefined): Set<string> {
   const accepted = new Set<string>();
   for (const entry of (header ?? "").split(",")) {
     const [coding = "", ...params] = entry.split(";").map((part) => part.trim().toLowerCase());
@@ -34,11 +37,19 @@ export function gzipForOneResponse(body: Buffer) {
 }
 
 /** For bodies compressed ahead of time in both codings: Brotli, else gzip, else none. */
-export function preferredEncoding(header: string | undefined): "br" | "gzip" | "identity" {
+export function preferredEncoding(header: string | undefined): Encoding {
   const accepted = acceptedEncodings(header);
   if (accepted.has("br") || accepted.has("*")) return "br";
   if (accepted.has("gzip")) return "gzip";
   return "identity";
+}
+
+/** Names Accept-Encoding in the answer's Vary, once (unless it varies with everything). */
+export function varyWithAcceptEncoding(c: Context) {
+  const vary = c.res.headers.get("Vary");
+  if (vary !== "*" && !VARY_ACCEPT_ENCODING.test(vary ?? "")) {
+    c.header("Vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
+  }
 }
 
 /**
@@ -64,10 +75,7 @@ export function compressText(): MiddlewareHandler {
     ) {
       return;
     }
-    const vary = response.headers.get("Vary");
-    if (vary !== "*" && !VARY_ACCEPT_ENCODING.test(vary ?? "")) {
-      c.header("Vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
-    }
+    varyWithAcceptEncoding(c);
     if (!acceptsGzip(c.req.header("Accept-Encoding"))) return;
 
     const body = Buffer.from(await response.arrayBuffer());

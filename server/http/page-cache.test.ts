@@ -77,6 +77,9 @@ describe("the page cache", () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
+  /** A client that takes no compressed body: the page's identity copy. */
+  const plain = { headers: { "Accept-Encoding": "identity" } };
+
   /** The first request is answered from the render that fills the cache; this waits until kept. */
   async function warm(path: string) {
     await fetch(`${base}${path}`);
@@ -84,7 +87,7 @@ describe("the page cache", () => {
   }
 
   it("answers the first request from the render that fills the cache, with its ETag", async () => {
-    const first = await fetch(`${base}/poetry/river`);
+    const first = await fetch(`${base}/poetry/river`, plain);
     expect(first.headers.get("x-rendered-by")).toBeNull();
     expect(await first.text()).toBe(PAGE);
     const etag = first.headers.get("etag") ?? "";
@@ -92,25 +95,96 @@ describe("the page cache", () => {
     expect(first.headers.get("cache-control")).toBe("no-cache");
     expect(first.headers.get("content-security-policy")).not.toContain("nonce-");
     await vi.waitUntil(() => cache.stats().entries === 1);
-    const second = await fetch(`${base}/poetry/river`);
+    const second = await fetch(`${base}/poetry/river`, plain);
     expect(await second.text()).toBe(PAGE);
     expect(second.headers.get("etag")).toBe(etag);
-    const revalidated = await fetch(`${base}/poetry/river`, { headers: { "If-None-Match": etag } });
+    const revalidated = await fetch(`${base}/poetry/river`, {
+      headers: { ...plain.headers, "If-None-Match": etag },
+    });
     expect(revalidated.status).toBe(304);
     expect(revalidated.headers.get("etag")).toBe(etag);
     expect(renders).toEqual(["/poetry/river"]);
   });
 
   it("answers If-None-Match with 304 from a fresh render too, its nonce aside", async () => {
-    const etag = (await fetch(`${base}/poetry/river`)).headers.get("etag") ?? "";
+    const etag = (await fetch(`${base}/poetry/river`, plain)).headers.get("etag") ?? "";
     await vi.waitUntil(() => cache.stats().entries === 1);
     cache.clear();
     const revalidated = await fetch(`${base}/poetry/river`, {
-      headers: { "If-None-Match": `W/"other", ${etag}` },
+      headers: { ...plain.headers, "If-None-Match": `W/"other", ${etag}` },
     });
     expect(revalidated.status).toBe(304);
     expect(revalidated.headers.get("etag")).toBe(etag);
     expect(renders).toEqual(["/poetry/river", "/poetry/river"]);
+  });
+
+  it("gives each coding its own validator, and a 304 to the copy a client holds and still accepts", async () => {
+    const fresh = await fetch(`${base}/poetry/river`, { headers: { "Accept-Encoding": "gzip" } });
+    const hash = /^W\/"([\w-]{27})-gzip"$/.exec(fresh.headers.get("etag") ?? "")?.[1];
+    // Gzipped for that one response: not the bytes the cache keeps, so its validator is weak.
+    expect(hash).toBeDefined();
+    await vi.waitUntil(() => cache.stats().entries === 1);
+    const etagFor = async (acceptEncoding: string) =>
+      (
+        await fetch(`${base}/poetry/river`, { headers: { "Accept-Encoding": acceptEncoding } })
+      ).headers.get("etag");
+    expect(await etagFor("identity")).toBe(`"${hash}"`);
+    expect(await etagFor("gzip")).toBe(`"${hash}-gzip"`);
+    expect(await etagFor("gzip, br")).toBe(`"${hash}-br"`);
+
+    const revalidate = (ifNoneMatch: string, acceptEncoding: string) =>
+      fetch(`${base}/poetry/river`, {
+        headers: { "If-None-Match": ifNoneMatch, "Accept-Encoding": acceptEncoding },
+      });
+    // The gzip copy a cache holds is still good for a client that would now get br.
+    for (const [held, acceptEncoding] of [
+      [`W/"${hash}-gzip"`, "gzip, br"],
+      [`"${hash}-gzip"`, "gzip, br"],
+      [`"${hash}-br"`, "br"],
+      [`W/"${hash}-br"`, "gzip, br"],
+      [`"${hash}"`, "br"],
+      [`"other", "${hash}-gzip"`, "gzip"],
+    ] as const) {
+      const answer = await revalidate(held, acceptEncoding);
+      expect(answer.status, `${held} with ${acceptEncoding}`).toBe(304);
+      expect(answer.headers.get("etag")).toBe(held.replace(/^"other", /, ""));
+      expect(answer.headers.get("vary")).toBe("Accept-Encoding, Cookie");
+    }
+    const any = await revalidate("*", "gzip, br");
+    expect(any.status).toBe(304);
+    expect(any.headers.get("etag")).toBe(`"${hash}-br"`);
+    // A copy in a coding the client no longer accepts is not the one it gets: the full answer.
+    const other = await revalidate(`"${hash}-br"`, "gzip");
+    expect(other.status).toBe(200);
+    expect(other.headers.get("etag")).toBe(`"${hash}-gzip"`);
+    expect(await other.text()).toBe(PAGE);
+  });
+
+  it.each(["garbage", "W/", ",,,", '"unterminated', 'W/W/"x"'])(
+    "sends the whole page for a garbled If-None-Match (%s)",
+    async (ifNoneMatch) => {
+      await warm("/poetry/river");
+      const answer = await fetch(`${base}/poetry/river`, {
+        headers: { ...plain.headers, "If-None-Match": ifNoneMatch },
+      });
+      expect(answer.status).toBe(200);
+      expect(await answer.text()).toBe(PAGE);
+    },
+  );
+
+  it("marks a signed-in audience's copy private, from a render, from memory and in a 304", async () => {
+    const asReader = { headers: { ...plain.headers, Cookie: "ev.session_token=reader" } };
+    const fresh = await fetch(`${base}/poetry`, asReader);
+    expect(fresh.headers.get("cache-control")).toBe("private, no-cache");
+    await vi.waitUntil(() => cache.stats().entries === 1);
+    const kept = await fetch(`${base}/poetry`, asReader);
+    expect(kept.headers.get("cache-control")).toBe("private, no-cache");
+    const revalidated = await fetch(`${base}/poetry`, {
+      headers: { ...asReader.headers, "If-None-Match": kept.headers.get("etag") ?? "" },
+    });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers.get("cache-control")).toBe("private, no-cache");
+    expect((await fetch(`${base}/poetry`, plain)).headers.get("cache-control")).toBe("no-cache");
   });
 
   it("renders a page once for the requests that come while it is rendered", async () => {
@@ -118,7 +192,7 @@ describe("the page cache", () => {
     renderGate = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const answers = Promise.all([1, 2, 3].map(() => fetch(`${base}/poetry/river`)));
+    const answers = Promise.all([1, 2, 3].map(() => fetch(`${base}/poetry/river`, plain)));
     await vi.waitUntil(() => renders.length === 1);
     release();
     const etags = (await answers).map((answer) => answer.headers.get("etag"));
@@ -201,6 +275,17 @@ describe("the page cache", () => {
     expect(forged.headers.get("set-cookie")).toBe(
       "ev.session_token=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax",
     );
+    // A revalidation clears it too.
+    const revalidated = await fetch(`${base}/poetry`, {
+      headers: {
+        Cookie: "ev.session_token=forged.value",
+        "If-None-Match": forged.headers.get("etag") ?? "",
+      },
+    });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers.get("set-cookie")).toBe(
+      "ev.session_token=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax",
+    );
     expect(renders).toEqual(["/poetry"]);
   });
 
@@ -230,11 +315,11 @@ describe("the page cache", () => {
     renderGate = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const answer = fetch(`${base}/books`);
+    const answer = fetch(`${base}/books`, plain);
     await vi.waitUntil(() => renders.includes("/books"));
     cache.clear();
     // A request after the change does not wait for the render that began before it.
-    const afterChange = fetch(`${base}/books`);
+    const afterChange = fetch(`${base}/books`, plain);
     await vi.waitUntil(() => renders.filter((path) => path === "/books").length === 2);
     cache.clear();
     release();

@@ -2,18 +2,21 @@ import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
-import { sessionCookieIn } from "../auth/session-cookie.ts";
+import { clearedSessionCookie, sessionCookieIn } from "../auth/session-cookie.ts";
 import type { Audience } from "../db/visibility.ts";
 import type { Logger } from "../logger.ts";
 import type { Sharing } from "./cache-policy.ts";
-import { acceptsGzip, gzipForOneResponse, preferredEncoding } from "./compression.ts";
+import {
+  acceptedEncodings,
+  acceptsGzip,
+  type Encoding,
+  gzipForOneResponse,
+  preferredEncoding,
+} from "./compression.ts";
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
 
-/** Expires a session cookie of that name at once (its attributes as better-auth sets them). */
-const clearedCookie = (name: string) =>
-  `${name}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${name.startsWith("__Secure-") ? "; Secure" : ""}`;
 const MAX_ENTRIES = 2_000;
 const MAX_BYTES = 64 * 1024 * 1024;
 const NOT_CACHEABLE_MS = 60_000;
@@ -28,10 +31,27 @@ const PER_RESPONSE_HEADERS = new Set([
   "keep-alive",
 ]);
 
-/** A page as every anonymous reader gets it: one render's body, its shared headers and ETag. */
+/** The ETag of each coding of a page (decision 029). */
+type Validators = Record<Encoding, string>;
+
+/**
+ * Each coding of a page is a representation of its own, with bytes of its own, so each has its
+ * own strong validator (RFC 9110 §8.8.3): the identity body's hash, the coding's name after it.
+ * A copy gzipped for one response (decision 012) is not the cache's gzip bytes: its is weak.
+ */
+function validatorsOf(hash: string, isKept: boolean): Validators {
+  return {
+    identity: `"${hash}"`,
+    gzip: `${isKept ? "" : "W/"}"${hash}-gzip"`,
+    br: `"${hash}-br"`,
+  };
+}
+
+/** A page as every reader of an audience gets it: one render's body, its shared headers. */
 interface SharedPage {
   headers: Record<string, string>;
-  etag: string;
+  /** The identity body's hash, from which each coding's validator is made. */
+  hash: string;
   identity: Buffer;
   /** How long the route lets a copy be kept (its `s-maxage`), when it changes without a write. */
   lifeMs?: number;
@@ -39,6 +59,7 @@ interface SharedPage {
 
 /** A shared page kept in memory, with its body compressed once in both codings. */
 interface Entry extends SharedPage {
+  validators: Validators;
   /** When what readers may see next changes by itself (a new ember day): the copy ends then. */
   expiresAt: number;
   gzip: Buffer;
@@ -46,14 +67,33 @@ interface Entry extends SharedPage {
   bytes: number;
 }
 
-/** If-None-Match names this ETag (a list, weak or strong, or `*`; RFC 9110's weak comparison). */
-function isNotModified(request: IncomingMessage, etag: string): boolean {
+const CODINGS: Encoding[] = ["identity", "gzip", "br"];
+
+/**
+ * The validator to answer 304 with, when If-None-Match names the page in a coding this request
+ * accepts (weak comparison: `W/` aside, RFC 9110 §13.1.2): the one the client holds, which it
+ * keeps even when it would now be sent another coding. `*` names whichever it would be sent.
+ * Anything else, a garbled header too, names nothing: the full answer.
+ */
+function notModifiedValidator(
+  request: IncomingMessage,
+  validators: Validators,
+  selected: Encoding,
+): string | undefined {
   const header = request.headers["if-none-match"];
-  if (!header) return false;
-  return header
-    .split(",")
-    .map((tag) => tag.trim().replace(/^W\//, ""))
-    .some((tag) => tag === etag || tag === "*");
+  if (!header) return undefined;
+  let accepted: Set<string> | undefined;
+  for (const listed of header.split(",")) {
+    const held = listed.trim();
+    if (held === "*") return validators[selected];
+    const tag = held.replace(/^W\//, "");
+    for (const coding of CODINGS) {
+      if (tag !== validators[coding].replace(/^W\//, "")) continue;
+      accepted ??= acceptedEncodings(request.headers["accept-encoding"]);
+      if (coding === "identity" || accepted.has(coding) || accepted.has("*")) return held;
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -167,11 +207,16 @@ export function createPageCache(options: {
       headers["content-security-policy"] = shared.policy;
       identity = shared.body;
     }
-    const etag = `"${createHash("sha256").update(identity).digest("base64url").slice(0, 27)}"`;
+    const hash = createHash("sha256").update(identity).digest("base64url").slice(0, 27);
     const sharedMaxAge = /\bs-maxage=(\d+)/.exec(headers["cache-control"] ?? "")?.[1];
     return {
-      headers: { ...headers, etag, vary: "Accept-Encoding, Cookie", "cache-control": "no-cache" },
-      etag,
+      headers: {
+        ...headers,
+        vary: "Accept-Encoding, Cookie",
+        // A signed-in audience's copy is shared by its readers here, never by a cache between.
+        "cache-control": audience === "anonymous" ? "no-cache" : "private, no-cache",
+      },
+      hash,
       identity,
       lifeMs: sharedMaxAge === undefined ? undefined : Number(sharedMaxAge) * 1000,
     };
@@ -188,6 +233,7 @@ export function createPageCache(options: {
     if (startedIn !== generation) return;
     const entry: Entry = {
       ...page,
+      validators: validatorsOf(page.hash, true),
       expiresAt: Math.min(expiresAt.getTime(), now() + (page.lifeMs ?? Number.POSITIVE_INFINITY)),
       gzip: gzipped,
       br: brotlied,
@@ -229,11 +275,17 @@ export function createPageCache(options: {
     return page;
   }
 
-  function answerNotModified(response: ServerResponse, page: SharedPage) {
+  function answerNotModified(
+    response: ServerResponse,
+    page: SharedPage,
+    etag: string,
+    extraHeaders: Record<string, string>,
+  ) {
     response.writeHead(304, {
-      etag: page.etag,
+      ...extraHeaders,
+      etag,
       vary: page.headers.vary ?? "",
-      "cache-control": "no-cache",
+      "cache-control": page.headers["cache-control"] ?? "no-cache",
     });
     response.end();
   }
@@ -244,12 +296,14 @@ export function createPageCache(options: {
     entry: Entry,
     extraHeaders: Record<string, string>,
   ) {
-    if (isNotModified(request, entry.etag)) return answerNotModified(response, entry);
     const encoding = preferredEncoding(request.headers["accept-encoding"]);
+    const held = notModifiedValidator(request, entry.validators, encoding);
+    if (held) return answerNotModified(response, entry, held, extraHeaders);
     const body = encoding === "br" ? entry.br : encoding === "gzip" ? entry.gzip : entry.identity;
     response.writeHead(200, {
       ...entry.headers,
       ...extraHeaders,
+      etag: entry.validators[encoding],
       ...(encoding === "identity" ? {} : { "content-encoding": encoding }),
       "content-length": String(body.length),
     });
@@ -263,12 +317,16 @@ export function createPageCache(options: {
     page: SharedPage,
     extraHeaders: Record<string, string>,
   ) {
-    if (isNotModified(request, page.etag)) return answerNotModified(response, page);
     const isGzipped = request.method !== "HEAD" && acceptsGzip(request.headers["accept-encoding"]);
+    const validators = validatorsOf(page.hash, false);
+    const encoding = isGzipped ? "gzip" : "identity";
+    const held = notModifiedValidator(request, validators, encoding);
+    if (held) return answerNotModified(response, page, held, extraHeaders);
     const body = isGzipped ? await gzipForOneResponse(page.identity) : page.identity;
     response.writeHead(200, {
       ...page.headers,
       ...extraHeaders,
+      etag: validators[encoding],
       ...(isGzipped ? { "content-encoding": "gzip" } : {}),
       "content-length": String(body.length),
     });
@@ -319,7 +377,7 @@ export function createPageCache(options: {
           // the cookie goes.
           const clearing: Record<string, string> = isSignedIn
             ? {}
-            : { "set-cookie": clearedCookie(sessionCookie) };
+            : { "set-cookie": clearedSessionCookie(sessionCookie) };
           answerFor(request, response, passToApp, url, audience, clearing);
         })
         // The session store is away: the app answers, with its own page for that.

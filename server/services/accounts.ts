@@ -96,10 +96,20 @@ export function createAccountService(deps: AccountDeps) {
   }
 
   const knownSessions = new Map<string, KnownSession>();
-  /** Prepared once: each connection then only binds and executes it (decision 026). */
+  /**
+   * Prepared once: each connection then only binds and executes it (decision 026). It reads the
+   * reader's name, picture and block with the session, so what another instance changed of them
+   * holds here at the next call, in the same one statement.
+   */
   const sessionIsLive = db
-    .select({ id: sessions.id })
+    .select({
+      firstName: users.firstName,
+      lastName: users.lastName,
+      profileImageUrl: users.profileImageUrl,
+      blockedAt: users.blockedAt,
+    })
     .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
     .where(
       and(
         eq(sessions.token, sql.placeholder("token")),
@@ -109,8 +119,9 @@ export function createAccountService(deps: AccountDeps) {
     .prepare("session_is_live");
 
   /**
-   * Counts the sessions ended through this instance (sign-out, role change): a read begun before
-   * one may have seen the session still live, and is then answered but not remembered.
+   * Counts the sessions ended and the readers changed through this instance (sign-out, role
+   * change, name, block): a read begun before one may have seen the old state, and is then
+   * answered but not remembered.
    */
   let sessionsEnded = 0;
 
@@ -131,6 +142,7 @@ export function createAccountService(deps: AccountDeps) {
             lastName: user.lastName ?? null,
             profileImageUrl: user.image ?? null,
             role: user.role === "ADMIN" ? "ADMIN" : "USER",
+            isBlocked: Boolean((user as { blockedAt?: unknown }).blockedAt),
           }
         : null,
       token: result?.session.token ?? "",
@@ -167,6 +179,13 @@ export function createAccountService(deps: AccountDeps) {
       return null;
     }
     known.confirmedAt = now;
+    known.actor = {
+      ...known.actor,
+      firstName: live.firstName,
+      lastName: live.lastName,
+      profileImageUrl: live.profileImageUrl,
+      isBlocked: live.blockedAt !== null,
+    };
     return known.actor;
   }
 
@@ -191,6 +210,25 @@ export function createAccountService(deps: AccountDeps) {
     async audienceOf(cookieHeader: string): Promise<{ audience: Audience; isSignedIn: boolean }> {
       const actor = await sessionActor(cookieHeader, AUDIENCE_LOOKUP_MS);
       return { audience: audienceOf(actor), isSignedIn: actor !== null };
+    },
+
+    /**
+     * A change to a reader made through this instance (their name, their block) holds here at
+     * once; other instances read it with the next call's session confirmation.
+     */
+    rememberReaderChange(userId: string, change: Partial<SessionUser>) {
+      sessionsEnded += 1;
+      for (const known of knownSessions.values()) {
+        if (known.actor?.id === userId) known.actor = { ...known.actor, ...change };
+      }
+    },
+
+    /** Every session of a reader ended (sign-out everywhere, a deleted account) holds here at once. */
+    forgetReaderSessions(userId: string) {
+      sessionsEnded += 1;
+      for (const [cookieValue, known] of knownSessions) {
+        if (known.actor?.id === userId) knownSessions.delete(cookieValue);
+      }
     },
 
     /** A sign-out through this instance holds here at once. */
@@ -256,10 +294,7 @@ export function createAccountService(deps: AccountDeps) {
           await tx.delete(sessions).where(eq(sessions.userId, user.id));
         });
         // Its sessions are gone: this instance knows at once, others at the next confirmation.
-        sessionsEnded += 1;
-        for (const [cookieValue, known] of knownSessions) {
-          if (known.actor?.id === user.id) knownSessions.delete(cookieValue);
-        }
+        this.forgetReaderSessions(user.id);
       }
       return true;
     },

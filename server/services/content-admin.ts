@@ -34,6 +34,7 @@ import {
   users,
   whispers,
 } from "../db/schema.ts";
+import { isLive } from "../db/visibility.ts";
 import type { AdminActor } from "./actor.ts";
 import { asBook, bookColumns } from "./books.ts";
 import type { ContentChanges } from "./content-changes.ts";
@@ -212,7 +213,7 @@ export function createContentAdminService({
     const [before] = await tx
       .select({ title: poems.title, stanzas: poems.stanzas, updatedAt: poems.updatedAt })
       .from(poems)
-      .where(eq(poems.id, id))
+      .where(and(eq(poems.id, id), isLive(poems)))
       .for("update");
     if (!before) throw notFound("Poem not found");
     const [poem] = await tx
@@ -265,7 +266,10 @@ export function createContentAdminService({
 
     /** A poem's earlier versions, newest first; 404 for an unknown poem. */
     async listPoemVersions(_admin: AdminActor, id: number): Promise<PoemVersion[]> {
-      const [poem] = await db.select({ id: poems.id }).from(poems).where(eq(poems.id, id));
+      const [poem] = await db
+        .select({ id: poems.id })
+        .from(poems)
+        .where(and(eq(poems.id, id), isLive(poems)));
       if (!poem) throw notFound("Poem not found");
       return listVersions(db, id);
     },
@@ -288,16 +292,8 @@ export function createContentAdminService({
       return readAdminPoem(slug);
     },
 
-    /** Its tag links, echoes, whispers and journal entries go with it (foreign-key cascades). */
-    async deletePoem(_admin: AdminActor, id: number): Promise<void> {
-      await writeContent(async () => {
-        const deleted = await db.delete(poems).where(eq(poems.id, id)).returning({ id: poems.id });
-        if (deleted.length === 0) throw notFound("Poem not found");
-      });
-    },
-
     /**
-     * Every poem, for the Poems tab: drafts first, then scheduled ones (soonest first), then the
+     * Every live poem (the deleted ones are in Recently deleted), for the Poems tab: drafts first, then scheduled ones (soonest first), then the
      * published (newest first).
      */
     async listPoems(_admin: AdminActor): Promise<AdminPoem[]> {
@@ -305,6 +301,7 @@ export function createContentAdminService({
       const rows = await db
         .select(poemColumns)
         .from(poems)
+        .where(isLive(poems))
         .orderBy(
           sql`case when ${poems.draft} then 0 when ${poems.publishAt} > ${asOf} then 1 else 2 end`,
           sql`case when not ${poems.draft} and ${poems.publishAt} > ${asOf} then ${poems.publishAt} end asc`,
@@ -398,19 +395,12 @@ export function createContentAdminService({
           db
             .update(books)
             .set({ ...input, ...publicationValues(input, false) })
-            .where(eq(books.id, id))
+            .where(and(eq(books.id, id), isLive(books)))
             .returning(bookColumns),
         BOOK_SLUG_TAKEN,
       );
       if (!book) throw notFound("Book not found");
       return asBook(book);
-    },
-
-    async deleteBook(_admin: AdminActor, id: number): Promise<void> {
-      await writeContent(async () => {
-        const deleted = await db.delete(books).where(eq(books.id, id)).returning({ id: books.id });
-        if (deleted.length === 0) throw notFound("Book not found");
-      });
     },
 
     async createTag(_admin: AdminActor, input: TagInput): Promise<TagRef> {
@@ -454,7 +444,10 @@ export function createContentAdminService({
       });
     },
 
-    /** Every whisper, newest first, approved or hidden, with its poem and author. */
+    /**
+     * Every whisper on a live poem, newest first, approved or hidden, with its poem and author
+     * (a deleted poem's whispers wait with it in Recently deleted).
+     */
     async listWhispers(_admin: AdminActor): Promise<ModeratedWhisper[]> {
       const rows = await db
         .select({
@@ -469,10 +462,14 @@ export function createContentAdminService({
             firstName: users.firstName,
             lastName: users.lastName,
             profileImageUrl: users.profileImageUrl,
+            id: users.id,
+            email: users.email,
+            isAdmin: sql<boolean>`${users.role} = 'ADMIN'`,
+            isBlocked: sql<boolean>`${users.blockedAt} is not null`,
           },
         })
         .from(whispers)
-        .innerJoin(poems, eq(poems.id, whispers.poemId))
+        .innerJoin(poems, and(eq(poems.id, whispers.poemId), isLive(poems)))
         .innerJoin(users, eq(users.id, whispers.userId))
         .orderBy(desc(whispers.createdAt), desc(whispers.id))
         .limit(MODERATION_LIST_MAX);

@@ -3,6 +3,7 @@ import type { DatabaseHandle } from "../db/client.ts";
 import * as schema from "../db/schema.ts";
 import { createBackgroundLoop } from "./background-loop.ts";
 import type { ServiceDeps } from "./deps.ts";
+import type { RecentlyDeletedService } from "./recently-deleted.ts";
 
 /** How often the server tidies the database (docs/decisions/014-database-upkeep.md). */
 export const UPKEEP_INTERVAL_MS = 60 * 60 * 1000;
@@ -10,12 +11,14 @@ export const UPKEEP_INTERVAL_MS = 60 * 60 * 1000;
 export interface UpkeepReport {
   /** Rows past their end: rate-limit windows, sessions and sign-in links. */
   expiredRows: number;
+  /** Poems and books purged after their time in Recently deleted. */
+  purgedContent: number;
   /** Tables vacuumed and analyzed: every table on the embedded database, none on PostgreSQL. */
   vacuumedTables: number;
 }
 
 /**
- * Expired rows go, and on the embedded database the tables are vacuumed and analyzed: PGlite runs
+ * Expired rows go, poems and books deleted more than 30 days ago are purged, and on the embedded database the tables are vacuumed and analyzed: PGlite runs
  * PostgreSQL in single-user mode, where autovacuum never starts, so without this every deleted
  * echo and every updated delivery would stay on disk and the planner would never have statistics.
  * PostgreSQL's own autovacuum does that part there.
@@ -25,7 +28,11 @@ export function createDatabaseUpkeep({
   handle,
   logger,
   now,
-}: ServiceDeps & { handle: Pick<DatabaseHandle, "driver"> }) {
+  recentlyDeleted,
+}: ServiceDeps & {
+  handle: Pick<DatabaseHandle, "driver">;
+  recentlyDeleted: Pick<RecentlyDeletedService, "purgeExpired">;
+}) {
   const { rateLimits, sessions, verifications } = schema;
   const tables = Object.values(schema).filter((value) => is(value, Table));
 
@@ -49,6 +56,7 @@ export function createDatabaseUpkeep({
     ]);
     const report = {
       expiredRows: removed.reduce((sum, rows) => sum + rows.length, 0),
+      purgedContent: await recentlyDeleted.purgeExpired(),
       vacuumedTables: handle.driver === "pglite" ? await vacuumEveryTable() : 0,
     };
     logger.info({ ...report, ms: Math.round(performance.now() - started) }, "database upkeep");

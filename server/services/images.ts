@@ -13,7 +13,7 @@ import {
   UnsupportedImageError,
 } from "../images/process-image.ts";
 import type { ObjectStore } from "../storage/local.ts";
-import type { AdminActor } from "./actor.ts";
+import type { AdminActor, SessionUser } from "./actor.ts";
 import { invalid, unsupportedMediaType } from "./errors.ts";
 import { RATE_LIMITS, type RateLimiter } from "./rate-limit.ts";
 import { createUploadFlow } from "./uploads.ts";
@@ -58,7 +58,10 @@ export function createImageService(deps: {
     return { contentType: processed.type, width: processed.width, height: processed.height };
   }
 
-  const uploads = createUploadFlow(deps, { kind: "images", store: storeImage });
+  const uploads = createUploadFlow<StoredImage, SessionUser>(deps, {
+    kind: "images",
+    store: storeImage,
+  });
 
   return {
     uploads,
@@ -75,6 +78,19 @@ export function createImageService(deps: {
       const original = await objectStore.get(imageKey(id));
       if (!original || (await objectStore.exists(variantKey))) return;
       await objectStore.put(variantKey, await createVariant(original, variantWidth));
+    },
+
+    /** A reader's avatar goes up through the same flow as covers, a few times an hour at most. */
+    async createAvatarUploadUrl(reader: SessionUser, contentType?: string) {
+      await deps.rateLimiter.consume(RATE_LIMITS.avatarUploadPerUser, reader.id);
+      return uploads.createUploadUrl(reader, contentType);
+    },
+
+    /** Whether an /objects/images/{id} path names a stored image (a bucket upload is stored now). */
+    async isStoredImage(objectPath: string): Promise<boolean> {
+      const id = objectPath.slice(objectPath.lastIndexOf("/") + 1);
+      if (!(await objectStore.exists(imageKey(id)))) await uploads.storePendingUpload(id);
+      return objectStore.exists(imageKey(id));
     },
 
     /** Checks that an external cover URL is a reachable image on the public internet. */

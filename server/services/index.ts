@@ -16,7 +16,10 @@ import { createHealthService } from "./health.ts";
 import { createInteractionService } from "./interactions.ts";
 import { createPoemService } from "./poems.ts";
 import { createRateLimiter } from "./rate-limit.ts";
+import { createReaderAccountService } from "./reader-accounts.ts";
+import { createRecentlyDeletedService } from "./recently-deleted.ts";
 import { createSearchService } from "./search.ts";
+import { createSiteSettingsService } from "./site-settings.ts";
 import { createSitemapService } from "./sitemap.ts";
 import { createSubscriptionService } from "./subscriptions.ts";
 
@@ -49,12 +52,17 @@ export function createServices(
     options: deps.digestSenderOptions,
   });
   const contentChanges = createContentChanges(deps);
+  const siteSettings = createSiteSettingsService({ ...deps, contentChanges });
   const interactions = createInteractionService({ ...deps, rateLimiter });
   contentChanges.onChange(() => interactions.contentChanged());
+  const recentlyDeleted = createRecentlyDeletedService({ ...deps, contentChanges });
+  const accounts = createAccountService({ ...deps, rateLimiter, secret });
   return {
     health: createHealthService(deps.handle),
-    databaseUpkeep: createDatabaseUpkeep(deps),
+    databaseUpkeep: createDatabaseUpkeep({ ...deps, recentlyDeleted }),
     contentChanges,
+    recentlyDeleted,
+    siteSettings,
     poems,
     contentAdmin: createContentAdminService({ ...deps, poems, contentChanges }),
     embers,
@@ -68,11 +76,8 @@ export function createServices(
     digest: createDigestService({ ...deps, embers, sender: digestSender }),
     digestSender,
     rateLimiter,
-    accounts: createAccountService({
-      ...deps,
-      rateLimiter,
-      secret,
-    }),
+    accounts,
+    readerAccounts: createReaderAccountService({ ...deps, accounts, interactions }),
   };
 }
 

@@ -1,8 +1,14 @@
 import { and, count, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
-import type { EchoCount, JournalEntry, Whisper } from "../../common/schemas/interactions.ts";
+import { READER_BLOCKED_MESSAGE } from "../../common/schemas/account.ts";
+import type {
+  EchoCount,
+  JournalEntry,
+  SharedWhisper,
+  Whisper,
+} from "../../common/schemas/interactions.ts";
 import { executeNamed } from "../db/client.ts";
-import { echoes, journalEntries, poems, users, whispers } from "../db/schema.ts";
-import { audienceOf, isReadable, onPoemStanzas, readablePoems } from "../db/visibility.ts";
+import { echoes, journalEntries, poems, siteSettings, users, whispers } from "../db/schema.ts";
+import { audienceOf, isLive, isReadable, onPoemStanzas, readablePoems } from "../db/visibility.ts";
 import type { Actor, SessionUser } from "./actor.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { forbidden, invalid, isForeignKeyViolation, notFound, unauthorized } from "./errors.ts";
@@ -27,12 +33,20 @@ interface KnownPoem {
   id: number;
   draft: boolean;
   publishAt: Date;
+  deletedAt: Date | null;
   stanzaCount: number;
 }
 
 function requireUser(actor: Actor): SessionUser {
   if (!actor) throw unauthorized();
   return actor;
+}
+
+/** Echoes and whispers: a reader the poet has blocked is refused (decision 041). */
+function requireUnblockedUser(actor: Actor): SessionUser {
+  const user = requireUser(actor);
+  if (user.isBlocked) throw forbidden(READER_BLOCKED_MESSAGE);
+  return user;
 }
 
 /** Echoes, whispers and the cloud journal (docs/product/interactions.md). */
@@ -75,6 +89,7 @@ export function createInteractionService({
           id: poems.id,
           draft: poems.draft,
           publishAt: poems.publishAt,
+          deletedAt: poems.deletedAt,
           stanzaCount: sql<number>`jsonb_array_length(${poems.stanzas})`,
         })
         .from(poems)
@@ -143,7 +158,12 @@ export function createInteractionService({
     },
   };
 
-  /** Prepared once: each connection then only binds and executes it (decision 026). */
+  /**
+   * Prepared once: each connection then only binds and executes it (decision 026). While the
+   * poet holds new whispers for approval (site settings), the whisper is stored hidden, the state
+   * an admin's Approve changes; the insert reads the setting itself, so it is exact on every
+   * instance and costs no statement of its own.
+   */
   const insertWhisper = db
     .insert(whispers)
     .values({
@@ -151,8 +171,9 @@ export function createInteractionService({
       stanzaIndex: sql.placeholder("stanzaIndex"),
       userId: sql.placeholder("userId"),
       text: sql.placeholder("text"),
+      isApproved: sql`not coalesce((select ${siteSettings.holdWhispers} from ${siteSettings}), false)`,
     })
-    .returning(ownWhisperColumns)
+    .returning({ ...ownWhisperColumns, isApproved: whispers.isApproved })
     .prepare("insert_whisper");
 
   /** Echoes per stanza of a poem; with a reader, whether theirs is one of them. */
@@ -192,7 +213,7 @@ export function createInteractionService({
       slug: string,
       stanzaIndex: number | null,
     ): Promise<{ added: boolean }> {
-      const user = requireUser(actor);
+      const user = requireUnblockedUser(actor);
       await rateLimiter.consume(RATE_LIMITS.echoPerUser, user.id);
       const poem = await findPoem(actor, slug);
       const key = stanzaKey(poem, stanzaIndex);
@@ -255,13 +276,20 @@ export function createInteractionService({
       savedByReader?.clear();
     },
 
+    /** A reader's account was deleted: the counts (and any marks) held here are read afresh. */
+    readerRemoved() {
+      sharedEchoCounts.clear();
+      echoedByReader?.clear();
+      savedByReader?.clear();
+    },
+
     async createWhisper(
       actor: Actor,
       slug: string,
       stanzaIndex: number,
       text: string,
-    ): Promise<Whisper> {
-      const user = requireUser(actor);
+    ): Promise<SharedWhisper> {
+      const user = requireUnblockedUser(actor);
       await rateLimiter.consume(RATE_LIMITS.whisperPerUser, user.id);
       const poem = await findPoem(actor, slug);
       const key = stanzaKey(poem, stanzaIndex);
@@ -279,7 +307,7 @@ export function createInteractionService({
       };
     },
 
-    /** Approved whispers on one stanza, newest first. */
+    /** Approved whispers on one stanza, newest first, but none of a blocked reader's. */
     async listWhispers(actor: Actor, slug: string, stanzaIndex: number): Promise<Whisper[]> {
       const poem = await findPoem(actor, slug);
       return db
@@ -291,6 +319,7 @@ export function createInteractionService({
             eq(whispers.poemId, poem.id),
             eq(whispers.stanzaIndex, stanzaKey(poem, stanzaIndex)),
             eq(whispers.isApproved, true),
+            isNull(users.blockedAt),
             onPoemStanzas(whispers),
           ),
         )
@@ -300,10 +329,12 @@ export function createInteractionService({
     /** Only its author may delete a whisper. */
     async deleteWhisper(actor: Actor, id: number): Promise<void> {
       const user = requireUser(actor);
+      // A whisper on a deleted poem is kept with it, for a restore, and nobody's to delete.
       const [whisper] = await db
         .select({ userId: whispers.userId })
         .from(whispers)
-        .where(eq(whispers.id, id));
+        .innerJoin(poems, eq(poems.id, whispers.poemId))
+        .where(and(eq(whispers.id, id), isLive(poems)));
       if (!whisper) throw notFound("Whisper not found");
       if (whisper.userId !== user.id) throw forbidden("You can only delete your own whispers");
       await db.delete(whispers).where(and(eq(whispers.id, id), eq(whispers.userId, user.id)));

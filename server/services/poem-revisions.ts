@@ -197,6 +197,7 @@ export async function listVersions(db: Database, poemId: number): Promise<PoemVe
     .orderBy(desc(poemVersions.replacedAt), desc(poemVersions.id));
   return rows.map(({ stanzas, ...version }) => ({
     ...version,
+    stanzas,
     stanzaCount: stanzas.length,
     firstLine: (stanzas[0] ?? "").split(" / ", 1)[0]?.trim() ?? "",
   }));

@@ -25,6 +25,8 @@ export const RATE_LIMITS = {
   guestSubmissionPerIp: { name: "guest-submission:ip", limit: 5, windowSeconds: 60 * 60 },
   /** Each check fetches a URL from the server: an admin session must not become a scanner. */
   imageUrlCheckPerUser: { name: "image-url-check:user", limit: 30, windowSeconds: 60 },
+  /** A reader's avatar: each upload is stored with its resized copies. */
+  avatarUploadPerUser: { name: "avatar-upload:user", limit: 10, windowSeconds: 60 * 60 },
 } satisfies Record<string, RateLimitRule>;
 
 export class RateLimitedError extends ServiceError {

@@ -3,7 +3,7 @@ import { books, poems, tags } from "../db/schema.ts";
 import { publishedBooks, publishedPoems } from "../db/visibility.ts";
 import type { ServiceDeps } from "./deps.ts";
 
-/** What crawlers and feed readers are told about: every poem, theme and book. */
+/** What crawlers and feed readers are told about: every poem, theme and book (guest voices are built in). */
 export function createSitemapService({ db, now }: ServiceDeps) {
   return {
     async listEntries() {
@@ -27,7 +27,17 @@ export function createSitemapService({ db, now }: ServiceDeps) {
           .where(publishedBooks(asOf))
           .orderBy(asc(books.slug)),
       ]);
-      return { poems: poemRows, tagNames: tagRows.map((tag) => tag.name), books: bookRows };
+      return {
+        // A poem written before the day it was scheduled for changed for readers when it came
+        // out: its last change is the later of the two, so no poem was updated before it was
+        // published.
+        poems: poemRows.map(({ updatedAt, ...poem }) => ({
+          ...poem,
+          updatedAt: new Date(Math.max(updatedAt.getTime(), poem.publishAt.getTime())),
+        })),
+        tagNames: tagRows.map((tag) => tag.name),
+        books: bookRows,
+      };
     },
   };
 }

@@ -36,6 +36,14 @@ function csvCell(value: string): string {
   return /[",\n\r]/.test(neutral) ? `"${neutral.replaceAll('"', '""')}"` : neutral;
 }
 
+/** An address with its local part hidden but for its first and last letters. */
+function maskAddress(email: string): string {
+  const at = email.lastIndexOf("@");
+  const local = email.slice(0, at);
+  const ends = local.length > 2 ? `${local[0]}•••${local.at(-1)}` : `${local[0] ?? ""}•••`;
+  return `${ends}${email.slice(at)}`;
+}
+
 /**
  * The weekly digest's list (docs/product/digest.md): double opt-in by an emailed link whose token
  * is stored only hashed, and unsubscribe links signed per subscriber.
@@ -216,6 +224,20 @@ export function createSubscriptionService(
       const expected = Buffer.from(sign(id));
       const given = Buffer.from(signature);
       return expected.length === given.length && timingSafeEqual(expected, given);
+    },
+
+    /**
+     * The address a signed unsubscribe link stands for, masked (`r•••r@example.com`): enough for
+     * its reader to know it, not for whoever the link was forwarded to. Undefined when the
+     * signature does not match or the subscription is gone.
+     */
+    async maskedAddress(id: number, signature: string): Promise<string | undefined> {
+      if (!this.isValidUnsubscribe(id, signature)) return undefined;
+      const [row] = await db
+        .select({ email: subscriptions.email })
+        .from(subscriptions)
+        .where(eq(subscriptions.id, id));
+      return row && maskAddress(row.email);
     },
 
     /** Ends a subscription by its signed link; false when the signature does not match. */

@@ -35,7 +35,7 @@ const unixSeconds = () => Math.floor(Date.now() / 1000);
  * URL, and the upload waits under `uploads/{kind}/{id}` until its object is first read, when it is
  * checked and stored, or deleted.
  */
-export function createUploadFlow<Details extends object>(
+export function createUploadFlow<Details extends object, Uploader = AdminActor>(
   deps: { config: Config; objectStore: ObjectStore; secret: string },
   options: UploadFlowOptions<Details>,
 ) {
@@ -49,9 +49,12 @@ export function createUploadFlow<Details extends object>(
     kind,
     maxBytes,
 
-    /** A URL the admin's browser PUTs one file to, and the path to store in the content. */
+    /**
+     * A URL the uploader's browser PUTs one file to, and the path to store in the content. The
+     * uploader is the admin, but for images, which a reader may upload as their avatar.
+     */
     async createUploadUrl(
-      _admin: AdminActor,
+      _uploader: Uploader,
       contentType?: string,
     ): Promise<{ uploadURL: string; objectPath: string }> {
       const id = randomUUID();

@@ -31,9 +31,11 @@ const READER_PAGES = [
   "/books",
   `/book/${DEMO_BOOK.slug}/preview`,
   "/journal",
+  "/account",
   "/guest-voices",
   "/contribute",
   "/search",
+  "/about",
   "/search?q=river",
   "/search?q=zyzzyva",
   "/login",
@@ -150,7 +152,7 @@ describe("axe signed in, in every theme", () => {
     "finds nothing at %i px, with the whispers panel (and on a phone the menu) open",
     async (width) => {
       const context = await contextFor(width, `reader-${width}@example.com`);
-      const found = await auditPages(context, ["/", `/poetry/${POEM}`, "/journal"]);
+      const found = await auditPages(context, ["/", `/poetry/${POEM}`, "/journal", "/account"]);
       const page = await context.newPage();
       await page.goto(`${server.url}/poetry/${POEM}`);
       await hydrated(page);
@@ -178,6 +180,7 @@ describe("axe in the admin area, in every theme", () => {
         "/admin",
         "/admin/digest",
         "/admin/submissions",
+        "/admin/settings",
         "/admin/guest-voices",
       ]);
       const page = await context.newPage();

@@ -50,7 +50,7 @@ describe("content management as the poet", () => {
     );
     await form.getByRole("img", { name: "Cover preview" }).waitFor();
     await form.getByRole("checkbox").first().check();
-    await form.getByRole("button", { name: "Save", exact: true }).click();
+    await form.getByRole("button", { name: "Publish now" }).click();
     await page.getByText("Poem created successfully").waitFor();
     await form.waitFor({ state: "detached" });
     await page.getByText("2 stanzas").first().waitFor();
@@ -66,7 +66,7 @@ describe("content management as the poet", () => {
   it("shows the spec's messages for a poem that is not ready, and keeps the form open", async () => {
     await page.getByRole("button", { name: "Add New Poem" }).click();
     const form = page.getByRole("form", { name: "New Poem" });
-    await form.getByRole("button", { name: "Save", exact: true }).click();
+    await form.getByRole("button", { name: "Publish now" }).click();
     await page.getByText("Failed to create poem").waitFor();
     await form.getByText("Title is required").waitFor();
     await form.getByRole("button", { name: "Cancel" }).click();

@@ -37,7 +37,7 @@ async function addPoem(title: string, audio: { file: string } | { url: string })
     await form.getByLabel("Audio URL").fill(audio.url);
   }
   await form.getByRole("checkbox").first().check();
-  await form.getByRole("button", { name: "Save", exact: true }).click();
+  await form.getByRole("button", { name: "Publish now" }).click();
   await admin.getByText("Poem created successfully").waitFor();
   await form.waitFor({ state: "detached" });
 }

@@ -52,7 +52,7 @@ describe("the poet's week in the browser", () => {
     await edit
       .getByLabel("Publish at (UTC)")
       .fill(`${dayInZone("UTC", tomorrow)}T${timeInZone("UTC", tomorrow)}`);
-    await edit.getByRole("button", { name: "Save", exact: true }).click();
+    await edit.getByRole("button", { name: /^Schedule for / }).click();
     await page.getByText("Poem updated successfully").waitFor();
     await row.getByText(/^Scheduled · /).waitFor();
     const scheduled = await admin.request.get(`${site.server.url}/api/poems/tide-tables`);

@@ -37,7 +37,7 @@ beforeAll(async () => {
   await form.getByLabel("Title").fill("Open Doorways");
   await form.getByLabel("Stanzas").fill(STANZAS);
   await form.getByRole("checkbox").first().check();
-  await form.getByRole("button", { name: "Save", exact: true }).click();
+  await form.getByRole("button", { name: "Publish now" }).click();
   await page.getByText("Poem created successfully").waitFor();
   await admin.close();
 

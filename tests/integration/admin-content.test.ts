@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, dayInZone } from "../../common/dates.ts";
 import { AUDIO_URL_MESSAGE } from "../../common/schemas/admin.ts";
@@ -237,7 +237,13 @@ describe.each(drivers)("admin content on %s", (driver) => {
           .status,
       ).toBe(204);
     }
-    expect(await t.db.select().from(poems).where(eq(poems.slug, "plain-http"))).toEqual([]);
+    // Only the accepted one was stored, and it waits in Recently deleted.
+    expect(
+      await t.db
+        .select()
+        .from(poems)
+        .where(and(eq(poems.slug, "plain-http"), isNull(poems.deletedAt))),
+    ).toEqual([]);
   });
 
   it("answers every invalid poem field with the spec's message and stores nothing", async () => {
@@ -326,7 +332,7 @@ describe.each(drivers)("admin content on %s", (driver) => {
     ).toBe(400);
   });
 
-  it("deletes a poem's tag links, echoes, whispers and journal entries with it, and nothing else", async () => {
+  it("keeps a deleted poem's tag links, echoes, whispers and journal entries until it is purged, and then removes them with it, and nothing else", async () => {
     const doomed = await createPoem(t.db, { slug: "doomed", tagNames: ["Sea"] });
     const kept = await createPoem(t.db, { slug: "kept", tagNames: ["Sea"] });
     const [user] = await t.db
@@ -347,6 +353,15 @@ describe.each(drivers)("admin content on %s", (driver) => {
         })
       ).status,
     ).toBe(204);
+    for (const table of [echoes, whispers, journalEntries, poemTags]) {
+      expect(await t.db.select().from(table).where(eq(table.poemId, doomed.id))).toHaveLength(1);
+    }
+    // Deleted 31 days ago: the upkeep purges it.
+    await t.db
+      .update(poems)
+      .set({ deletedAt: new Date(Date.now() - 31 * 24 * 60 * 60 * 1000) })
+      .where(eq(poems.id, doomed.id));
+    await t.services.databaseUpkeep.run();
     for (const table of [echoes, whispers, journalEntries, poemTags]) {
       expect(await t.db.select().from(table).where(eq(table.poemId, doomed.id))).toEqual([]);
       expect(await t.db.select().from(table).where(eq(table.poemId, kept.id))).toHaveLength(1);

@@ -9,6 +9,7 @@ import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 describe("built assets", () => {
   let t: TestApp;
   let clientDir: string;
+  const SMALL = "export const a = 1;\n";
   const script = `export const lines = ${JSON.stringify(Array.from({ length: 200 }, (_, n) => `line ${n}`))};\n`;
 
   beforeAll(async () => {
@@ -22,6 +23,11 @@ describe("built assets", () => {
       zlib.brotliCompressSync(script),
     );
     fs.writeFileSync(path.join(assets, "with-copies-def456.js.gz"), zlib.gzipSync(script));
+    // The build compresses every text file, however small (react-router.config.ts).
+    fs.writeFileSync(path.join(clientDir, "favicon.svg"), "<svg/>");
+    fs.writeFileSync(path.join(assets, "small-0a1b2c.js"), SMALL);
+    fs.writeFileSync(path.join(assets, "small-0a1b2c.js.br"), zlib.brotliCompressSync(SMALL));
+    fs.writeFileSync(path.join(assets, "small-0a1b2c.js.gz"), zlib.gzipSync(SMALL));
     t = await createTestApp("pglite", { clientAssetsDir: clientDir });
   });
   afterAll(async () => {
@@ -56,5 +62,81 @@ describe("built assets", () => {
       expect(response.headers.get("vary")).toBe("Accept-Encoding");
       expect(await response.text()).toBe(script);
     }
+  });
+
+  it("says that every copy of a text file varies with Accept-Encoding: small, plain, HEAD", async () => {
+    for (const file of ["small-0a1b2c.js", "with-copies-def456.js"]) {
+      for (const acceptEncoding of ["br", "gzip", "identity"]) {
+        for (const method of ["GET", "HEAD"]) {
+          const response = await t.app.request(`/assets/${file}`, {
+            method,
+            headers: { "Accept-Encoding": acceptEncoding },
+          });
+          expect(response.status).toBe(200);
+          expect(response.headers.get("vary"), `${method} ${file} ${acceptEncoding}`).toBe(
+            "Accept-Encoding",
+          );
+        }
+      }
+    }
+  });
+
+  it("answers If-Modified-Since at or after a file's Last-Modified with 304, in every coding", async () => {
+    for (const acceptEncoding of ["br", "gzip", "identity"]) {
+      const full = await get("with-copies-def456.js", acceptEncoding);
+      const lastModified = full.headers.get("last-modified") ?? "";
+      expect(lastModified).toMatch(/ GMT$/);
+      const later = new Date(Date.parse(lastModified) + 60_000).toUTCString();
+      for (const since of [lastModified, later]) {
+        const response = await t.app.request("/assets/with-copies-def456.js", {
+          headers: { "Accept-Encoding": acceptEncoding, "If-Modified-Since": since },
+        });
+        expect(response.status).toBe(304);
+        expect(await response.text()).toBe("");
+        expect(response.headers.get("vary")).toBe("Accept-Encoding");
+        expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+        expect(response.headers.get("last-modified")).toBe(lastModified);
+        expect(response.headers.get("content-encoding")).toBeNull();
+      }
+    }
+  });
+
+  it("answers If-Modified-Since on the site's other built files (the icon) with 304 too", async () => {
+    const full = await t.app.request("/favicon.svg");
+    expect(full.headers.get("cache-control")).toBe("public, max-age=3600");
+    const response = await t.app.request("/favicon.svg", {
+      headers: { "If-Modified-Since": full.headers.get("last-modified") ?? "" },
+    });
+    expect(response.status).toBe(304);
+    expect(response.headers.get("cache-control")).toBe("public, max-age=3600");
+  });
+
+  it.each(["yesterday", "2026-11-26", "Thu, 26 Nov 2026", "Thu, 31 Foo 2026 10:00:00 GMT", ""])(
+    "sends the whole file for an If-Modified-Since that is not an HTTP date (%s)",
+    async (since) => {
+      const response = await t.app.request("/assets/with-copies-def456.js", {
+        headers: { "Accept-Encoding": "identity", "If-Modified-Since": since },
+      });
+      expect(response.status).toBe(200);
+      expect(await response.text()).toBe(script);
+    },
+  );
+
+  it("sends the whole file when it changed after If-Modified-Since, or If-None-Match is asked", async () => {
+    const lastModified = (await get("small-0a1b2c.js", "identity")).headers.get("last-modified");
+    const earlier = new Date(Date.parse(lastModified ?? "") - 1000).toUTCString();
+    const changed = await t.app.request("/assets/small-0a1b2c.js", {
+      headers: { "Accept-Encoding": "identity", "If-Modified-Since": earlier },
+    });
+    expect(changed.status).toBe(200);
+    expect(await changed.text()).toBe(SMALL);
+    const withTag = await t.app.request("/assets/small-0a1b2c.js", {
+      headers: {
+        "Accept-Encoding": "identity",
+        "If-Modified-Since": lastModified ?? "",
+        "If-None-Match": '"x"',
+      },
+    });
+    expect(withTag.status).toBe(200);
   });
 });

@@ -129,6 +129,28 @@ describe.each(drivers)("subscriptions on %s", (driver) => {
     expect(again).toMatchObject({ unsubscribed: false, verified: false });
   });
 
+  it("leads a browser's GET of the one-click address to the page that asks, changing nothing", async () => {
+    const since = smtp.messages.length;
+    await subscribe("opener@example.com");
+    const { mail, unsubscribe } = await confirmationLinks("opener@example.com", since);
+    const header = mail.parsed.headerLines.find((line) => line.key === "list-unsubscribe")?.line;
+    const oneClick = new URL(/<([^>]+)>/.exec(header ?? "")?.[1] ?? "");
+    const opened = await t.app.request(oneClick.pathname + oneClick.search);
+    expect(opened.status).toBe(303);
+    expect(opened.headers.get("location")).toBe(`/unsubscribe${unsubscribe.search}`);
+    const [row] = await t.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.email, "opener@example.com"));
+    expect(row?.unsubscribed).toBe(false);
+    // What the page shows of the address: enough for its owner, not the address itself.
+    const sig = unsubscribe.searchParams.get("sig") ?? "";
+    expect(await t.services.subscriptions.maskedAddress(row?.id ?? 0, sig)).toBe(
+      "o•••r@example.com",
+    );
+    expect(await t.services.subscriptions.maskedAddress(row?.id ?? 0, "forged")).toBeUndefined();
+  });
+
   it("refuses a tampered unsubscribe link", async () => {
     const [row] = await t.db
       .select()

@@ -15,7 +15,8 @@ import { createTestApp, type TestApp } from "../helpers/test-app.ts";
  */
 const FAR_FUTURE = new Date("2999-01-01T00:00:00.000Z");
 const hiddenBook =
-  (marker: string, fields: { draft?: boolean; publishAt?: Date }) => (t: TestApp) =>
+  (marker: string, fields: { draft?: boolean; publishAt?: Date; deletedAt?: Date }) =>
+  (t: TestApp) =>
     t.db.insert(books).values({
       title: marker,
       slug: marker.toLowerCase(),
@@ -59,6 +60,23 @@ const HIDDEN_ROWS = [
     name: "a scheduled book",
     marker: "HIDDEN-SCHEDULED-BOOK",
     seed: hiddenBook("HIDDEN-SCHEDULED-BOOK", { publishAt: FAR_FUTURE }),
+  },
+  {
+    name: "a deleted poem",
+    marker: "HIDDEN-DELETED-POEM",
+    seed: (t: TestApp) =>
+      createPoem(t.db, {
+        slug: "hidden-deleted-poem",
+        title: "HIDDEN-DELETED-POEM",
+        stanzas: ["HIDDEN-DELETED-POEM / a line"],
+        tagNames: ["Hearth"],
+        deletedAt: new Date(),
+      }),
+  },
+  {
+    name: "a deleted book",
+    marker: "HIDDEN-DELETED-BOOK",
+    seed: hiddenBook("HIDDEN-DELETED-BOOK", { deletedAt: new Date() }),
   },
   {
     name: "an ember dated tomorrow",
@@ -127,8 +145,8 @@ describe.each(drivers)("what readers may see, at every door, on %s", (driver) =>
     });
     await createEmber(t.db, { day: dayInZone(t.config.siteTimezone), text: "Today's ember" });
     for (const row of HIDDEN_ROWS) await row.seed(t);
-    // The reader saved stanzas of both hidden poems while they were out.
-    for (const poemSlug of ["hidden-draft-poem", "hidden-scheduled-poem"]) {
+    // The reader saved stanzas of the hidden poems while they were out.
+    for (const poemSlug of ["hidden-draft-poem", "hidden-scheduled-poem", "hidden-deleted-poem"]) {
       const [poem] = await t.db
         .select({ id: poems.id })
         .from(poems)
@@ -175,12 +193,15 @@ describe.each(drivers)("what readers may see, at every door, on %s", (driver) =>
 
   it("decides a poem in memory (isReadable) as its query does (readablePoems), for every audience", async () => {
     const now = new Date();
+    const past = new Date(now.getTime() - 1000);
     const cases = [
-      { draft: false, publishAt: new Date(now.getTime() - 1000) },
-      { draft: false, publishAt: now },
-      { draft: false, publishAt: new Date(now.getTime() + 1000) },
-      { draft: true, publishAt: new Date(now.getTime() - 1000) },
-      { draft: true, publishAt: new Date(now.getTime() + 1000) },
+      { draft: false, publishAt: past, deletedAt: null },
+      { draft: false, publishAt: now, deletedAt: null },
+      { draft: false, publishAt: new Date(now.getTime() + 1000), deletedAt: null },
+      { draft: true, publishAt: past, deletedAt: null },
+      { draft: true, publishAt: new Date(now.getTime() + 1000), deletedAt: null },
+      { draft: false, publishAt: past, deletedAt: past },
+      { draft: true, publishAt: past, deletedAt: past },
     ];
     const slugs: string[] = [];
     for (const [index, fields] of cases.entries()) {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type Cluster, startCluster } from "../helpers/cluster.ts";
-import { openOperator, signInReaders } from "../helpers/operator.ts";
+import { openOperator, signInReaders, signInWithLink } from "../helpers/operator.ts";
 import type { RunningServer } from "../helpers/server.ts";
 
 /**
@@ -78,5 +78,38 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("two instances share their state
     console.info("instance two showed the change after", Date.now() - changedAt, "ms");
     expect(page.html).toContain("/poetry/the-kitchen-table");
     expect(page.etag).not.toBe(cached.etag);
+  });
+
+  it("site settings saved on one instance show at once on the other's cached pages, and hold its whispers", async () => {
+    const { one, two, postgres } = await startPair();
+    const operator = await openOperator(one, postgres);
+    const admin = await operator
+      .run("login-link", "poet@example.com", "--admin")
+      .then(signInWithLink)
+      .finally(() => operator.close());
+    const [reader] = await signInReaders(two, ["held-reader@example.com"], postgres);
+    if (!reader) throw new Error("no reader");
+    const home = () => fetch(`${two.url}/`).then((response) => response.text());
+    // Served twice: the second answer is the copy instance two keeps.
+    await home();
+    expect(await home()).toContain("© 2025");
+
+    const saved = await fetch(`${one.url}/api/admin/settings`, {
+      method: "PUT",
+      headers: { cookie: admin, origin: one.url, "content-type": "application/json" },
+      body: JSON.stringify({ tagline: "Two instances, one tide.", holdWhispers: true }),
+    });
+    expect(saved.status).toBe(200);
+    const changedAt = Date.now();
+    let html = await home();
+    while (!html.includes("Two instances, one tide.") && Date.now() - changedAt < 2_000) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      html = await home();
+    }
+    expect(html).toContain("Two instances, one tide.");
+
+    const held = await whisper(two, reader.cookie, "Held on the other instance");
+    expect(held.status).toBe(201);
+    expect(await held.json()).toMatchObject({ isApproved: false });
   });
 });

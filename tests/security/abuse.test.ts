@@ -99,6 +99,16 @@ const LIMIT_PROBES: Record<keyof typeof RATE_LIMITS, LimitProbe> = {
       return () => api(t.app, "POST", "/api/guest-submission", { body: GUEST_SUBMISSION, headers });
     },
   },
+  avatarUploadPerUser: {
+    async prepare(t) {
+      const cookie = await signIn(t, "avatar@example.com");
+      return () =>
+        api(t.app, "POST", "/api/account/avatar/upload-url", {
+          body: {},
+          headers: { Cookie: cookie },
+        });
+    },
+  },
   imageUrlCheckPerUser: {
     answerWithinLimit: 400,
     async prepare(t) {

@@ -7,6 +7,7 @@ import { signIn } from "../helpers/session.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 import {
   ACCESS_MATRIX,
+  type AccessRule,
   bodyFor,
   expectedOutcome,
   matches,
@@ -28,9 +29,14 @@ describe.each(drivers)("access matrix on %s", (driver) => {
   });
   afterAll(() => t.close());
 
-  async function sessionOf(role: Role, isThrowaway: boolean): Promise<string | undefined> {
+  let leavers = 0;
+  async function sessionOf(rule: AccessRule, role: Role): Promise<string | undefined> {
     if (role === "anonymous") return undefined;
-    if (!isThrowaway) return world.sessions[role];
+    if (rule.isAccountEnding) {
+      leavers += 1;
+      return signIn(t, `${role}-leaving-${leavers}@example.com`, { admin: role === "admin" });
+    }
+    if (!rule.isSessionEnding) return world.sessions[role];
     const email = {
       user: WORLD.userEmail,
       otherUser: WORLD.otherUserEmail,
@@ -77,7 +83,7 @@ describe.each(drivers)("access matrix on %s", (driver) => {
         const path = fillPath(endpoint.path, (name) =>
           sampleParameter(endpoint.path, name, { ...world, whisperId }),
         );
-        const cookie = await sessionOf(role, rule.isSessionEnding ?? false);
+        const cookie = await sessionOf(rule, role);
         const headers: Record<string, string> = { Origin: t.config.publicUrl.origin };
         if (cookie) headers.Cookie = cookie;
         const body = bodyFor(rule, role);
@@ -174,7 +180,12 @@ describe.each(drivers)("admin pages on %s", (driver) => {
   afterAll(() => t.close());
 
   it("finds every admin page in the build", () => {
-    expect(adminPages.sort()).toEqual(["/admin", "/admin/digest", "/admin/submissions"]);
+    expect(adminPages.sort()).toEqual([
+      "/admin",
+      "/admin/digest",
+      "/admin/settings",
+      "/admin/submissions",
+    ]);
   });
 
   it("turns non-admins away before any admin loader runs, and lets the admin in", async () => {

@@ -17,6 +17,11 @@ export interface AccessRule {
   body?: unknown | ((role: Role) => unknown);
   /** The route ends the caller's session: each role calls it with a throwaway session. */
   isSessionEnding?: boolean;
+  /**
+   * The route ends every session of the account, or the account itself: each role calls it as
+   * a throwaway account of its own (the seeded people stay for the routes after it).
+   */
+  isAccountEnding?: boolean;
   /** `otherUser` gets `user`'s outcome unless the route is owner-only and says otherwise. */
   expect: { anonymous: Outcome; user: Outcome; admin: Outcome; otherUser?: Outcome };
 }
@@ -99,6 +104,16 @@ export const ACCESS_MATRIX: Record<string, AccessRule> = {
   "PUT /api/journal": { body: { poemSlug: "river", stanzaIndex: 2 }, expect: signedIn(200) },
   "GET /api/journal": { expect: signedIn(200) },
   "GET /api/poems/:slug/journal": { expect: signedIn(200) },
+  "GET /api/account": { expect: signedIn(200) },
+  "PUT /api/account": { body: { displayName: "A Reader" }, expect: signedIn(200) },
+  "GET /api/account/export": { expect: signedIn(200) },
+  "POST /api/account/avatar/upload-url": { body: {}, expect: signedIn(200) },
+  "POST /api/account/sign-out-everywhere": {
+    isAccountEnding: true,
+    body: {},
+    expect: signedIn(200),
+  },
+  "DELETE /api/account": { isAccountEnding: true, expect: signedIn(204) },
   "POST /api/subscribe": {
     body: (role: Role) => ({ email: `${role}-reader@example.com` }),
     expect: everyone(200),
@@ -106,12 +121,16 @@ export const ACCESS_MATRIX: Record<string, AccessRule> = {
   "GET /api/subscribe/verify": { expect: everyone(302) },
   // The signed link is the authority; without one every caller gets 400.
   "POST /api/unsubscribe": { expect: everyone(400) },
+  // Opened in a browser, it leads to the page that asks; that page changes nothing.
+  "GET /api/unsubscribe": { expect: everyone(303) },
   "GET /api/admin/subscribers.csv": { expect: adminOnly(200) },
   "GET /api/admin/digest/content": { expect: adminOnly(200) },
   "POST /api/admin/digest/preview": { body: validDigest, expect: adminOnly(200) },
   "POST /api/admin/digest/send": { body: { subject: "This week" }, expect: adminOnly() },
   "GET /api/admin/digest/runs": { expect: adminOnly(200) },
   "POST /api/admin/digest/runs/:id/resume": { expect: adminOnly(404) },
+  "GET /api/admin/settings": { expect: adminOnly(200) },
+  "PUT /api/admin/settings": { body: {}, expect: adminOnly(200) },
 };
 
 /**

@@ -185,9 +185,15 @@ describe.each(drivers)("robust input on %s", (driver) => {
   afterAll(() => t.close());
 
   const apiEndpoints = () => listEndpoints(t.app).filter((e) => e.path.startsWith("/api/"));
-  /** The admin session reaches every handler; session-ending routes are called anonymously. */
-  const cookieFor = (endpoint: Endpoint, isSignedIn: boolean): Record<string, string> =>
-    isSignedIn && !ruleFor(endpoint)?.isSessionEnding ? { Cookie: world.sessions.admin } : {};
+  /**
+   * The admin session reaches every handler; routes that end a session or an account are called
+   * anonymously.
+   */
+  const cookieFor = (endpoint: Endpoint, isSignedIn: boolean): Record<string, string> => {
+    const rule = ruleFor(endpoint);
+    const isEnding = rule?.isSessionEnding || rule?.isAccountEnding;
+    return isSignedIn && !isEnding ? { Cookie: world.sessions.admin } : {};
+  };
 
   it("answers random bodies on every state-changing API route with 2xx-4xx, 4xx as {message}", async () => {
     for (const endpoint of apiEndpoints().filter(isStateChanging)) {

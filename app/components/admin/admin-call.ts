@@ -1,8 +1,8 @@
 import type { z } from "zod/mini";
 import type { Endpoint } from "../../../common/endpoints.ts";
-import { type CallArgs, type CallRequest, callApi } from "../../lib/api.ts";
+import { ApiError, type CallArgs, type CallRequest, callApi } from "../../lib/api.ts";
 import { reportFailure } from "../../lib/api-failure.ts";
-import { notify } from "../../lib/toast.ts";
+import { notify, type ToastAction } from "../../lib/toast.ts";
 
 export type AdminCallResult<E extends Endpoint> =
   | { ok: true; data: z.output<E["answer"]> }
@@ -16,14 +16,28 @@ export type AdminCallResult<E extends Endpoint> =
 export async function adminCall<E extends Endpoint>(
   endpoint: E,
   request: CallRequest<E>,
-  messages: { success?: string; failure: string },
+  messages: {
+    success?: string;
+    failure: string;
+    /** Beside the success message: the delete's Undo. */
+    successAction?: ToastAction;
+    /**
+     * Show the server's reason for a 404 or 409 instead of `failure`: a restore says that the
+     * poem was already restored, or is past restoring.
+     */
+    isReasonShown?: boolean;
+  },
 ): Promise<AdminCallResult<E>> {
   try {
     const data = await callApi(endpoint, ...([request] as CallArgs<E>));
-    if (messages.success) notify("Success", messages.success);
+    if (messages.success) notify("Success", messages.success, messages.successAction);
     return { ok: true, data };
   } catch (error) {
-    reportFailure(error, "admin", messages.failure);
+    const reason =
+      messages.isReasonShown && error instanceof ApiError && [404, 409].includes(error.status)
+        ? error.serverMessage
+        : undefined;
+    reportFailure(error, "admin", reason ?? messages.failure);
     return { ok: false, error };
   }
 }

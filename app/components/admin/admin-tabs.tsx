@@ -36,7 +36,8 @@ export function AdminTabs({ tabs }: { tabs: AdminTab[] }) {
       <div
         role="tablist"
         aria-label="Content"
-        className="flex gap-1 overflow-x-auto border-b border-stone-300"
+        // All five tabs fit a 375 px phone side by side; none is scrolled out of sight.
+        className="flex justify-between border-b border-stone-300 sm:justify-start sm:gap-1"
         onKeyDown={onKeyDown}
       >
         {tabs.map((tab) => (
@@ -52,7 +53,7 @@ export function AdminTabs({ tabs }: { tabs: AdminTab[] }) {
             aria-controls={`panel-${tab.id}`}
             tabIndex={tab.id === selected ? 0 : -1}
             onClick={() => setSelected(tab.id)}
-            className={`-mb-px border-b-2 px-4 py-2 text-sm font-medium whitespace-nowrap ${
+            className={`-mb-px border-b-2 px-2 py-2 text-sm font-medium whitespace-nowrap sm:px-4 ${
               tab.id === selected
                 ? "border-ember-700 text-ember-800"
                 : "border-transparent text-stone-700 hover:text-stone-900"

@@ -10,7 +10,7 @@ import { useSluggedValues } from "./use-slugged-values.ts";
 
 /**
  * Books: title and the start of the blurb, with Edit and Delete (no confirmation,
- * docs/product/admin.md, Books).
+ * docs/product/admin.md, Books; undone from the toast or Recently deleted).
  */
 export function BooksTab() {
   return (
@@ -18,6 +18,7 @@ export function BooksTab() {
       entity="Book"
       list={endpoints.listBooks}
       remove={endpoints.deleteBook}
+      recentlyDeleted={{ list: endpoints.listDeletedBooks, restore: endpoints.restoreBook }}
       describe={(book) => ({
         title: book.title,
         detail: truncate(book.blurb, ADMIN_BOOK_BLURB_LENGTH),

@@ -1,20 +1,30 @@
 import { type ReactNode, useState } from "react";
 import type { z } from "zod/mini";
 import type { Endpoint } from "../../../common/endpoints.ts";
+import type { DeletedItem } from "../../../common/schemas/recently-deleted.ts";
 import type { CallRequest } from "../../lib/api.ts";
 import { adminCall } from "./admin-call.ts";
 import { primaryButton, secondaryButton } from "./ui.tsx";
 import { useAdminList } from "./use-admin-list.ts";
 
+/** The calls behind a tab's Recently deleted list (docs/decisions/033). */
+export interface RecentlyDeletedCalls {
+  list: Endpoint & { method: "GET"; answer: z.ZodMiniType<DeletedItem[]> };
+  restore: Endpoint & { method: "POST"; path: `${string}/:id/restore` };
+}
+
 /**
  * A tab of one kind of content (poems, books, tags): 'Add New …', its form for create or edit
  * (closed on cancel or success), and the list with Edit and, where the spec has one, Delete
- * without confirmation (docs/product/admin.md).
+ * without confirmation (docs/product/admin.md). A delete is undone from its toast's Undo, or later
+ * from the tab's Recently deleted list.
  */
 export function ContentTab<Item extends { id: number }>({
   entity,
   list,
   remove,
+  recentlyDeleted,
+  timeZone,
   describe,
   renderForm,
 }: {
@@ -23,12 +33,40 @@ export function ContentTab<Item extends { id: number }>({
   list: Endpoint & { method: "GET"; answer: z.ZodMiniType<Item[]> };
   /** The delete call, where the spec has a Delete button. */
   remove?: Endpoint & { method: "DELETE"; path: `${string}/:id` };
-  /** `badge` follows the title (a poem's publication state). */
-  describe: (item: Item) => { title: string; badge?: ReactNode; detail?: ReactNode };
+  recentlyDeleted?: RecentlyDeletedCalls;
+  /** The site's clock, for dates shown (the browser's when absent). */
+  timeZone?: string;
+  /**
+   * `badge` follows the title (a poem's publication state); `link` goes to the item's page
+   * (or its preview, for a poem not yet out).
+   */
+  describe: (item: Item) => {
+    title: string;
+    badge?: ReactNode;
+    detail?: ReactNode;
+    link?: { href: string; label: string };
+  };
   renderForm: (item: Item | undefined, onDone: (isSaved: boolean) => void) => ReactNode;
 }) {
   const { items, isFailed, reload } = useAdminList(list);
   const [editing, setEditing] = useState<Item | "new">();
+  const [deletedVersion, setDeletedVersion] = useState(0);
+  const reloadAll = async () => {
+    setDeletedVersion((version) => version + 1);
+    await reload();
+  };
+
+  async function restore(id: number) {
+    if (!recentlyDeleted) return;
+    const request = { params: { id }, body: {} } as CallRequest<typeof recentlyDeleted.restore>;
+    await adminCall(recentlyDeleted.restore, request, {
+      success: `${entity} restored successfully`,
+      failure: `Failed to restore ${entity.toLowerCase()}`,
+      isReasonShown: true,
+    });
+    // Whether it worked or was refused (restored or purged meanwhile), the lists catch up.
+    await reloadAll();
+  }
 
   async function removeItem(item: Item) {
     if (!remove) return;
@@ -36,8 +74,9 @@ export function ContentTab<Item extends { id: number }>({
     const result = await adminCall(remove, request, {
       success: `${entity} deleted successfully`,
       failure: `Failed to delete ${entity.toLowerCase()}`,
+      successAction: recentlyDeleted && { label: "Undo", run: () => void restore(item.id) },
     });
-    if (result.ok) await reload();
+    if (result.ok) await reloadAll();
   }
 
   return (
@@ -55,17 +94,26 @@ export function ContentTab<Item extends { id: number }>({
       {isFailed && <p role="alert">The {entity.toLowerCase()}s could not be loaded.</p>}
       <ul className="divide-y divide-stone-200 rounded-lg border border-stone-300 bg-white">
         {items?.map((item) => {
-          const { title, badge, detail } = describe(item);
+          const { title, badge, detail, link } = describe(item);
           return (
             <li key={item.id} className="flex flex-wrap items-start gap-3 px-4 py-3">
-              <div className="min-w-0 flex-1">
+              <div className="min-w-48 flex-1">
                 <p className="font-medium">
                   {title}
                   {badge}
                 </p>
                 {detail && <p className="text-sm text-stone-700">{detail}</p>}
               </div>
-              <div className="flex gap-2">
+              <div className="flex flex-wrap gap-2">
+                {link && (
+                  <a
+                    href={link.href}
+                    className={secondaryButton}
+                    aria-label={`${link.label} ${title}`}
+                  >
+                    {link.label}
+                  </a>
+                )}
                 <button
                   type="button"
                   className={secondaryButton}
@@ -89,6 +137,74 @@ export function ContentTab<Item extends { id: number }>({
           );
         })}
       </ul>
+      {recentlyDeleted && (
+        <RecentlyDeleted
+          key={deletedVersion}
+          entity={entity}
+          calls={recentlyDeleted}
+          timeZone={timeZone}
+          onRestore={restore}
+        />
+      )}
+    </section>
+  );
+}
+
+/**
+ * What was deleted in the last 30 days: hidden from everyone, each restorable whole until the
+ * date it is removed for good.
+ */
+function RecentlyDeleted({
+  entity,
+  calls,
+  timeZone,
+  onRestore,
+}: {
+  entity: string;
+  calls: RecentlyDeletedCalls;
+  timeZone?: string;
+  onRestore: (id: number) => Promise<void>;
+}) {
+  const { items, isFailed } = useAdminList(calls.list);
+  const day = new Intl.DateTimeFormat("en-US", { timeZone, month: "short", day: "numeric" });
+  const headingId = `recently-deleted-${entity.toLowerCase()}s`;
+  return (
+    <section aria-labelledby={headingId} className="mt-8">
+      <h3 id={headingId} className="font-serif text-lg">
+        Recently deleted
+      </h3>
+      <p className="mt-1 text-sm text-stone-700">
+        Hidden from everyone and kept for 30 days with all it holds; restore brings it back as it
+        was.
+      </p>
+      {isFailed && <p role="alert">Recently deleted could not be loaded.</p>}
+      {items?.length === 0 && (
+        <p className="mt-3 text-sm text-stone-700">
+          No {entity.toLowerCase()}s deleted in the last 30 days.
+        </p>
+      )}
+      {items && items.length > 0 && (
+        <ul className="mt-3 divide-y divide-stone-200 rounded-lg border border-dashed border-stone-400 bg-stone-50">
+          {items.map((item) => (
+            <li key={item.id} className="flex flex-wrap items-center gap-3 px-4 py-3">
+              <div className="min-w-48 flex-1">
+                <p className="font-medium">{item.title}</p>
+                <p className="text-sm text-stone-700">
+                  Deleted {day.format(item.deletedAt)} · removed for good {day.format(item.purgeAt)}
+                </p>
+              </div>
+              <button
+                type="button"
+                className={secondaryButton}
+                onClick={() => onRestore(item.id)}
+                aria-label={`Restore ${item.title}`}
+              >
+                Restore
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
     </section>
   );
 }

@@ -53,13 +53,18 @@ type UploadState = "idle" | "uploading" | "success" | "error";
 export function FileUpload({
   kind,
   onUploaded,
+  uploadEndpoint,
+  hint,
 }: {
   kind: UploadKind;
   onUploaded: (file: UploadedFile) => void;
+  /** Where the upload URL comes from: the admin's, unless a reader uploads their avatar. */
+  uploadEndpoint?: typeof endpoints.createAvatarUploadUrl;
+  hint?: string;
 }) {
   const [state, setState] = useState<UploadState>("idle");
   const input = useRef<HTMLInputElement>(null);
-  const control = CONTROLS[kind];
+  const control = { ...CONTROLS[kind], ...(hint && { hint }) };
   const { maxBytes, wrongTypeMessage } = UPLOADS[kind];
   const hintId = `${kind}-upload-hint`;
 
@@ -83,7 +88,8 @@ export function FileUpload({
     let uploadURL: string;
     try {
       const uploadUrl =
-        kind === "audio" ? endpoints.createAudioUploadUrl : endpoints.createUploadUrl;
+        uploadEndpoint ??
+        (kind === "audio" ? endpoints.createAudioUploadUrl : endpoints.createUploadUrl);
       ({ uploadURL } = await callApi(uploadUrl, { body: {} }));
     } catch {
       setState("error");

@@ -8,7 +8,14 @@ import { notify, notifyError } from "../../lib/toast.ts";
 import { ContentTab } from "./content-tab.tsx";
 import { FileUpload } from "./file-upload.tsx";
 import { PoemVersions, removedWordsNotice } from "./poem-versions.tsx";
-import { PublicationBadge, publishAtFieldValue, publishAtFromField } from "./publication.tsx";
+import {
+  PublicationBadge,
+  publicationState,
+  publishAtFieldValue,
+  publishAtFromField,
+  publishedDay,
+  scheduledTime,
+} from "./publication.tsx";
 import { TagChoices } from "./tag-choices.tsx";
 import { Field, FormPanel, inputClass, secondaryButton } from "./ui.tsx";
 import { saveMessages, useAdminForm } from "./use-admin-form.ts";
@@ -19,8 +26,9 @@ const stanzaCount = (poem: AdminPoem) =>
   `${poem.stanzas.length} ${poem.stanzas.length === 1 ? "stanza" : "stanzas"}`;
 
 /**
- * Poems: title, publication state, stanza count and tag names, with Edit and Delete (no
- * confirmation); drafts and scheduled poems first. Times are on the site's clock (`timeZone`).
+ * Poems: title, publication state and date, stanza count and tag names, a way to the poem's
+ * page (its preview, for one not yet out), Edit and Delete (no confirmation, undone from the
+ * toast or Recently deleted); drafts and scheduled poems first. Times are on the site's clock.
  */
 export function PoemsTab({ timeZone }: { timeZone: string }) {
   return (
@@ -28,10 +36,18 @@ export function PoemsTab({ timeZone }: { timeZone: string }) {
       entity="Poem"
       list={endpoints.listAdminPoems}
       remove={endpoints.deletePoem}
+      recentlyDeleted={{ list: endpoints.listDeletedPoems, restore: endpoints.restorePoem }}
+      timeZone={timeZone}
       describe={(poem) => ({
         title: poem.title,
         badge: <PublicationBadge item={poem} timeZone={timeZone} />,
+        link: {
+          href: `/poetry/${encodeURIComponent(poem.slug)}`,
+          label: publicationState(poem) === "published" ? "View" : "Preview",
+        },
         detail: [
+          publicationState(poem) === "published" &&
+            `Published ${publishedDay(poem.publishAt, timeZone)}`,
           stanzaCount(poem),
           poem.tags.map((tag) => tag.name).join(", "),
           removedWordsNotice(poem.removedStanzaWords),
@@ -89,13 +105,27 @@ function PoemForm({
     setPreview(url);
   }
 
-  /** Save publishes (at 'Publish at', or now); 'Save as draft' keeps it from readers. */
+  const isPublished = poem !== undefined && publicationState(poem) === "published";
+  const scheduledAt = publishAt ? new Date(publishAtFromField(publishAt, timeZone)) : undefined;
+  const isScheduling = scheduledAt !== undefined && scheduledAt.getTime() > Date.now();
+  /** The primary button says what it will do. */
+  const submitLabel = isScheduling
+    ? `Schedule for ${scheduledTime(scheduledAt, timeZone)}`
+    : isPublished
+      ? "Update"
+      : "Publish now";
+
+  /**
+   * The primary button publishes now, schedules (at 'Publish at') or, for a poem already out,
+   * updates it and keeps its publication date; 'Save as draft' keeps it from readers.
+   */
   async function save(draft = false) {
     const coverUrl = values.coverUrl.trim();
     const body = {
       draft,
-      // A new draft without a time keeps the server's default; everything else says when.
-      ...(draft && !publishAt && !poem
+      // A new draft without a time keeps the server's default, and an update of a published
+      // poem its date; everything else says when.
+      ...((draft && !publishAt && !poem) || (!draft && isPublished && !publishAt)
         ? {}
         : { publishAt: publishAtFromField(publishAt, timeZone) }),
       title: values.title,
@@ -143,6 +173,7 @@ function PoemForm({
       onSubmit={() => save()}
       isSaving={form.isSaving}
       formError={form.formError}
+      submitLabel={submitLabel}
       otherActions={
         <button
           type="button"
@@ -242,9 +273,7 @@ function PoemForm({
         legend="Tags"
         errors={errors.tagIds}
       />
-      {poem && (
-        <PoemVersions poemId={poem.id} timeZone={timeZone} onRestored={() => onDone(true)} />
-      )}
+      {poem && <PoemVersions poem={poem} timeZone={timeZone} onRestored={() => onDone(true)} />}
     </FormPanel>
   );
 }

@@ -19,6 +19,21 @@ const BADGE_CLASSES: Record<PublicationState, string> = {
   published: "border-emerald-600 bg-emerald-50 text-emerald-900",
 };
 
+/** 'Mon, Nov 30, 9:00 AM' on the site's clock: when a scheduled poem comes out. */
+export const scheduledTime = (at: Date, timeZone: string) =>
+  new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    weekday: "short",
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+  }).format(at);
+
+/** 'Nov 20, 2026' on the site's clock: when a published poem came out. */
+export const publishedDay = (at: Date, timeZone: string) =>
+  new Intl.DateTimeFormat("en-US", { timeZone, dateStyle: "medium" }).format(at);
+
 /** 'Draft', 'Scheduled · Mon, Nov 30, 9:00 AM' (on the site's clock) or 'Published'. */
 export function PublicationBadge({ item, timeZone }: { item: Publication; timeZone: string }) {
   const state = publicationState(item);
@@ -27,14 +42,7 @@ export function PublicationBadge({ item, timeZone }: { item: Publication; timeZo
       ? "Draft"
       : state === "published"
         ? "Published"
-        : `Scheduled · ${new Intl.DateTimeFormat("en-US", {
-            timeZone,
-            weekday: "short",
-            month: "short",
-            day: "numeric",
-            hour: "numeric",
-            minute: "2-digit",
-          }).format(item.publishAt)}`;
+        : `Scheduled · ${scheduledTime(item.publishAt, timeZone)}`;
   return (
     <span
       className={`ml-2 inline-block rounded-full border px-2 py-0.5 align-middle text-xs font-medium ${BADGE_CLASSES[state]}`}

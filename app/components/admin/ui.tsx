@@ -62,6 +62,7 @@ export function FormPanel({
   onSubmit,
   isSaving,
   formError,
+  submitLabel = "Save",
   otherActions,
   children,
 }: {
@@ -70,6 +71,8 @@ export function FormPanel({
   onSubmit: () => void;
   isSaving: boolean;
   formError?: string;
+  /** What the primary button says it will do ('Publish now', 'Update'). */
+  submitLabel?: string;
   /** Buttons beside Save (a poem's 'Save as draft'). */
   otherActions?: ReactNode;
   children: ReactNode;
@@ -91,9 +94,9 @@ export function FormPanel({
           {formError}
         </p>
       )}
-      <div className="flex gap-3">
+      <div className="flex flex-wrap gap-3">
         <button type="submit" className={primaryButton} disabled={isSaving}>
-          {isSaving ? "Saving..." : "Save"}
+          {isSaving ? "Saving..." : submitLabel}
         </button>
         {otherActions}
         <button type="button" className={secondaryButton} onClick={onCancel}>

@@ -49,6 +49,23 @@ export function WhispersTab() {
     else notify("Whisper Approved", "The reflection is now visible to all users.");
   }
 
+  /** Blocking a writer hides every whisper of theirs and stops new ones (decision 041). */
+  async function setBlocked(whisper: ModeratedWhisper, isBlocked: boolean) {
+    const result = await adminCall(
+      isBlocked ? endpoints.blockReader : endpoints.unblockReader,
+      { params: { userId: whisper.user.id }, body: {} },
+      { failure: isBlocked ? "Failed to block reader" : "Failed to unblock reader" },
+    );
+    if (!result.ok) return;
+    await reload();
+    if (isBlocked)
+      notify(
+        "Reader blocked",
+        "Their whispers are hidden, and they can no longer echo or whisper.",
+      );
+    else notify("Reader unblocked", "The whispers you approved are visible again.");
+  }
+
   return (
     <section aria-label="Whispers">
       <fieldset className="mb-5 flex flex-wrap gap-2">
@@ -80,7 +97,7 @@ export function WhispersTab() {
         {shown.map((whisper) => (
           <li
             key={whisper.id}
-            className="flex gap-3 rounded-lg border border-stone-300 bg-white p-4"
+            className="flex flex-wrap gap-3 rounded-lg border border-stone-300 bg-white p-4"
           >
             {whisper.user.profileImageUrl ? (
               <img
@@ -95,7 +112,15 @@ export function WhispersTab() {
             )}
             <div className="min-w-0 flex-1">
               <p className="flex flex-wrap items-center gap-2">
-                <span className="font-medium">{authorName(whisper)}</span>
+                <span className="font-medium">
+                  <bdi>{authorName(whisper)}</bdi>
+                </span>
+                <span className="break-all text-sm text-stone-600">{whisper.user.email}</span>
+                {whisper.user.isBlocked && (
+                  <span className="rounded bg-red-100 px-2 py-0.5 text-xs text-red-900">
+                    Writer blocked
+                  </span>
+                )}
                 <span
                   className={`rounded px-2 py-0.5 text-xs ${
                     whisper.isApproved
@@ -112,13 +137,22 @@ export function WhispersTab() {
                 {` · ${whisper.poemTitle}, stanza ${whisper.stanzaIndex + 1}`}
               </p>
             </div>
-            <button
-              type="button"
-              className={`${secondaryButton} self-start`}
-              onClick={() => moderate(whisper)}
-            >
-              {whisper.isApproved ? "Hide" : "Approve"}
-            </button>
+            {/* Under the whisper on a phone, beside it from the small breakpoint up. */}
+            <div className="flex w-full gap-2 sm:w-auto sm:flex-col sm:self-start">
+              <button type="button" className={secondaryButton} onClick={() => moderate(whisper)}>
+                {whisper.isApproved ? "Hide" : "Approve"}
+              </button>
+              {!whisper.user.isAdmin && (
+                <button
+                  type="button"
+                  className={secondaryButton}
+                  onClick={() => setBlocked(whisper, !whisper.user.isBlocked)}
+                  aria-label={`${whisper.user.isBlocked ? "Unblock writer" : "Block writer"} ${whisper.user.email}`}
+                >
+                  {whisper.user.isBlocked ? "Unblock writer" : "Block writer"}
+                </button>
+              )}
+            </div>
           </li>
         ))}
       </ul>

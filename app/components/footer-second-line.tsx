@@ -1,0 +1,36 @@
+import { Link } from "react-router";
+
+/**
+ * A link on the footer's second line: pages the footer's own navigation does not list (that list
+ * stays the original four), such as About.
+ */
+export interface FooterLink {
+  to: string;
+  label: string;
+}
+
+/** The second line's links, in order; later pages (an account, a privacy notice) join here. */
+export const FOOTER_SECOND_LINE: FooterLink[] = [{ to: "/about", label: "About" }];
+
+/** Joins the line for a signed-in reader (their pages are cached per audience, decision 024). */
+export const ACCOUNT_LINK: FooterLink = { to: "/account", label: "Account" };
+
+/** The footer's second line, outside its navigation list, above the copyright line. */
+export function FooterSecondLine({ links = FOOTER_SECOND_LINE }: { links?: FooterLink[] }) {
+  return (
+    <nav aria-label="About this site" className="pb-3">
+      <ul className="flex flex-wrap justify-center gap-x-5 gap-y-1 text-sm">
+        {links.map((link) => (
+          <li key={link.to}>
+            <Link
+              to={link.to}
+              className="text-stone-700 underline-offset-4 hover:text-ember-700 hover:underline"
+            >
+              {link.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,199 @@
+import { inArray } from "drizzle-orm";
+import { BOOK_SLOTS } from "../../common/book-slots.ts";
+import { HOME_THEMES, POETRY_PILLARS } from "../../common/constants.ts";
+import { dayInZone } from "../../common/dates.ts";
+import {
+  FUTURE_YEAR_MESSAGE,
+  type SiteLink,
+  type SiteSettings,
+  type SiteSettingsInput,
+  UNKNOWN_TAG_MESSAGE,
+} from "../../common/schemas/settings.ts";
+import { copyrightLine, DEFAULT_TAGLINE } from "../../common/site-settings.ts";
+import { siteSettings, tags } from "../db/schema.ts";
+import type { AdminActor } from "./actor.ts";
+import type { ContentChanges } from "./content-changes.ts";
+import type { ServiceDeps } from "./deps.ts";
+import { invalid } from "./errors.ts";
+import { createMemo } from "./memo.ts";
+
+/** What the pages show of the settings: names resolved, defaults filled in. */
+export interface SiteView {
+  siteTitle: string;
+  tagline: string;
+  poetName: string | null;
+  poetBio: string | null;
+  portraitUrl: string | null;
+  links: SiteLink[];
+  /** /poetry's filter chips: tag names, the original four until the poet chooses theirs. */
+  filterTags: string[];
+  /** Home's 'Current Themes': tag names, the original three until the poet chooses theirs. */
+  homeThemes: string[];
+  bookSlotTitles: string[];
+  /** The footer's line, in the current year of the site's clock. */
+  copyright: string;
+}
+
+interface Kept {
+  settings: SiteSettings;
+  filterTags: string[];
+  homeThemes: string[];
+}
+
+type StoredRow = typeof siteSettings.$inferSelect;
+type StoredValues = Partial<Omit<typeof siteSettings.$inferInsert, "id" | "updatedAt">>;
+
+const ORIGINAL_SLOT_TITLES = BOOK_SLOTS.map((slot) => slot.title);
+const SETTINGS_KEY = "settings";
+
+/**
+ * The poet's site settings (docs/decisions/039-site-settings.md): one row, read through a memo
+ * that every content change clears, and announced like a content write, so every instance and its
+ * page cache show a change at once. A value equal to its default is stored as "not set", so
+ * the default (SITE_NAME, the original titles) keeps following the configuration and the code.
+ */
+export function createSiteSettingsService({
+  db,
+  config,
+  now,
+  contentChanges,
+}: ServiceDeps & { contentChanges: ContentChanges }) {
+  const memo = createMemo<Kept>({ maxEntries: 1 });
+  contentChanges.onChange(() => memo.clear());
+
+  const currentYear = () => Number(dayInZone(config.siteTimezone, now()).slice(0, 4));
+
+  function settingsOf(row: StoredRow | undefined): SiteSettings {
+    return {
+      siteTitle: row?.siteTitle ?? config.siteName,
+      tagline: row?.tagline ?? DEFAULT_TAGLINE,
+      poetName: row?.poetName ?? null,
+      poetBio: row?.poetBio ?? null,
+      portraitUrl: row?.portraitUrl ?? null,
+      links: row?.links ?? [],
+      filterTagIds: row?.filterTagIds ?? null,
+      homeThemeTagIds: row?.homeThemeTagIds ?? null,
+      bookSlotTitles: ORIGINAL_SLOT_TITLES.map(
+        (title, index) => row?.bookSlotTitles?.[index] ?? title,
+      ),
+      copyrightFrom: row?.copyrightFrom ?? null,
+      holdWhispers: row?.holdWhispers ?? false,
+    };
+  }
+
+  /** Tag names by id, for the ids the settings choose. */
+  async function readTagNames(ids: number[]): Promise<Map<number, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await db
+      .select({ id: tags.id, name: tags.name })
+      .from(tags)
+      .where(inArray(tags.id, ids));
+    return new Map(rows.map((row) => [row.id, row.name]));
+  }
+
+  async function readKept(): Promise<Kept> {
+    const [row] = await db.select().from(siteSettings);
+    const settings = settingsOf(row);
+    const names = await readTagNames([
+      ...(settings.filterTagIds ?? []),
+      ...(settings.homeThemeTagIds ?? []),
+    ]);
+    // A chosen tag deleted since is left out; none left is the defaults again.
+    const named = (ids: number[] | null, defaults: readonly string[]) => {
+      const found = (ids ?? []).flatMap((id) => names.get(id) ?? []);
+      return found.length > 0 ? found : [...defaults];
+    };
+    return {
+      settings,
+      filterTags: named(settings.filterTagIds, POETRY_PILLARS),
+      homeThemes: named(settings.homeThemeTagIds, HOME_THEMES),
+    };
+  }
+
+  const kept = () => memo.get(SETTINGS_KEY, readKept);
+
+  /** The columns a PUT writes: only the fields it sent, each default stored as "not set". */
+  function storedValues(input: SiteSettingsInput): StoredValues {
+    const unlessDefault = (value: string | null | undefined, fallback: string) =>
+      value === undefined ? undefined : !value || value === fallback ? null : value;
+    const values: StoredValues = {
+      siteTitle: unlessDefault(input.siteTitle, config.siteName),
+      tagline: unlessDefault(input.tagline, DEFAULT_TAGLINE),
+      poetName: input.poetName === undefined ? undefined : input.poetName || null,
+      poetBio: input.poetBio === undefined ? undefined : input.poetBio || null,
+      portraitUrl: input.portraitUrl === undefined ? undefined : input.portraitUrl || null,
+      links: input.links,
+      filterTagIds: input.filterTagIds,
+      homeThemeTagIds: input.homeThemeTagIds,
+      bookSlotTitles:
+        input.bookSlotTitles === undefined
+          ? undefined
+          : input.bookSlotTitles.every((title, index) => title === ORIGINAL_SLOT_TITLES[index])
+            ? null
+            : input.bookSlotTitles.map((title, index) =>
+                title === ORIGINAL_SLOT_TITLES[index] ? null : title,
+              ),
+      copyrightFrom: input.copyrightFrom,
+      holdWhispers: input.holdWhispers,
+    };
+    return Object.fromEntries(
+      Object.entries(values).filter(([, value]) => value !== undefined),
+    ) as StoredValues;
+  }
+
+  /** Refuses the whole PUT, before anything is written, for a tag or a year the schema cannot check. */
+  async function requireValid(input: SiteSettingsInput) {
+    const errors: Record<string, string[]> = {};
+    if (input.copyrightFrom != null && input.copyrightFrom > currentYear()) {
+      errors.copyrightFrom = [FUTURE_YEAR_MESSAGE];
+    }
+    const chosen = { filterTagIds: input.filterTagIds, homeThemeTagIds: input.homeThemeTagIds };
+    const names = await readTagNames(Object.values(chosen).flatMap((ids) => ids ?? []));
+    for (const [field, ids] of Object.entries(chosen)) {
+      if (ids?.some((id) => !names.has(id))) errors[field] = [UNKNOWN_TAG_MESSAGE];
+    }
+    const [first] = Object.values(errors);
+    if (first?.[0]) throw invalid(first[0], errors);
+  }
+
+  return {
+    /** GET /api/admin/settings. */
+    async get(_admin: AdminActor): Promise<SiteSettings> {
+      return (await kept()).settings;
+    },
+
+    /** PUT /api/admin/settings: the fields sent, all or none; answers the whole object. */
+    async update(_admin: AdminActor, input: SiteSettingsInput): Promise<SiteSettings> {
+      await requireValid(input);
+      const values = storedValues(input);
+      if (Object.keys(values).length > 0) {
+        await db
+          .insert(siteSettings)
+          .values({ id: 1, ...values })
+          .onConflictDoUpdate({ target: siteSettings.id, set: values });
+        memo.clear();
+        await contentChanges.announce();
+      }
+      return (await kept()).settings;
+    },
+
+    /** What every page shows of the settings. */
+    async view(): Promise<SiteView> {
+      const { settings, filterTags, homeThemes } = await kept();
+      return {
+        siteTitle: settings.siteTitle,
+        tagline: settings.tagline,
+        poetName: settings.poetName,
+        poetBio: settings.poetBio,
+        portraitUrl: settings.portraitUrl,
+        links: settings.links,
+        filterTags,
+        homeThemes,
+        bookSlotTitles: settings.bookSlotTitles,
+        copyright: copyrightLine(settings, currentYear()),
+      };
+    },
+  };
+}
+
+export type SiteSettingsService = ReturnType<typeof createSiteSettingsService>;
