@@ -22,6 +22,7 @@ export default [
     route("digest", "routes/admin-digest.tsx"),
     route("submissions", "routes/admin-submissions.tsx"),
     route("settings", "routes/admin-settings.tsx"),
+    route("guest-voices", "routes/admin-guest-voices.tsx"),
   ]),
   route("unsubscribe", "routes/unsubscribe.tsx"),
   route("subscribe/invalid", "routes/subscribe-invalid.tsx"),

@@ -29,6 +29,12 @@ import {
 } from "./schemas/digest.ts";
 import { archivedEmbers, emberPageQuery, featuredEmber, todaysEmber } from "./schemas/embers.ts";
 import { guestSubmission, guestSubmissionInput } from "./schemas/guest-submission.ts";
+import {
+  GUEST_VOICE_MESSAGES,
+  guestVoice,
+  guestVoiceInput,
+  guestVoiceUpdate,
+} from "./schemas/guest-voices.ts";
 import { healthReport } from "./schemas/health.ts";
 import {
   uploadUrlAnswer,
@@ -423,6 +429,34 @@ export const endpoints = {
     params: idParams("Submission"),
     answer: noContent,
     status: 204,
+  }),
+  publishGuestSubmission: endpoint({
+    method: "POST",
+    path: "/api/admin/submissions/:id/publish",
+    params: idParams("Submission"),
+    // An empty body: the submission is published as it was sent, and edited afterwards.
+    body: unreadBody,
+    answer: guestVoice,
+    status: 201,
+  }),
+  listGuestVoices: endpoint({
+    method: "GET",
+    path: "/api/admin/guest-voices",
+    answer: z.array(guestVoice),
+  }),
+  createGuestVoice: endpoint({
+    method: "POST",
+    path: "/api/admin/guest-voices",
+    body: guestVoiceInput,
+    answer: guestVoice,
+    status: 201,
+  }),
+  updateGuestVoice: endpoint({
+    method: "PUT",
+    path: "/api/admin/guest-voices/:id",
+    params: z.object({ id: idInText(GUEST_VOICE_MESSAGES.notFound) }),
+    body: guestVoiceUpdate,
+    answer: guestVoice,
   }),
   createUploadUrl: endpoint({
     method: "POST",

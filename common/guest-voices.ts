@@ -1,5 +1,7 @@
 // Three fictional guest poets with original poems, written for this project
-// (docs/product/reading.md, Guest voices).
+// (docs/product/reading.md, Guest voices): the built-in voices every fresh site has. The guest
+// voices live in the database; its guest-voice migration seeds these three (a test checks that
+// it holds exactly these), and the poet edits, hides or reorders them like any other.
 
 export interface GuestVoice {
   slug: string;
@@ -85,7 +87,3 @@ export const GUEST_VOICES: GuestVoice[] = [
     otherWorks: [],
   },
 ];
-
-export function findGuestVoice(slug: string): GuestVoice | undefined {
-  return GUEST_VOICES.find((voice) => voice.slug === slug);
-}

@@ -1,7 +1,13 @@
 import type { GuestVoice } from "../../common/guest-voices.ts";
 
 /** The voice's avatar, or their initial when they have none (docs/product/reading.md). */
-export function GuestVoiceAvatar({ voice, size }: { voice: GuestVoice; size: "small" | "large" }) {
+export function GuestVoiceAvatar({
+  voice,
+  size,
+}: {
+  voice: Pick<GuestVoice, "name" | "avatarUrl">;
+  size: "small" | "large";
+}) {
   const dimension = size === "large" ? "h-24 w-24 text-3xl" : "h-14 w-14 text-xl";
   return voice.avatarUrl ? (
     <img

@@ -28,21 +28,27 @@ export function VerseLines({ lines }: { lines: string[] }) {
 
 /**
  * Text written with a line per row and a blank line between stanzas (guest poems, book pages),
- * set one stanza under another with the same gap between each: 1em, at any text size.
+ * set one stanza under another with the same gap between each: 1em, at any text size. A second
+ * blank line is a spacer the poet put there (a guest voice's empty paragraph): one more gap.
  */
 export function Verse({ text, className }: { text: string; className?: string }) {
   const stanzas = text
-    .split(/\n\s*\n/)
-    .map((stanza) => stanza.split("\n").map((line) => line.trimEnd()))
-    .filter((lines) => lines.some((line) => line !== ""));
+    .replace(/^\s*\n|\n\s*$/g, "")
+    .split(/\n[^\S\n]*\n/)
+    .map((stanza) => stanza.split("\n").map((line) => line.trimEnd()));
   return (
     <div className={`flex flex-col gap-[1em] ${className ?? ""}`}>
-      {stanzas.map((stanza, position) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: stanzas are positional.
-        <p key={position}>
-          <VerseLines lines={stanza} />
-        </p>
-      ))}
+      {stanzas.map((stanza, position) =>
+        stanza.every((line) => line === "") ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: stanzas are positional.
+          <div key={position} aria-hidden="true" data-testid="verse-spacer" />
+        ) : (
+          // biome-ignore lint/suspicious/noArrayIndexKey: stanzas are positional.
+          <p key={position}>
+            <VerseLines lines={stanza} />
+          </p>
+        ),
+      )}
     </div>
   );
 }

@@ -30,6 +30,19 @@ export default function AdminSubmissions() {
     await reload();
   }
 
+  async function publish(submission: GuestSubmission) {
+    const result = await adminCall(
+      endpoints.publishGuestSubmission,
+      { params: { id: submission.id }, body: {} },
+      { failure: "Failed to publish guest voice" },
+    );
+    if (!result.ok) return;
+    notify(
+      "Guest voice published",
+      `“${submission.poemTitle}” is on /guest-voices/${result.data.slug}; ${submission.name} has been emailed.`,
+    );
+  }
+
   async function remove(submission: GuestSubmission) {
     if (!window.confirm(`Delete “${submission.poemTitle}” by ${submission.name}?`)) return;
     const result = await adminCall(
@@ -97,7 +110,14 @@ export default function AdminSubmissions() {
               <p className="mt-4 font-serif break-words whitespace-pre-wrap">
                 {submission.poemText}
               </p>
-              <div className="mt-4 flex gap-2">
+              <div className="mt-4 flex flex-wrap gap-2">
+                <button
+                  type="button"
+                  className={secondaryButton}
+                  onClick={() => publish(submission)}
+                >
+                  Publish as guest voice
+                </button>
                 {!submission.reviewedAt && (
                   <button
                     type="button"

@@ -24,7 +24,7 @@ export default function Admin({ loaderData }: Route.ComponentProps) {
     <section className="mx-auto max-w-4xl px-4 py-10">
       <div className="flex flex-wrap items-baseline justify-between gap-3">
         <h1 className="font-serif text-3xl">Content Management</h1>
-        <nav aria-label="Admin pages" className="flex gap-4">
+        <nav aria-label="Admin pages" className="flex flex-wrap gap-4">
           <Link to="/admin/digest" className="text-ember-700 underline underline-offset-4">
             Digest Admin
           </Link>
@@ -33,6 +33,9 @@ export default function Admin({ loaderData }: Route.ComponentProps) {
           </Link>
           <Link to="/admin/settings" className="text-ember-700 underline underline-offset-4">
             Site Settings
+          </Link>
+          <Link to="/admin/guest-voices" className="text-ember-700 underline underline-offset-4">
+            Guest Voices
           </Link>
         </nav>
       </div>

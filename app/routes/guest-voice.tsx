@@ -1,9 +1,9 @@
 import { ArrowLeft } from "lucide-react";
 import { data, Link } from "react-router";
-import { findGuestVoice, GUEST_VOICES } from "../../common/guest-voices.ts";
 import { GuestVoiceAvatar } from "../components/guest-voice-avatar.tsx";
 import { NotFoundState } from "../components/not-found-state.tsx";
 import { Verse } from "../components/verse.tsx";
+import { appContext } from "../lib/app-context.ts";
 import { sharedPage } from "../lib/cache-policy.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
 import type { Route } from "./+types/guest-voice";
@@ -11,9 +11,14 @@ import type { Route } from "./+types/guest-voice";
 /** The same page for every reader of an audience: the page cache may keep it. */
 export const handle = sharedPage;
 
-export function loader({ params }: Route.LoaderArgs) {
-  const voice = findGuestVoice(params.slug);
-  return data({ voice: voice ?? null }, { status: voice ? 200 : 404 });
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const { services } = context.get(appContext);
+  const voices = await services.guestVoices.listShown();
+  const voice = voices.find((shown) => shown.slug === params.slug) ?? null;
+  const others = voices.flatMap((other) =>
+    other.slug === params.slug ? [] : [{ slug: other.slug, name: other.name }],
+  );
+  return data({ voice, others }, { status: voice ? 200 : 404 });
 }
 
 export function meta({ matches, loaderData, params }: Route.MetaArgs) {
@@ -27,7 +32,7 @@ export function meta({ matches, loaderData, params }: Route.MetaArgs) {
 }
 
 export default function GuestVoicePage({ loaderData }: Route.ComponentProps) {
-  const { voice } = loaderData;
+  const { voice, others } = loaderData;
   if (!voice) {
     return (
       <NotFoundState
@@ -99,7 +104,7 @@ export default function GuestVoicePage({ loaderData }: Route.ComponentProps) {
         aria-label="More guest voices"
         className="flex flex-wrap gap-3 border-t border-stone-200 pt-6 text-sm"
       >
-        {GUEST_VOICES.filter((other) => other.slug !== voice.slug).map((other) => (
+        {others.map((other) => (
           <Link
             key={other.slug}
             to={`/guest-voices/${other.slug}`}

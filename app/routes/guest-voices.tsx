@@ -1,13 +1,18 @@
 import { Link } from "react-router";
-import { GUEST_VOICES } from "../../common/guest-voices.ts";
 import { GuestVoiceAvatar } from "../components/guest-voice-avatar.tsx";
 import { VerseLines } from "../components/verse.tsx";
+import { appContext } from "../lib/app-context.ts";
 import { sharedPage } from "../lib/cache-policy.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
 import type { Route } from "./+types/guest-voices";
 
 /** The same page for every reader of an audience: the page cache may keep it. */
 export const handle = sharedPage;
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { services } = context.get(appContext);
+  return { voices: await services.guestVoices.listShown() };
+}
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(siteFromMatches(matches), {
@@ -17,12 +22,12 @@ export function meta({ matches }: Route.MetaArgs) {
   });
 }
 
-export default function GuestVoices() {
+export default function GuestVoices({ loaderData }: Route.ComponentProps) {
   return (
     <section className="flex flex-col gap-10">
       <h1 className="font-serif text-4xl text-stone-900">Guest Voices</h1>
       <ul className="grid gap-6 md:grid-cols-3">
-        {GUEST_VOICES.map((voice) => (
+        {loaderData.voices.map((voice) => (
           <li key={voice.slug}>
             <Link
               to={`/guest-voices/${voice.slug}`}

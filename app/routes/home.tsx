@@ -2,7 +2,6 @@ import { BookOpen, Feather, Flame } from "lucide-react";
 import { Link } from "react-router";
 import { HOME_GUEST_VOICES, type HOME_THEMES } from "../../common/constants.ts";
 import { formatLongDay } from "../../common/dates.ts";
-import { GUEST_VOICES } from "../../common/guest-voices.ts";
 import { tagSlug } from "../../common/slug.ts";
 import { GuestVoiceAvatar } from "../components/guest-voice-avatar.tsx";
 import { appContext } from "../lib/app-context.ts";
@@ -16,11 +15,15 @@ export const handle = sharedPage;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services } = context.get(appContext);
-  const [featured, settings] = await Promise.all([
+  const [featured, settings, voices] = await Promise.all([
     orNotFound(services.embers.getFeaturedEmber()),
     services.siteSettings.view(),
+    services.guestVoices.listShown(),
   ]);
   return {
+    guestVoices: voices
+      .slice(0, HOME_GUEST_VOICES)
+      .map(({ slug, name, title, avatarUrl }) => ({ slug, name, title, avatarUrl })),
     featured: featured
       ? { text: featured.text, date: featured.date, featuredAt: featured.featuredAt }
       : null,
@@ -53,7 +56,7 @@ const sections = [
 
 export default function Home({ loaderData, matches }: Route.ComponentProps) {
   const site = siteFromMatches(matches);
-  const { featured, tagline, themes } = loaderData;
+  const { featured, tagline, themes, guestVoices } = loaderData;
   return (
     <div className="flex flex-col gap-16">
       <section className="py-10 text-center">
@@ -127,7 +130,7 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
           </Link>
         </div>
         <ul className="grid gap-4 md:grid-cols-3">
-          {GUEST_VOICES.slice(0, HOME_GUEST_VOICES).map((voice) => (
+          {guestVoices.map((voice) => (
             <li key={voice.slug}>
               <Link
                 to={`/guest-voices/${voice.slug}`}

@@ -14,7 +14,7 @@ import { tagRef } from "./poems.ts";
 export const TAG_NAME_MAX_LENGTH = 50;
 const URL_MAX_LENGTH = 2_000;
 
-const requiredText = (message: string, max: number) =>
+export const requiredText = (message: string, max: number) =>
   z
     .string(message)
     .check(
@@ -23,7 +23,7 @@ const requiredText = (message: string, max: number) =>
       z.maxLength(max, `Please keep this under ${max} characters`),
     );
 
-const slug = z
+export const slug = z
   .string("Slug is required")
   .check(
     z.trim(),
@@ -47,7 +47,7 @@ function isHttpsUrl(value: string): boolean {
 }
 
 /** An uploaded image's path on this site (docs/product/admin.md, Uploads: /objects/images/{id}). */
-const isObjectPath = (value: string) =>
+export const isObjectPath = (value: string) =>
   /^\/objects\/[A-Za-z0-9/_.-]+$/.test(value) && !value.includes("..");
 
 /** An uploaded reading's path on this site: /objects/audio/{id}. */
@@ -60,13 +60,13 @@ const isAudioObjectPath = (value: string) => /^\/objects\/audio\/[A-Za-z0-9_-]+$
 export const AUDIO_URL_MESSAGE =
   "Audio must be an https:// URL or an uploaded /objects/audio/ file";
 
-const link = (message: string, accepts: (value: string) => boolean) =>
+export const link = (message: string, accepts: (value: string) => boolean) =>
   z
     .string(message)
     .check(z.trim(), z.maxLength(URL_MAX_LENGTH, message), z.refine(accepts, message));
 
 /** Empty or absent is "none" (null); anything else must pass `schema`. */
-const optional = <Schema extends z.ZodMiniType>(schema: Schema) =>
+export const optional = <Schema extends z.ZodMiniType>(schema: Schema) =>
   z.pipe(
     z.optional(z.union([z.literal(""), z.null(), schema])),
     z.transform((value) => (value === "" || value === undefined ? null : value)),

@@ -1,4 +1,3 @@
-import { GUEST_VOICES } from "../../common/guest-voices.ts";
 import { otherRoutes } from "../../common/other-routes.ts";
 import { tagSlug } from "../../common/slug.ts";
 import { stanzaLines, stanzaText } from "../../common/stanza.ts";
@@ -42,13 +41,14 @@ export function siteFileRoutes(services: Services, config: Config) {
     })
     .route(otherRoutes.sitemap, sharedRead, async (c) => {
       const { poems, tagNames, books } = await services.sitemap.listEntries();
+      const guestVoices = await services.guestVoices.listShown();
       const url = (path: string, lastmod?: Date) =>
         `  <url><loc>${escapeXml(absolute(path))}</loc>${lastmod ? `<lastmod>${lastmod.toISOString().slice(0, 10)}</lastmod>` : ""}</url>`;
       const urls = [
         ...STATIC_PAGES.map((path) => url(path)),
         ...poems.map((poem) => url(`/poetry/${encodeURIComponent(poem.slug)}`, poem.updatedAt)),
         ...tagNames.map((name) => url(`/themes/${encodeURIComponent(tagSlug(name))}`)),
-        ...GUEST_VOICES.map((voice) => url(`/guest-voices/${encodeURIComponent(voice.slug)}`)),
+        ...guestVoices.map((voice) => url(`/guest-voices/${encodeURIComponent(voice.slug)}`)),
         ...books.map((book) =>
           url(`/book/${encodeURIComponent(book.slug)}/preview`, book.updatedAt),
         ),

@@ -26,7 +26,14 @@ const TABLES_IN_ORDER: PgTable[] = [
   schema.mailRuns,
   schema.digestDeliveries,
   schema.guestSubmissions,
+  schema.guestVoices,
 ];
+
+/**
+ * Tables whose migration seeds rows (the built-in guest voices): a fresh database is never empty
+ * there, so a restore replaces those rows with the backup's instead of refusing.
+ */
+const SEEDED_TABLES = new Set<PgTable>([schema.guestVoices]);
 
 /**
  * "everything" is a backup of the site; "content" is what the poet wrote and who subscribed
@@ -124,7 +131,7 @@ export async function restoreBackup(db: Database, backup: Backup): Promise<void>
   }
   const tables = tablesIn(backup.scope === "content" ? "content" : "everything");
   await db.transaction(async (tx) => {
-    for (const table of tables) {
+    for (const table of tables.filter((table) => !SEEDED_TABLES.has(table))) {
       const [row] = rowsOf(await tx.execute(sql`select exists (select 1 from ${table}) as found`));
       if (row?.found) {
         throw new RestoreRefused(
@@ -134,8 +141,10 @@ export async function restoreBackup(db: Database, backup: Backup): Promise<void>
     }
     for (const table of tables) {
       const name = getTableName(table);
-      const rows = backup.tables[name] ?? [];
-      if (rows.length === 0) continue;
+      const rows = backup.tables[name];
+      // A backup from before the table existed keeps the seeded rows.
+      if (SEEDED_TABLES.has(table) && rows) await tx.delete(table);
+      if (!rows || rows.length === 0) continue;
       const columns = sql.join(
         storedColumns(table).map((column) => sql.identifier(column.name)),
         sql`, `,

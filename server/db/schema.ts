@@ -523,3 +523,38 @@ export const guestSubmissions = pgTable(
   },
   (table) => [index("guest_submissions_created_at_idx").on(table.createdAt.desc())],
 );
+
+/**
+ * The guest voices on /guest-voices, in the poet's order (`position`, smallest first). The
+ * migration that creates the table also seeds the three built-in voices, so every fresh site has
+ * them with or without demo content. A voice published from a submission keeps its id there:
+ * one submission becomes at most one voice.
+ */
+export const guestVoices = pgTable(
+  "guest_voices",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    slug: text("slug").notNull().unique(),
+    name: text("name").notNull(),
+    handle: text("handle").notNull(),
+    socialUrl: text("social_url").notNull(),
+    avatarUrl: text("avatar_url"),
+    headerImageUrl: text("header_image_url"),
+    bio: text("bio").notNull(),
+    title: text("title").notNull(),
+    /** Paragraphs (stanzas, lines joined by "\n"); an empty string is a spacer. */
+    body: jsonb("body").$type<string[]>().notNull(),
+    otherWorks: jsonb("other_works")
+      .$type<{ title: string; slug: string }[]>()
+      .notNull()
+      .default([]),
+    position: integer("position").notNull(),
+    hidden: boolean("hidden").notNull().default(false),
+    submissionId: integer("submission_id")
+      .unique()
+      .references(() => guestSubmissions.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index("guest_voices_position_idx").on(table.position)],
+);

@@ -11,6 +11,7 @@ import { createDigestService } from "./digest.ts";
 import { createDigestSender, type DigestSenderOptions } from "./digest-sender.ts";
 import { createEmberService } from "./embers.ts";
 import { createGuestSubmissionService } from "./guest-submissions.ts";
+import { createGuestVoiceService } from "./guest-voices.ts";
 import { createHealthService } from "./health.ts";
 import { createInteractionService } from "./interactions.ts";
 import { createPoemService } from "./poems.ts";
@@ -67,6 +68,7 @@ export function createServices(
     embers,
     books: createBookService(deps),
     guestSubmissions: createGuestSubmissionService({ ...deps, rateLimiter }),
+    guestVoices: createGuestVoiceService({ ...deps, contentChanges }),
     interactions,
     sitemap: createSitemapService(deps),
     search: createSearchService(deps),

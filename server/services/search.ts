@@ -1,9 +1,8 @@
 import { and, desc, type SQL, sql } from "drizzle-orm";
-import { GUEST_VOICES } from "../../common/guest-voices.ts";
 import type { TagRef } from "../../common/schemas/poems.ts";
 import type { SearchAnswer } from "../../common/schemas/search.ts";
 import { stanzaLines } from "../../common/stanza.ts";
-import { embers, poems, poemTags } from "../db/schema.ts";
+import { embers, guestVoices, poems, poemTags } from "../db/schema.ts";
 import { publishedPoems, shownEmbers } from "../db/visibility.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { withTags } from "./poems.ts";
@@ -37,11 +36,6 @@ const WORD = /[\p{L}\p{M}\p{N}]+/gu;
 /** A matching line longer than this is cut around its first match. */
 const SNIPPET_MAX_LENGTH = 160;
 const SNIPPET_LEAD = 60;
-
-/** What each built-in guest voice is found by: its name, its poem's title and its poem. */
-const GUEST_VOICE_DOCUMENTS = JSON.stringify(
-  GUEST_VOICES.map((voice) => [voice.name, voice.title, ...voice.body].join("\n")),
-);
 
 /** The line's words and the text between them, matching words marked. */
 function markLine(line: string, isMatchingWord: (word: string) => boolean): SnippetPart[] {
@@ -168,24 +162,24 @@ export function createSearchService({ db, config, now }: ServiceDeps) {
   }
 
   /**
-   * The guest voices are a built-in list kept in memory, with no table; their texts go to the
-   * database's text search as one parameter, so they are found by exactly the rules poems are
-   * (stemming, accents, "or", "-word", quoted phrases), which matching in code could not copy.
+   * The shown guest voices, in the poet's order, found by their name, their poem's title and
+   * their poem. They are few, so their document is built at search time (no stored column), by
+   * the same search functions as poems' (stemming, accents, "or", "-word", quoted phrases).
    */
   async function findGuestVoices(text: string, limit: number): Promise<GuestVoiceMatch[]> {
-    const rows = await db
-      .select({ position: sql<number>`v.position`.mapWith(Number) })
-      .from(
-        sql`jsonb_array_elements_text(${GUEST_VOICE_DOCUMENTS}::jsonb)
-            with ordinality as v(document, position)`,
+    const document = sql`concat_ws(E'\n', ${guestVoices.name}, ${guestVoices.title},
+      (select string_agg(paragraph, E'\n') from jsonb_array_elements_text(${guestVoices.body}) as paragraph))`;
+    return db
+      .select({ slug: guestVoices.slug, name: guestVoices.name, title: guestVoices.title })
+      .from(guestVoices)
+      .where(
+        and(
+          sql`not ${guestVoices.hidden}`,
+          sql`public.search_document(${document}) @@ public.search_query(${text})`,
+        ),
       )
-      .where(sql`public.search_document(v.document) @@ public.search_query(${text})`)
-      .orderBy(sql`v.position`)
+      .orderBy(guestVoices.position, guestVoices.id)
       .limit(limit);
-    return rows.flatMap(({ position }) => {
-      const voice = GUEST_VOICES[position - 1];
-      return voice ? [{ slug: voice.slug, name: voice.name, title: voice.title }] : [];
-    });
   }
 
   return {

@@ -1,0 +1,20 @@
+import { endpoints } from "../../common/endpoints.ts";
+import type { AdminEnv } from "../http/env.ts";
+import { routesAt } from "../http/routes.ts";
+import type { Services } from "../services/index.ts";
+
+/**
+ * The guest voices' admin calls, on the admin router (server/api/admin.ts): the list with hidden
+ * voices, create, update (hide, show and reorder included), and a submission published as a voice.
+ */
+export function guestVoiceRoutes({ guestVoices }: Services) {
+  return routesAt<AdminEnv>("/api/admin")
+    .call(endpoints.listGuestVoices, (_input, c) => guestVoices.listAll(c.var.admin))
+    .call(endpoints.createGuestVoice, ({ body }, c) => guestVoices.create(c.var.admin, body))
+    .call(endpoints.updateGuestVoice, ({ params, body }, c) =>
+      guestVoices.update(c.var.admin, params.id, body),
+    )
+    .call(endpoints.publishGuestSubmission, ({ params }, c) =>
+      guestVoices.publishSubmission(c.var.admin, params.id),
+    ).router;
+}
