@@ -1,8 +1,8 @@
 import { Copy, Download, ExternalLink, Send, Sparkles } from "lucide-react";
 import { type FormEvent, useEffect, useState } from "react";
-import { Link } from "react-router";
 import { endpoints } from "../../common/endpoints.ts";
 import { DIGEST_SUBJECT_MAX_LENGTH, type DigestRun } from "../../common/schemas/digest.ts";
+import { AdminPage } from "../components/admin/admin-page.tsx";
 import { DigestSchedule } from "../components/admin/digest-schedule.tsx";
 import { inputClass, primaryButton, secondaryButton } from "../components/admin/ui.tsx";
 import { ModalDialog } from "../components/modal-dialog.tsx";
@@ -26,18 +26,12 @@ export const meta = () => adminMeta("Weekly Ember Digest");
 
 export default function AdminDigest({ loaderData }: Route.ComponentProps) {
   return (
-    <section className="mx-auto max-w-3xl px-4 py-10">
-      <p>
-        <Link to="/admin" className="text-sm text-ember-700 underline underline-offset-4">
-          Content Management
-        </Link>
-      </p>
-      <h1 className="mt-2 font-serif text-3xl">Weekly Ember Digest</h1>
+    <AdminPage title="Weekly Ember Digest">
       <DigestPreview />
       <SubscribersDownload />
       <DigestSchedule />
       <DigestSending initialRuns={loaderData.runs} siteName={loaderData.siteName} />
-    </section>
+    </AdminPage>
   );
 }
 

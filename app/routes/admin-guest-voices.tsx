@@ -4,6 +4,7 @@ import { Link } from "react-router";
 import { endpoints } from "../../common/endpoints.ts";
 import type { StoredGuestVoice } from "../../common/schemas/guest-voices.ts";
 import { adminCall } from "../components/admin/admin-call.ts";
+import { AdminPage } from "../components/admin/admin-page.tsx";
 import { FileUpload } from "../components/admin/file-upload.tsx";
 import { Field, FormPanel, inputClass, secondaryButton } from "../components/admin/ui.tsx";
 import { saveMessages, useAdminForm } from "../components/admin/use-admin-form.ts";
@@ -138,13 +139,7 @@ export default function AdminGuestVoices() {
   }
 
   return (
-    <section className="mx-auto max-w-3xl px-4 py-10">
-      <p>
-        <Link to="/admin" className="text-sm text-ember-700 underline underline-offset-4">
-          Content Management
-        </Link>
-      </p>
-      <h1 className="mt-2 font-serif text-3xl">Guest Voices</h1>
+    <AdminPage title="Guest Voices">
       <p className="mt-2 text-stone-700">
         Publish a new voice from{" "}
         <Link to="/admin/submissions" className="text-ember-700 underline underline-offset-4">
@@ -235,6 +230,6 @@ export default function AdminGuestVoices() {
           </li>
         ))}
       </ol>
-    </section>
+    </AdminPage>
   );
 }

@@ -1,5 +1,4 @@
 import { type ReactNode, useState } from "react";
-import { Link } from "react-router";
 import { BOOK_SLOTS } from "../../common/book-slots.ts";
 import { HOME_THEMES, POETRY_PILLARS } from "../../common/constants.ts";
 import { endpoints } from "../../common/endpoints.ts";
@@ -14,6 +13,7 @@ import {
   type SiteSettings,
   TAGLINE_MAX_LENGTH,
 } from "../../common/schemas/settings.ts";
+import { AdminPage } from "../components/admin/admin-page.tsx";
 import { FileUpload } from "../components/admin/file-upload.tsx";
 import { Field, inputClass, primaryButton, secondaryButton } from "../components/admin/ui.tsx";
 import { useAdminForm } from "../components/admin/use-admin-form.ts";
@@ -132,13 +132,7 @@ export default function AdminSettings({ loaderData }: Route.ComponentProps) {
   );
 
   return (
-    <section className="mx-auto max-w-3xl px-4 py-10">
-      <p>
-        <Link to="/admin" className="text-sm text-ember-700 underline underline-offset-4">
-          Content Management
-        </Link>
-      </p>
-      <h1 className="mt-2 font-serif text-3xl">Site Settings</h1>
+    <AdminPage title="Site Settings">
       <form
         aria-label="Site Settings"
         className="mt-8 space-y-6"
@@ -280,7 +274,7 @@ export default function AdminSettings({ loaderData }: Route.ComponentProps) {
           {form.isSaving ? "Saving..." : "Save settings"}
         </button>
       </form>
-    </section>
+    </AdminPage>
   );
 }
 

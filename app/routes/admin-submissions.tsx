@@ -1,7 +1,7 @@
-import { Link } from "react-router";
 import { endpoints } from "../../common/endpoints.ts";
 import type { GuestSubmission } from "../../common/schemas/guest-submission.ts";
 import { adminCall } from "../components/admin/admin-call.ts";
+import { AdminPage } from "../components/admin/admin-page.tsx";
 import { secondaryButton } from "../components/admin/ui.tsx";
 import { useAdminList } from "../components/admin/use-admin-list.ts";
 import { adminMeta } from "../lib/admin-access.ts";
@@ -54,13 +54,7 @@ export default function AdminSubmissions() {
   }
 
   return (
-    <section className="mx-auto max-w-3xl px-4 py-10">
-      <p>
-        <Link to="/admin" className="text-sm text-ember-700 underline underline-offset-4">
-          Content Management
-        </Link>
-      </p>
-      <h1 className="mt-2 font-serif text-3xl">Guest Submissions</h1>
+    <AdminPage title="Guest Submissions">
       {isFailed && <p role="alert">The submissions could not be loaded.</p>}
       {submissions?.length === 0 && <p className="mt-6 text-stone-700">No submissions yet.</p>}
       <ul className="mt-6 space-y-4">
@@ -139,6 +133,6 @@ export default function AdminSubmissions() {
           </li>
         ))}
       </ul>
-    </section>
+    </AdminPage>
   );
 }

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { dayInZone } from "../../common/dates.ts";
+import { ADMIN_PAGES } from "../components/admin/admin-page.tsx";
 import { AdminTabs } from "../components/admin/admin-tabs.tsx";
 import { BooksTab } from "../components/admin/books-tab.tsx";
 import { EmbersTab } from "../components/admin/embers-tab.tsx";
@@ -25,18 +26,15 @@ export default function Admin({ loaderData }: Route.ComponentProps) {
       <div className="flex flex-wrap items-baseline justify-between gap-3">
         <h1 className="font-serif text-3xl">Content Management</h1>
         <nav aria-label="Admin pages" className="flex flex-wrap gap-4">
-          <Link to="/admin/digest" className="text-ember-700 underline underline-offset-4">
-            Digest Admin
-          </Link>
-          <Link to="/admin/submissions" className="text-ember-700 underline underline-offset-4">
-            Guest Submissions
-          </Link>
-          <Link to="/admin/settings" className="text-ember-700 underline underline-offset-4">
-            Site Settings
-          </Link>
-          <Link to="/admin/guest-voices" className="text-ember-700 underline underline-offset-4">
-            Guest Voices
-          </Link>
+          {ADMIN_PAGES.map((page) => (
+            <Link
+              key={page.to}
+              to={page.to}
+              className="text-ember-700 underline underline-offset-4"
+            >
+              {page.label}
+            </Link>
+          ))}
         </nav>
       </div>
       <AdminTabs
