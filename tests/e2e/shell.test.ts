@@ -219,12 +219,16 @@ describe("site shell", () => {
     // Client-side navigation: the title follows the new page's render.
     await page.waitForFunction(() => document.title === "Books | Ember Verse");
     const footer = page.getByRole("contentinfo");
-    expect(await footer.getByRole("link").allTextContents()).toEqual([
-      "Home",
-      "Poetry",
-      "Daily Embers",
-      "Books",
-    ]);
+    expect(
+      await footer.getByRole("navigation", { name: "Footer" }).getByRole("link").allTextContents(),
+    ).toEqual(["Home", "Poetry", "Daily Embers", "Books"]);
+    // Pages the footer's own links do not name sit on a second line, outside that list.
+    expect(
+      await footer
+        .getByRole("navigation", { name: "About this site" })
+        .getByRole("link")
+        .allTextContents(),
+    ).toEqual(["About"]);
     expect(await footer.textContent()).toContain("© 2025");
     expect(await footer.getByRole("textbox").getAttribute("type")).toBe("email");
     expect((page as unknown as { errors: string[] }).errors).toEqual([]);
@@ -273,6 +277,7 @@ describe("operator CLI beside a running server", () => {
     });
   });
 
+  // Five CLI processes, each opening a database of its own: minutes on a busy machine.
   it("backs up the running site and restores it into an empty data directory", async () => {
     const fs = await import("node:fs");
     const os = await import("node:os");
@@ -310,7 +315,7 @@ describe("operator CLI beside a running server", () => {
     } finally {
       fs.rmSync(scratch, { recursive: true, force: true });
     }
-  });
+  }, 180_000);
 
   it("explains misuse with a non-zero exit", async () => {
     const unknown = await site.server.cli("frobnicate");
