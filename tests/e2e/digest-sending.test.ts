@@ -153,6 +153,7 @@ afterEach(async () => {
 });
 
 describe("sending the digest through a crash", () => {
+  // Seeding, then two server processes in turn on the embedded database: minutes on a busy machine.
   it("on the embedded database: SIGKILL mid-run, restart, every subscriber gets one copy", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ev-digest-"));
     cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
@@ -189,7 +190,7 @@ describe("sending the digest through a crash", () => {
     expectOneCopyEach(smtp, leftMidRun);
     expectBalancedRun(run, leftMidRun.size);
     expect(smtp.messages.length).toBeGreaterThan(atKill);
-  });
+  }, 180_000);
 
   it.skipIf(!process.env.TEST_DATABASE_URL)(
     "on PostgreSQL: two instances send one run at once, one is killed, no copy is sent twice",
