@@ -27,7 +27,7 @@ beforeAll(async () => {
       "No picture hangs here\nand the nail holes\nkeep their own counsel\nall winter\n\nStill.",
     );
   await form.getByRole("checkbox").first().check();
-  await form.getByRole("button", { name: "Save", exact: true }).click();
+  await form.getByRole("button", { name: "Publish now" }).click();
   await page.getByText("Poem created successfully").waitFor();
   await admin.close();
 });
