@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hydrated, launchBrowser } from "../helpers/browser.ts";
+import { hydrated, launchBrowser, openAdminAsPoet } from "../helpers/browser.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
 
 /**
@@ -26,12 +26,7 @@ let reader: Page;
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  const admin = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const link = await server.cli("login-link", "poet@example.com", "--admin");
-  const page = await admin.newPage();
-  await page.goto(link.stdout.trim());
-  await page.goto(`${server.url}/admin`);
-  await hydrated(page);
+  const { admin, page } = await openAdminAsPoet(browser, server);
   await page.getByRole("button", { name: "Add New Poem" }).click();
   const form = page.getByRole("form", { name: "New Poem" });
   await form.getByLabel("Title").fill("Open Doorways");
