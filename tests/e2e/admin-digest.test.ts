@@ -1,7 +1,11 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setUpBrowserSite } from "../helpers/browser-site.ts";
-import { type SmtpCapture, startSmtpCapture } from "../helpers/smtp.ts";
+import {
+  type SmtpCapture,
+  startSmtpCapture,
+  subscribeAndReadConfirmation,
+} from "../helpers/smtp.ts";
 
 let smtp: SmtpCapture;
 const SUBSCRIBERS = ["first@example.com", "second@example.com"];
@@ -14,14 +18,7 @@ const site = setUpBrowserSite(() => ({ SMTP_URL: smtp.url }));
 
 /** Subscribes through the API and opens the emailed confirmation link, as a reader would. */
 async function verifiedSubscriber(email: string) {
-  const since = smtp.messages.length;
-  const response = await fetch(`${site.server.url}/api/subscribe`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: site.server.url },
-    body: JSON.stringify({ email }),
-  });
-  expect(response.status).toBe(200);
-  const mail = await smtp.waitFor(email, since);
+  const mail = await subscribeAndReadConfirmation(smtp, site.server.url, email);
   const link = /https?:\/\/\S+\/api\/subscribe\/verify\?\S+/.exec(mail.parsed.text ?? "")?.[0];
   expect((await fetch(link ?? "", { redirect: "manual" })).headers.get("location")).toBe(
     "/?verified=1",

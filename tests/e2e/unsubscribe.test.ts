@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hydrated } from "../helpers/browser.ts";
 import { setUpBrowserSite } from "../helpers/browser-site.ts";
-import { type SmtpCapture, startSmtpCapture } from "../helpers/smtp.ts";
+import {
+  type SmtpCapture,
+  startSmtpCapture,
+  subscribeAndReadConfirmation,
+} from "../helpers/smtp.ts";
 
 let smtp: SmtpCapture;
 beforeAll(async () => {
@@ -12,14 +16,7 @@ const site = setUpBrowserSite(() => ({ SMTP_URL: smtp.url }));
 
 /** Subscribes through the API; the confirmation mail's List-Unsubscribe address. */
 async function oneClickAddress(email: string): Promise<string> {
-  const since = smtp.messages.length;
-  const response = await fetch(`${site.server.url}/api/subscribe`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: site.server.url },
-    body: JSON.stringify({ email }),
-  });
-  expect(response.status).toBe(200);
-  const mail = await smtp.waitFor(email, since);
+  const mail = await subscribeAndReadConfirmation(smtp, site.server.url, email);
   const header = mail.parsed.headerLines.find((line) => line.key === "list-unsubscribe")?.line;
   const address = /<(https?:\/\/[^>]+)>/.exec(header ?? "")?.[1] ?? "";
   expect(new URL(address).pathname).toBe("/api/unsubscribe");

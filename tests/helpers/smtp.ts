@@ -84,3 +84,22 @@ export async function startSmtpCapture(
 }
 
 export type SmtpCapture = Awaited<ReturnType<typeof startSmtpCapture>>;
+
+/**
+ * Subscribes `email` to the digest through the site's API, as the footer form does, and answers
+ * the confirmation mail that `smtp` received for it.
+ */
+export async function subscribeAndReadConfirmation(
+  smtp: SmtpCapture,
+  siteUrl: string,
+  email: string,
+): Promise<CapturedMail> {
+  const since = smtp.messages.length;
+  const response = await fetch(`${siteUrl}/api/subscribe`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: siteUrl },
+    body: JSON.stringify({ email }),
+  });
+  if (response.status !== 200) throw new Error(`subscribe answered ${response.status}`);
+  return smtp.waitFor(email, since);
+}
