@@ -36,12 +36,12 @@ export function readPoemObjectUrl(publicUrl: URL, id: string): PoemObjectRef | n
     return null;
   }
   if (url.origin !== publicUrl.origin) return null;
-  const poem = POEM_PATH.exec(url.pathname);
-  if (poem) return { slug: decodeSlug(poem[1]), stanzaIndex: null };
-  const stanza = STANZA_PATH.exec(url.pathname);
+  const poemSlug = POEM_PATH.exec(url.pathname)?.[1];
+  if (poemSlug) return { slug: decodeSlug(poemSlug), stanzaIndex: null };
+  const stanzaSlug = STANZA_PATH.exec(url.pathname)?.[1];
   const index = url.searchParams.get("s");
-  if (!stanza || index === null || !/^\d{1,4}$/.test(index)) return null;
-  return { slug: decodeSlug(stanza[1]), stanzaIndex: Number(index) };
+  if (!stanzaSlug || index === null || !/^\d{1,4}$/.test(index)) return null;
+  return { slug: decodeSlug(stanzaSlug), stanzaIndex: Number(index) };
 }
 
 function decodeSlug(segment: string): string {
