@@ -71,7 +71,7 @@ export function createServices(
     guestSubmissions: createGuestSubmissionService({ ...deps, rateLimiter }),
     guestVoices: createGuestVoiceService({ ...deps, contentChanges }),
     interactions,
-    fediverseVoices: createFediverseVoiceService(deps),
+    fediverseVoices: createFediverseVoiceService({ ...deps, interactions }),
     sitemap: createSitemapService(deps),
     search: createSearchService(deps),
     subscriptions,
