@@ -47,12 +47,13 @@ export function FediverseWhisperAuthor({ origin }: { origin: FediverseOrigin }) 
             <bdi>{origin.name ?? origin.handle}</bdi>
           )}
         </p>
+        {/*
+          The handle names a server ("@ada@elsewhere.example"); where it is not the one the
+          account lives on (a handle on its own domain), that server is named beside it.
+        */}
         <p className="break-all text-xs text-stone-600">
           <bdi>{origin.handle}</bdi>
-          <span className="sr-only">, </span>
-          <span className="ml-1 rounded bg-stone-100 px-1.5 py-0.5 text-stone-700">
-            via {origin.server}
-          </span>
+          {!origin.handle.toLowerCase().endsWith(`@${origin.server}`) && ` · ${origin.server}`}
         </p>
       </div>
     </div>

@@ -51,7 +51,7 @@ function MoveToStanza({
   return (
     <div className="flex items-center gap-2">
       <label htmlFor={id} className="text-sm text-stone-700">
-        Stanza
+        Move to stanza
       </label>
       <select
         id={id}
@@ -71,7 +71,6 @@ function MoveToStanza({
         className={secondaryButton}
         disabled={stanzaIndex === whisper.stanzaIndex}
         onClick={move}
-        aria-label={`Move whisper to stanza ${stanzaIndex + 1}`}
       >
         Move
       </button>
