@@ -41,8 +41,11 @@ const ADA = {
 };
 const POST_URL = "https://elsewhere.example/@ada/1001";
 
-/** Hands a reply to the site's fediverse voices service, as the inbox does once it verified it. */
-async function receiveReplyToPoem() {
+/**
+ * Hands a reply, a like and a boost to the site's fediverse voices service, as the inbox does once
+ * it verified them.
+ */
+async function receiveFromAda() {
   const config = loadConfig({
     ...process.env,
     NODE_ENV: "production",
@@ -55,14 +58,25 @@ async function receiveReplyToPoem() {
   const handle = await openDatabaseFor(config);
   const mailer = createMailer(config, logger);
   try {
-    const services = createServices({ db: handle.db, config, logger, handle, mailer });
-    return await services.fediverseVoices.receiveReply(ADA, {
-      noteId: "https://elsewhere.example/users/ada/statuses/1001",
-      url: POST_URL,
-      inReplyTo: poemObjectUrl(config.publicUrl, SLUG).href,
-      contentHtml: `<p><span class="h-card"><a href="${site.server.url}/@poet" class="u-url mention">@<span>poet</span></a></span> Every chair is a different chair &lt;script&gt;alert(1)&lt;/script&gt;</p><p>and mine rocks.</p><script>alert(2)</script>`,
-      published: new Date(),
-    });
+    const { fediverseVoices } = createServices({ db: handle.db, config, logger, handle, mailer });
+    const poem = poemObjectUrl(config.publicUrl, SLUG).href;
+    return [
+      await fediverseVoices.receiveReply(ADA, {
+        noteId: "https://elsewhere.example/users/ada/statuses/1001",
+        url: POST_URL,
+        inReplyTo: poem,
+        contentHtml: `<p><span class="h-card"><a href="${site.server.url}/@poet" class="u-url mention">@<span>poet</span></a></span> Every chair is a different chair &lt;script&gt;alert(1)&lt;/script&gt;</p><p>and mine rocks.</p><script>alert(2)</script>`,
+        published: new Date(),
+      }),
+      await fediverseVoices.receiveLike(ADA, {
+        activityId: "https://elsewhere.example/users/ada#likes/1",
+        object: poem,
+      }),
+      await fediverseVoices.receiveAnnounce(ADA, {
+        activityId: "https://elsewhere.example/users/ada/statuses/1002/activity",
+        object: poem,
+      }),
+    ];
   } finally {
     mailer.close();
     await handle.close();
@@ -76,7 +90,7 @@ describe("a reply from the fediverse", () => {
   });
 
   it("waits in the Whispers tab marked as from the fediverse, is moved and approved, then shows its author's name, server and links", async () => {
-    expect(await receiveReplyToPoem()).toBe("stored");
+    expect(await receiveFromAda()).toEqual(["stored", "stored", "stored"]);
     let alerted = false;
 
     const opened = await openAdminAsPoet(site.browser, site.server);
@@ -86,6 +100,12 @@ describe("a reply from the fediverse", () => {
       alerted = true;
       void dialog.dismiss();
     });
+    // The Poems tab counts what came from the fediverse for the poem.
+    await page
+      .getByRole("listitem")
+      .filter({ hasText: "The Kitchen Table" })
+      .getByText("Fediverse: 1 boost, 1 like, 1 reply")
+      .waitFor();
     await page.getByRole("tab", { name: "Whispers" }).click();
     const whisper = page.getByRole("listitem").filter({ hasText: "From the fediverse" });
     await whisper.getByText("@ada@elsewhere.example").waitFor();
