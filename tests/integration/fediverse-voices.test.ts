@@ -342,6 +342,31 @@ describe.each(drivers)("fediverse voices on %s", (driver) => {
     });
   });
 
+  it("makes one author of a new account whose activities arrive at once", async () => {
+    const dee = author("dee");
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        i % 2 === 0
+          ? t.services.fediverseVoices.receiveLike(dee, {
+              activityId: `https://e/likes/dee-${i}`,
+              object: poemId("river"),
+            })
+          : t.services.fediverseVoices.receiveReply(dee, reply(stanzaId("river", 0), `${i}`, dee)),
+      ),
+    );
+    expect(results).toEqual(Array(8).fill("stored"));
+    const authors = await t.db
+      .select()
+      .from(remoteAuthors)
+      .where(eq(remoteAuthors.actorUrl, dee.actorUrl));
+    expect(authors).toHaveLength(1);
+    expect(
+      await t.db.select().from(users).where(eq(users.firstName, "Dee of elsewhere.example")),
+    ).toHaveLength(1);
+    expect(await t.db.select().from(echoes)).toHaveLength(1);
+    expect(await t.db.select().from(whispers)).toHaveLength(4);
+  });
+
   describe("boosts", () => {
     it("are counted per poem for the poet, once per remote actor, never as echoes, and Undo takes them back", async () => {
       const voices = t.services.fediverseVoices;
