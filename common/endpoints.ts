@@ -10,7 +10,9 @@ import {
   bookInput,
   emberInput,
   emberScheduleQuery,
+  fediverseReactions,
   moderatedWhisper,
+  moveWhisperInput,
   poemInput,
   scheduledEmber,
   tagInput,
@@ -396,6 +398,18 @@ export const endpoints = {
     params: idParams("Whisper"),
     body: unreadBody,
     answer: messageAnswer,
+  }),
+  moveWhisper: endpoint({
+    method: "POST",
+    path: "/api/admin/whispers/:id/move",
+    params: idParams("Whisper"),
+    body: moveWhisperInput,
+    answer: messageAnswer,
+  }),
+  listFediverseReactions: endpoint({
+    method: "GET",
+    path: "/api/admin/fediverse/reactions",
+    answer: fediverseReactions,
   }),
   blockReader: endpoint({
     method: "POST",

@@ -10,6 +10,7 @@ import type { ServiceDeps } from "./deps.ts";
 import { createDigestService } from "./digest.ts";
 import { createDigestSender, type DigestSenderOptions } from "./digest-sender.ts";
 import { createEmberService } from "./embers.ts";
+import { createFediverseVoiceService } from "./fediverse-voices.ts";
 import { createGuestSubmissionService } from "./guest-submissions.ts";
 import { createGuestVoiceService } from "./guest-voices.ts";
 import { createHealthService } from "./health.ts";
@@ -70,6 +71,7 @@ export function createServices(
     guestSubmissions: createGuestSubmissionService({ ...deps, rateLimiter }),
     guestVoices: createGuestVoiceService({ ...deps, contentChanges }),
     interactions,
+    fediverseVoices: createFediverseVoiceService({ ...deps, interactions }),
     sitemap: createSitemapService(deps),
     search: createSearchService(deps),
     subscriptions,
