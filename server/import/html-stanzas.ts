@@ -250,7 +250,7 @@ export function reduceHtml(html: string, whitespace: Whitespace = "html"): Reduc
 
 /**
  * A line as stored: spaces a browser would collapse at its start are dropped, hard spaces become
- * ordinary spaces (indentation), the end is trimmed.
+ * ordinary spaces (indentation), a "<" that could open a tag becomes "‹", the end is trimmed.
  */
 function finishLine(raw: string): string {
   return storable(raw)
