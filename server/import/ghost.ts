@@ -1,7 +1,8 @@
 import { addSubscriber, isTrue, readCsv } from "./csv.ts";
 import { reduceHtml } from "./html-stanzas.ts";
+import { readJson } from "./json.ts";
 import { addPoem } from "./poem.ts";
-import { lineAt, parseDate } from "./text.ts";
+import { parseDate } from "./text.ts";
 import type { ImportedSubscriber, ParsedImport } from "./types.ts";
 import { ImportFileError } from "./types.ts";
 
@@ -12,19 +13,6 @@ const rows = (value: unknown): Row[] =>
   Array.isArray(value)
     ? value.filter((row): row is Row => typeof row === "object" && row !== null)
     : [];
-
-/** JSON.parse, refusing with the line of the first error. */
-export function readJson(source: string, file: string): unknown {
-  try {
-    return JSON.parse(source);
-  } catch (error) {
-    const message = (error as Error).message;
-    const line = /line (\d+)/.exec(message)?.[1];
-    const position = /position (\d+)/.exec(message)?.[1];
-    const at = line ? Number(line) : position ? lineAt(source, Number(position)) : null;
-    throw new ImportFileError(`${file}${at ? `, line ${at}` : ""}: it is not valid JSON`, file, at);
-  }
-}
 
 const escapeHtml = (value: string) =>
   value.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
