@@ -77,12 +77,12 @@ export async function parseImport(
   // Not a zip: a text export, or the wrong kind of file altogether.
   const type = await fileTypeFromBuffer(bytes.subarray(0, 4100)).catch(() => undefined);
   if (type && type.mime !== "application/xml") return wrongKind(bytes, file, source);
-  const text = decodeText(bytes, file).replace(/^\ufeff/, "");
-  const start = text.trimStart()[0];
   if (isPoemFile(file) && (source === undefined || source === "files")) {
     const entry = { name: file, size: bytes.length, label: file, read: async () => bytes };
     return parsePlainFiles({ label: file, entries: [entry] }, now);
   }
+  const text = decodeText(bytes, file).replace(/^\ufeff/, "");
+  const start = text.trimStart()[0];
   if (start === "{" || start === "[") {
     if (source !== undefined && source !== "ghost")
       return wrongKind(bytes, file, source, "a JSON file");

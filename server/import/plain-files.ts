@@ -101,7 +101,9 @@ async function addPoemFile(entry: ArchiveEntry, into: ParsedImport, now: Date): 
   while (lines.length > 0 && lines[0]?.trim() === "") lines.shift();
   let title =
     typeof data.title === "string" || typeof data.title === "number" ? String(data.title) : "";
-  if (title.trim() === "" && lines.length > 1 && lines[1]?.trim() === "") {
+  while (lines.length > 0 && lines.at(-1)?.trim() === "") lines.pop();
+  // A first line is a title only when a blank line, and then the poem, follow it.
+  if (title.trim() === "" && lines.length > 2 && lines[1]?.trim() === "") {
     title = (markdown ? lines[0]?.replace(/^#+\s*/, "") : lines[0]) ?? "";
     lines = lines.slice(2);
   }
