@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import fc from "fast-check";
-import { strToU8 } from "fflate";
+import { strToU8, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import {
   generatedEmail,
@@ -28,7 +28,7 @@ const PNG = new Uint8Array([
 async function refusal(promise: Promise<unknown>): Promise<ImportFileError> {
   const error = await promise.catch((caught) => caught);
   expect(error).toBeInstanceOf(ImportFileError);
-  return error;
+  return error as ImportFileError;
 }
 
 describe("parseImport", () => {
@@ -68,7 +68,7 @@ describe("parseImport", () => {
           ),
         )
       ).message,
-    ).toBe("poems.zip is a zip archive; expected a WordPress export (WXR .xml)");
+    ).toBe("poems.zip holds nothing that is a WordPress export (WXR .xml)");
     expect(
       (await refusal(parseImport({ fileName: "notes.csv", bytes: strToU8("a,b\n1,2\n") }))).message,
     ).toBe(
@@ -90,6 +90,26 @@ describe("parseImport", () => {
         )
       ).message,
     ).toBe("x.json is not a text file (it is not UTF-8)");
+  });
+
+  it("reads exports packed in a zip (WordPress.com's zip of WXR files), and refuses two platforms in one zip", async () => {
+    const wxr = (poems: number) => strToU8(wordpressExport({ poems, subscribers: 0 }));
+    const packed = zipSync({
+      "poet.wordpress.com-2026-11-26/poet.wordpress.2026-11-26.000.xml": wxr(2),
+    });
+    const result = await parseImport({
+      fileName: "poet.wordpress.com-2026-11-26.zip",
+      bytes: packed,
+    });
+    expect(result.source).toBe("wordpress");
+    expect(result.poems.map((poem) => poem.title)).toEqual([generatedTitle(1), generatedTitle(2)]);
+    const mixed = zipSync({
+      "a.xml": wxr(1),
+      "b.json": strToU8(ghostExport({ poems: 1, subscribers: 0 })),
+    });
+    expect((await refusal(parseImport({ fileName: "both.zip", bytes: mixed }))).message).toBe(
+      "both.zip holds exports of two platforms (wordpress and ghost); import them one at a time",
+    );
   });
 
   it(`refuses a file over ${IMPORT_MAX_BYTES / 1_048_576} MB before reading it, and an empty one`, async () => {
@@ -134,6 +154,8 @@ describe("parseImport", () => {
     const zip = substackExport({ poems: 3, subscribers: 3 });
     const wxr = strToU8(wordpressExport({ poems: 2, subscribers: 0 }));
     const json = strToU8(ghostExport({ poems: 2, subscribers: 0 }));
+    const members = strToU8(ghostMembers({ poems: 0, subscribers: 4 }));
+    const plain = plainFilesZip({ poems: 3, subscribers: 0 });
     const damaged = (base: Uint8Array) =>
       fc
         .array(fc.tuple(fc.nat(base.length - 1), fc.integer({ min: 0, max: 255 })), {
@@ -152,6 +174,8 @@ describe("parseImport", () => {
           damaged(zip),
           damaged(wxr),
           damaged(json),
+          damaged(members),
+          damaged(plain),
         ),
         fc.constantFrom<ImportSource | undefined>(
           undefined,

@@ -120,7 +120,9 @@ describe("plain files", () => {
   it("refuses a zip with no poems in it", async () => {
     await expect(
       file("photos.zip", zipSync({ "a.jpg": new Uint8Array([1, 2, 3]) })),
-    ).rejects.toThrow("photos.zip holds no .md or .txt poems");
+    ).rejects.toThrow(
+      "photos.zip holds nothing that is a poem (.md, .txt) or a Substack, Ghost or WordPress export",
+    );
   });
 });
 

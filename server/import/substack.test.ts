@@ -98,6 +98,22 @@ describe("Substack export", () => {
     ]);
   });
 
+  it("finds the text of a post whose post_id has no slug by its number", async () => {
+    const bytes = await exportZip((files) => {
+      const csv = new TextDecoder().decode(files["posts.csv"]);
+      files["posts.csv"] = new TextEncoder().encode(
+        csv.replace("139421250.untitled-draft,", "139421250,"),
+      );
+    });
+    const { poems } = await parseImport({ fileName: "kettlepoems.zip", bytes });
+    expect(poems[2]).toMatchObject({
+      sourceId: "139421250",
+      title: "Salt",
+      slug: null,
+      stanzas: ["Salt on the sill, / salt in the bread."],
+    });
+  });
+
   it("skips a post with a podcast_url whatever its type", async () => {
     const bytes = await exportZip((files) => {
       const csv = new TextDecoder().decode(files["posts.csv"]);

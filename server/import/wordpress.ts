@@ -95,7 +95,16 @@ export function parseWordPress(xml: string, file: string): ParsedImport {
     processEntities: true,
     isArray: (name) => LISTS.has(name),
   });
-  const document = parser.parse(xml) as Node;
+  let document: Node;
+  try {
+    document = parser.parse(xml) as Node;
+  } catch (error) {
+    // The validator passes a few forms the parser still rejects (an unclosed processing instruction).
+    throw new ImportFileError(
+      `${file}: it is not well-formed XML (${(error as Error).message})`,
+      file,
+    );
+  }
   const channel = (document.rss as Node | undefined)?.channel as Node | undefined;
   const rss = document.rss as Node | undefined;
   if (!channel || !rss || (!("@_xmlns:wp" in rss) && !("wp:wxr_version" in channel))) {
