@@ -141,6 +141,21 @@ describe("Ghost members CSV", () => {
     ]);
   });
 
+  it("reads the older members CSV, whose column was 'subscribed', when the source is named", async () => {
+    const csv = "email,name,subscribed,created_at\nold@example.com,Old,true,2019-01-01 10:00:00\n";
+    const { subscribers } = await parseImport(
+      { fileName: "members.csv", bytes: text(csv) },
+      "ghost",
+    );
+    expect(subscribers).toMatchObject([
+      {
+        email: "old@example.com",
+        receivingEmail: true,
+        subscribedAt: new Date("2019-01-01T10:00:00.000Z"),
+      },
+    ]);
+  });
+
   it("refuses a row with the wrong number of fields, naming the file and line", async () => {
     const csv =
       "id,email,name,subscribed_to_emails,created_at\n1,a@example.com,A,true,2023-01-01\n2,b@example.com,B,true\n";

@@ -1,4 +1,4 @@
-import { addSubscriber, isTrue, readCsv } from "./csv.ts";
+import { addSubscriber, csvHeader, isTrue, readCsv } from "./csv.ts";
 import { reduceHtml } from "./html-stanzas.ts";
 import { readJson } from "./json.ts";
 import { addPoem } from "./poem.ts";
@@ -191,16 +191,21 @@ export function parseGhostExport(source: string, file: string): ParsedImport {
 }
 
 /**
- * Ghost's members CSV: a member receives email when subscribed_to_emails is true and they are
- * neither deleted nor bounced (deleted_at, or an email_disabled / bounced column where present).
+ * Ghost's members CSV: a member receives email when subscribed_to_emails (before Ghost 3:
+ * subscribed) is true and they are neither deleted nor bounced (deleted_at, or an email_disabled
+ * or bounced column where the export has one).
  */
 export function parseGhostMembers(source: string, file: string): ParsedImport {
   const subscribers = new Map<string, ImportedSubscriber>();
-  for (const { fields } of readCsv(source, file, ["email", "subscribed_to_emails"])) {
+  // Before Ghost 3 the column was "subscribed".
+  const column = csvHeader(source).includes("subscribed_to_emails")
+    ? "subscribed_to_emails"
+    : "subscribed";
+  for (const { fields } of readCsv(source, file, ["email", column])) {
     const deleted = (fields.deleted_at ?? "").trim() !== "" || isTrue(fields.deleted);
     const bounced =
       isTrue(fields.email_disabled) || isTrue(fields.bounced) || isTrue(fields.email_bounced);
-    const subscribed = isTrue(fields.subscribed_to_emails);
+    const subscribed = isTrue(fields[column]);
     addSubscriber(subscribers, {
       email: fields.email ?? "",
       name: fields.name ?? null,
