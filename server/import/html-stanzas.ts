@@ -150,12 +150,10 @@ export function reduceHtml(html: string, whitespace: Whitespace = "html"): Reduc
   let line = "";
   let preDepth = whitespace === "pre" ? 1 : 0;
   // Elements being dropped, outermost first; a figure is named by what it holds (an image, a video).
-  const dropping: { name: string; kind: string }[] = [];
+  const dropping: { kind: string }[] = [];
   let headingText = "";
   const dropped = new Map<string, number>();
   const headings: string[] = [];
-  // Open elements, so a dropped element's own close is told from a nested one of the same name.
-  const open: string[] = [];
 
   const countDropped = (kind: string) => dropped.set(kind, (dropped.get(kind) ?? 0) + 1);
   const endLine = () => {
@@ -192,7 +190,7 @@ export function reduceHtml(html: string, whitespace: Whitespace = "html"): Reduc
           const inner = DROPPED[name];
           if (outer.kind === "figure" && inner !== undefined && inner !== "figure")
             outer.kind = inner;
-          if (!VOID.has(name)) dropping.push({ name, kind: "" });
+          if (!VOID.has(name)) dropping.push({ kind: "" });
           return;
         }
         const byClass = droppedByClass(attributes.class ?? "");
@@ -201,7 +199,7 @@ export function reduceHtml(html: string, whitespace: Whitespace = "html"): Reduc
           if (BLOCKS.has(name) || byClass || kind === "heading") endParagraph(false);
           headingText = "";
           if (VOID.has(name)) countDropped(kind);
-          else dropping.push({ name, kind });
+          else dropping.push({ kind });
           return;
         }
         if (name === "br") {
@@ -210,7 +208,6 @@ export function reduceHtml(html: string, whitespace: Whitespace = "html"): Reduc
         }
         if (BLOCKS.has(name)) endParagraph(false);
         if (name === "pre") preDepth += 1;
-        if (!VOID.has(name)) open.push(name);
       },
       ontext(text) {
         if (dropping.length > 0) {
@@ -230,7 +227,6 @@ export function reduceHtml(html: string, whitespace: Whitespace = "html"): Reduc
           return;
         }
         if (VOID.has(name)) return;
-        if (open.at(-1) === name) open.pop();
         if (name === "pre") preDepth = Math.max(whitespace === "pre" ? 1 : 0, preDepth - 1);
         if (BLOCKS.has(name)) endParagraph(name === "p");
       },

@@ -93,6 +93,20 @@ describe("plain files", () => {
     ]);
   });
 
+  it("reads YAML whose aliases nest a list a billion times over without expanding it", async () => {
+    const laughs = ["a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]"];
+    for (const [from, to] of ["ab", "bc", "cd", "de", "ef", "fg", "gh", "hi"]) {
+      laughs.push(`${to}: &${to} [${Array(9).fill(`*${from}`).join(", ")}]`);
+    }
+    const started = performance.now();
+    const { poems } = await file(
+      "laughs.md",
+      `---\n${laughs.join("\n")}\ntitle: Laughs\ntags: *i\n---\nline\n`,
+    );
+    expect(poems[0]).toMatchObject({ title: "Laughs", tags: [], stanzas: ["line"] });
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
   it("skips a file whose YAML is malformed, naming the line in the file", async () => {
     const { skipped } = await file("bad.md", "---\ntitle: fine\ntags: [a, b\n---\nline\n");
     expect(skipped).toHaveLength(1);

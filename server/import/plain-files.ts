@@ -47,8 +47,14 @@ function titleFromName(name: string): string {
   return base.replace(/[-_]+/g, " ").trim();
 }
 
+/**
+ * Tags as front matter gives them: a list or "a, b". Only plain values count: YAML aliases can
+ * nest a list in itself a thousand times over, and turning that into text would never end.
+ */
 function textList(value: unknown): string[] {
-  if (Array.isArray(value)) return value.filter((item) => item != null).map(String);
+  if (Array.isArray(value)) {
+    return value.filter((item) => typeof item === "string" || typeof item === "number").map(String);
+  }
   if (typeof value === "string") return value.split(",");
   return [];
 }
