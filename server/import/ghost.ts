@@ -153,7 +153,7 @@ export function parseGhostExport(source: string, file: string): ParsedImport {
       skip("It has no text in the export (no html, lexical or mobiledoc)");
       continue;
     }
-    const { stanzas, notes } = reduceHtml(html);
+    const { stanzas, notes, unreadable } = reduceHtml(html);
     const status = text(post.status);
     if (status === "sent") notes.push("It was sent by email only on Ghost; here it is published");
     const state =
@@ -176,6 +176,7 @@ export function parseGhostExport(source: string, file: string): ParsedImport {
         title,
         slug,
         stanzas,
+        unreadable,
         tags: (tagsOf.get(id) ?? []).sort((a, b) => a.order - b.order).map((tag) => tag.name),
         state,
         publishAt: state === "draft" ? null : parseDate(post.published_at, true),

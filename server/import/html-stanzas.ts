@@ -1,5 +1,6 @@
 import { Parser } from "htmlparser2";
 import { STANZA_LINE_MARKER } from "../../common/constants.ts";
+import { HTML_MAX_DEPTH } from "./limits.ts";
 import { storable } from "./text.ts";
 
 /**
@@ -12,7 +13,11 @@ export type Whitespace = "html" | "breaks" | "pre";
 export interface ReducedPoem {
   stanzas: string[];
   notes: string[];
+  /** Why the HTML could not be read as a poem (nested past HTML_MAX_DEPTH), else null. */
+  unreadable: string | null;
 }
+
+class TooDeep extends Error {}
 
 /** Elements that are a paragraph boundary: their start and end end a stanza's paragraph. */
 const BLOCKS = new Set([
@@ -155,6 +160,9 @@ export function reduceHtml(html: string, whitespace: Whitespace = "html"): Reduc
   const dropped = new Map<string, number>();
   const headings: string[] = [];
 
+  // htmlparser2 keeps its open elements in an array it shifts at the front: nesting thousands deep
+  // costs time in the square of the depth, so a poem's HTML is read no deeper than HTML_MAX_DEPTH.
+  let depth = 0;
   const countDropped = (kind: string) => dropped.set(kind, (dropped.get(kind) ?? 0) + 1);
   const endLine = () => {
     lines.push(finishLine(line));
@@ -185,6 +193,8 @@ export function reduceHtml(html: string, whitespace: Whitespace = "html"): Reduc
   const parser = new Parser(
     {
       onopentag(name, attributes) {
+        depth += 1;
+        if (depth > HTML_MAX_DEPTH) throw new TooDeep();
         const outer = dropping[0];
         if (outer !== undefined) {
           const inner = DROPPED[name];
@@ -217,6 +227,7 @@ export function reduceHtml(html: string, whitespace: Whitespace = "html"): Reduc
         appendText(text);
       },
       onclosetag(name) {
+        depth -= 1;
         if (dropping.length > 0) {
           if (VOID.has(name)) return;
           const top = dropping.pop();
@@ -233,15 +244,21 @@ export function reduceHtml(html: string, whitespace: Whitespace = "html"): Reduc
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
-  parser.write(html);
-  parser.end();
+  try {
+    parser.write(html);
+    parser.end();
+  } catch (error) {
+    if (!(error instanceof TooDeep)) throw error;
+    const unreadable = `Its HTML is nested more than ${HTML_MAX_DEPTH} elements deep`;
+    return { stanzas: [], notes: [], unreadable };
+  }
   endParagraph(false);
 
   const notes = [
     ...headings.map((heading) => `Dropped the heading “${heading}”`),
     ...[...dropped].map(([kind, count]) => `Dropped ${describe(kind, count)}`),
   ];
-  return { stanzas: stanzasOf(paragraphs), notes };
+  return { stanzas: stanzasOf(paragraphs), notes, unreadable: null };
 }
 
 /**

@@ -140,6 +140,7 @@ async function addPoemFile(entry: ArchiveEntry, into: ParsedImport, now: Date): 
       title,
       slug: typeof data.slug === "string" ? data.slug : null,
       stanzas,
+      unreadable: reduced?.unreadable,
       tags: textList(data.tags),
       state: draft ? "draft" : date && date > now ? "scheduled" : "published",
       publishAt: draft ? null : date,

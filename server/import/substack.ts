@@ -85,7 +85,7 @@ export async function parseSubstack(archive: Archive): Promise<ParsedImport> {
         skip(`Its text is not in the export (posts/${postId}.html is missing)`);
         continue;
       }
-      const { stanzas, notes } = reduceHtml(decodeText(await page.read(), page.label));
+      const { stanzas, notes, unreadable } = reduceHtml(decodeText(await page.read(), page.label));
       const subtitle = (fields.subtitle ?? "").trim();
       if (subtitle !== "") notes.push(`Left out the subtitle “${subtitle}”`);
       if (PAID_AUDIENCES.has((fields.audience ?? "").trim())) {
@@ -99,6 +99,7 @@ export async function parseSubstack(archive: Archive): Promise<ParsedImport> {
           title,
           slug,
           stanzas,
+          unreadable,
           tags: [],
           state: published ? "published" : "draft",
           publishAt: published ? parseDate(fields.post_date, true) : null,
