@@ -1,4 +1,5 @@
-import { readFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { strToU8, zipSync } from "fflate";
@@ -13,6 +14,7 @@ import {
   plainFilesZip,
   substackExport,
   wordpressExport,
+  writeImportFiles,
 } from "../../tests/helpers/import-files.ts";
 import { IMPORT_MAX_BYTES } from "./limits.ts";
 import { parseImport } from "./parse.ts";
@@ -147,6 +149,31 @@ describe("parseImport", () => {
           .filter(generatedReceivesEmail)
           .map(generatedEmail),
       );
+    }
+  });
+
+  it("writes every format into a folder, each read back with its source detected", async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), "import-files-"));
+    try {
+      const paths = await writeImportFiles(folder, { poems: 2, subscribers: 3 });
+      const sources: Record<string, ImportSource> = {};
+      for (const [key, file] of Object.entries(paths)) {
+        const result = await parseImport({
+          fileName: path.basename(file),
+          bytes: await readFile(file),
+        });
+        sources[key] = result.source;
+        expect(result.poems.length + result.subscribers.length).toBeGreaterThan(0);
+      }
+      expect(sources).toEqual({
+        substack: "substack",
+        ghost: "ghost",
+        ghostMembers: "ghost",
+        wordpress: "wordpress",
+        files: "files",
+      });
+    } finally {
+      await rm(folder, { recursive: true, force: true });
     }
   });
 
