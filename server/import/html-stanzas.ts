@@ -1,0 +1,314 @@
+import { Parser } from "htmlparser2";
+import { STANZA_LINE_MARKER } from "../../common/constants.ts";
+import { HTML_MAX_DEPTH } from "./limits.ts";
+import { storable } from "./text.ts";
+
+/**
+ * How a source's newlines read (decision 051): "html" collapses them like a browser; "breaks" is
+ * WordPress's classic editor, where a newline is a line break and a blank line a new paragraph;
+ * "pre" also keeps every space (a plain file, a <pre> verse block).
+ */
+export type Whitespace = "html" | "breaks" | "pre";
+
+export interface ReducedPoem {
+  stanzas: string[];
+  notes: string[];
+  /** Why the HTML could not be read as a poem (nested past HTML_MAX_DEPTH), else null. */
+  unreadable: string | null;
+}
+
+class TooDeep extends Error {}
+
+/** Elements that are a paragraph boundary: their start and end end a stanza's paragraph. */
+const BLOCKS = new Set([
+  "p",
+  "div",
+  "section",
+  "article",
+  "main",
+  "header",
+  "footer",
+  "aside",
+  "blockquote",
+  "pre",
+  "ul",
+  "ol",
+  "li",
+  "dl",
+  "dt",
+  "dd",
+  "hr",
+  "address",
+  "center",
+  "details",
+  "summary",
+  "body",
+  "html",
+]);
+
+/** Elements dropped with their content, and how the preview names what was dropped. */
+const DROPPED: Record<string, string> = {
+  h1: "heading",
+  h2: "heading",
+  h3: "heading",
+  h4: "heading",
+  h5: "heading",
+  h6: "heading",
+  img: "image",
+  picture: "image",
+  figure: "figure",
+  svg: "drawing",
+  canvas: "drawing",
+  iframe: "embed",
+  embed: "embed",
+  object: "embed",
+  video: "video",
+  audio: "audio player",
+  script: "script",
+  noscript: "script",
+  style: "style sheet",
+  form: "form",
+  button: "button",
+  input: "form field",
+  select: "form field",
+  textarea: "form field",
+  table: "table",
+  template: "template",
+  head: "page head",
+  title: "page head",
+  math: "formula",
+};
+
+/** Elements with no content: they never get a closing tag to wait for. */
+const VOID = new Set([
+  "img",
+  "embed",
+  "input",
+  "br",
+  "hr",
+  "wbr",
+  "source",
+  "track",
+  "area",
+  "col",
+]);
+
+/**
+ * Blocks the platforms wrap around things that are not the poem (Substack's subscribe widgets,
+ * image containers and embeds; Ghost's cards; WordPress's buttons), by class.
+ */
+const DROPPED_CLASSES: [RegExp, string][] = [
+  [/\bsubscription-widget/, "subscribe button"],
+  [/\bbutton-wrapper\b|\bwp-block-buttons?\b/, "button"],
+  [/\bcaptioned-image-container\b|\bimage-gallery-embed\b/, "image"],
+  [
+    /\bembedded-post|\byoutube-wrap\b|\btweet\b|\bspotify-wrap\b|\binstagram\b|\bpoll-embed\b/,
+    "embed",
+  ],
+  [/\bwp-block-embed\b/, "embed"],
+  [/\bfootnotes?\b/, "footnote"],
+];
+
+/** What a Ghost card is called in a note: kg-image-card is an image, kg-toggle-card a toggle card. */
+const GHOST_CARD = /\bkg-(?!text-|width-)([a-z]+)-card\b/;
+const GHOST_CARD_KINDS: Record<string, string> = {
+  image: "image",
+  gallery: "image gallery",
+  embed: "embed",
+  video: "video",
+  audio: "audio player",
+  button: "button",
+  signup: "subscribe button",
+};
+
+function droppedByClass(className: string): string | undefined {
+  const card = GHOST_CARD.exec(className)?.[1];
+  if (card !== undefined) return GHOST_CARD_KINDS[card] ?? `${card} card`;
+  return DROPPED_CLASSES.find(([pattern]) => pattern.test(className))?.[1];
+}
+
+/** Characters that keep their width where a browser collapses spaces: indentation in HTML. */
+const HARD_SPACES = /[\u00a0\u2000-\u200a\u202f\u205f\u3000]/g;
+const TAB_WIDTH = "    ";
+
+interface Paragraph {
+  lines: string[];
+  /** A real <p>, which counts even when empty: an empty one is a stanza break in line-per-paragraph poems. */
+  explicit: boolean;
+}
+
+function describe(kind: string, count: number): string {
+  if (count === 1) return `${/^[aeiou]/i.test(kind) ? "an" : "a"} ${kind}`;
+  return `${count} ${kind}s`;
+}
+
+/**
+ * Reduces HTML to a poem's stanzas (decision 051): text only, entities decoded, no markup. A
+ * paragraph becomes a stanza and <br> a line; a blank line (two <br>) splits a stanza; when every
+ * paragraph is a single line and empty paragraphs stand between them, the empty paragraphs are the
+ * stanza breaks. Leading &nbsp; and wide spaces are kept as indentation (ordinary spaces).
+ * Headings, images, embeds, scripts and the platforms' widgets are dropped and named in `notes`.
+ */
+export function reduceHtml(html: string, whitespace: Whitespace = "html"): ReducedPoem {
+  const paragraphs: Paragraph[] = [];
+  let lines: string[] = [];
+  let line = "";
+  let preDepth = whitespace === "pre" ? 1 : 0;
+  // Elements being dropped, outermost first; a figure is named by what it holds (an image, a video).
+  const dropping: { kind: string }[] = [];
+  let headingText = "";
+  const dropped = new Map<string, number>();
+  const headings: string[] = [];
+
+  // htmlparser2 keeps its open elements in an array it shifts at the front: nesting thousands deep
+  // costs time in the square of the depth, so a poem's HTML is read no deeper than HTML_MAX_DEPTH.
+  let depth = 0;
+  const countDropped = (kind: string) => dropped.set(kind, (dropped.get(kind) ?? 0) + 1);
+  const endLine = () => {
+    lines.push(finishLine(line));
+    line = "";
+  };
+  const endParagraph = (explicit: boolean) => {
+    if (line !== "") endLine();
+    if (explicit || lines.some((text) => text.trim() !== "")) {
+      paragraphs.push({ lines, explicit });
+    }
+    lines = [];
+  };
+  const appendText = (text: string) => {
+    if (preDepth > 0 || whitespace === "breaks") {
+      const parts = text.split(/\r\n|\r|\n/);
+      parts.forEach((part, index) => {
+        if (index > 0) endLine();
+        line +=
+          preDepth > 0
+            ? part.replaceAll("\t", TAB_WIDTH).replaceAll(" ", "\u00a0")
+            : part.replace(/[ \t\f]+/g, " ");
+      });
+    } else {
+      line += text.replace(/[ \t\n\r\f]+/g, " ");
+    }
+  };
+
+  const parser = new Parser(
+    {
+      onopentag(name, attributes) {
+        depth += 1;
+        if (depth > HTML_MAX_DEPTH) throw new TooDeep();
+        const outer = dropping[0];
+        if (outer !== undefined) {
+          const inner = DROPPED[name];
+          if (outer.kind === "figure" && inner !== undefined && inner !== "figure")
+            outer.kind = inner;
+          if (!VOID.has(name)) dropping.push({ kind: "" });
+          return;
+        }
+        const byClass = droppedByClass(attributes.class ?? "");
+        const kind = byClass ?? DROPPED[name];
+        if (kind !== undefined) {
+          if (BLOCKS.has(name) || byClass || kind === "heading") endParagraph(false);
+          headingText = "";
+          if (VOID.has(name)) countDropped(kind);
+          else dropping.push({ kind });
+          return;
+        }
+        if (name === "br") {
+          endLine();
+          return;
+        }
+        if (BLOCKS.has(name)) endParagraph(false);
+        if (name === "pre") preDepth += 1;
+      },
+      ontext(text) {
+        if (dropping.length > 0) {
+          if (dropping[0]?.kind === "heading") headingText += text;
+          return;
+        }
+        appendText(text);
+      },
+      onclosetag(name) {
+        depth -= 1;
+        if (dropping.length > 0) {
+          if (VOID.has(name)) return;
+          const top = dropping.pop();
+          if (dropping.length > 0 || top === undefined) return;
+          const heading = storable(headingText).replace(/\s+/g, " ").trim();
+          if (top.kind === "heading" && heading !== "") headings.push(heading);
+          else countDropped(top.kind);
+          return;
+        }
+        if (VOID.has(name)) return;
+        if (name === "pre") preDepth = Math.max(whitespace === "pre" ? 1 : 0, preDepth - 1);
+        if (BLOCKS.has(name)) endParagraph(name === "p");
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  try {
+    parser.write(html);
+    parser.end();
+  } catch (error) {
+    if (!(error instanceof TooDeep)) throw error;
+    const unreadable = `Its HTML is nested more than ${HTML_MAX_DEPTH} elements deep`;
+    return { stanzas: [], notes: [], unreadable };
+  }
+  endParagraph(false);
+
+  const notes = [
+    ...headings.map((heading) => `Dropped the heading “${heading}”`),
+    ...[...dropped].map(([kind, count]) => `Dropped ${describe(kind, count)}`),
+  ];
+  return { stanzas: stanzasOf(paragraphs), notes, unreadable: null };
+}
+
+/**
+ * A line as stored: spaces a browser would collapse at its start are dropped, hard spaces become
+ * ordinary spaces (indentation), a "<" that could open a tag becomes "‹", the end is trimmed.
+ */
+function finishLine(raw: string): string {
+  return storable(raw)
+    .replace(/^[ \t\r\n\f]+/, "")
+    .replace(HARD_SPACES, " ")
+    .trimEnd();
+}
+
+function stanzasOf(paragraphs: Paragraph[]): string[] {
+  const isEmpty = (paragraph: Paragraph) => paragraph.lines.every((text) => text.trim() === "");
+  const filled = paragraphs.filter((paragraph) => !isEmpty(paragraph));
+  const singleLines = filled.every(
+    (paragraph) => paragraph.lines.filter((text) => text.trim() !== "").length === 1,
+  );
+  const firstFilled = paragraphs.findIndex((paragraph) => !isEmpty(paragraph));
+  const lastFilled = paragraphs.findLastIndex((paragraph) => !isEmpty(paragraph));
+  const spacers = paragraphs
+    .slice(firstFilled + 1, Math.max(firstFilled + 1, lastFilled))
+    .some((paragraph) => paragraph.explicit && isEmpty(paragraph));
+  // Line-per-paragraph poems (each line a <p>, an empty <p> between stanzas): group the lines.
+  const groups: string[][] = [];
+  if (singleLines && spacers) {
+    const group: string[] = [];
+    for (const paragraph of paragraphs) {
+      if (isEmpty(paragraph)) {
+        if (paragraph.explicit) groups.push(group.splice(0));
+        continue;
+      }
+      group.push(...paragraph.lines);
+    }
+    groups.push(group);
+  } else {
+    for (const paragraph of filled) groups.push(paragraph.lines);
+  }
+  const stanzas: string[] = [];
+  for (const group of groups) {
+    let stanza: string[] = [];
+    for (const text of [...group, ""]) {
+      if (text.trim() === "") {
+        if (stanza.length > 0) stanzas.push(stanza.join(STANZA_LINE_MARKER));
+        stanza = [];
+      } else {
+        stanza.push(text);
+      }
+    }
+  }
+  return stanzas;
+}

@@ -1,0 +1,65 @@
+/**
+ * What the import parsers hand to the import job (docs/product/import.md, decision 051): one
+ * normalised result, whatever platform the file came from.
+ */
+
+export type ImportSource = "substack" | "ghost" | "wordpress" | "files";
+
+export const IMPORT_SOURCES: readonly ImportSource[] = ["substack", "ghost", "wordpress", "files"];
+
+export interface ImportedPoem {
+  /** The source's own id (Substack post_id, Ghost post id, WordPress wp:post_id, a plain file's path in the archive): an import of the same file twice is keyed by it. */
+  sourceId: string;
+  title: string;
+  /** The source's slug, if it had one (the job makes it unique here). */
+  slug: string | null;
+  /** Each stanza in the stored form: lines joined by " / ", leading spaces of a line kept (indentation), line ends trimmed. */
+  stanzas: string[];
+  tags: string[];
+  state: "published" | "draft" | "scheduled";
+  /** The original publication date (published and scheduled), else null. */
+  publishAt: Date | null;
+  coverUrl: string | null;
+  coverAlt: string | null;
+  /** Paths this poem had on its old site (Substack /p/{slug}; Ghost /{slug}/; WordPress /{yyyy}/{mm}/{dd}/{slug}/ and /?p={id}). */
+  oldPaths: string[];
+  /** What was dropped and why (a heading, an image, an embed), for the preview. */
+  notes: string[];
+}
+
+export interface ImportedSubscriber {
+  email: string;
+  name: string | null;
+  /** Receiving email in the source (Substack: email_disabled not true; Ghost: subscribed_to_emails true; not deleted or bounced). Only these may be imported, and only with the poet's confirmation of consent. */
+  receivingEmail: boolean;
+  subscribedAt: Date | null;
+  /** Why it is not importable, when receivingEmail is false or the address is invalid. */
+  skipReason: string | null;
+}
+
+export interface SkippedItem {
+  sourceId: string;
+  title: string;
+  reason: string;
+}
+
+export interface ParsedImport {
+  source: ImportSource;
+  poems: ImportedPoem[];
+  subscribers: ImportedSubscriber[];
+  skipped: SkippedItem[];
+}
+
+/** A file the parsers refuse: names the file (and the entry inside an archive) and the line where it applies. The message is for the poet. */
+export class ImportFileError extends Error {
+  // Declared fields, not parameter properties: the server runs with erasable TypeScript only.
+  readonly file: string;
+  readonly line: number | null;
+
+  constructor(message: string, file: string, line: number | null = null) {
+    super(message);
+    this.name = "ImportFileError";
+    this.file = file;
+    this.line = line;
+  }
+}
