@@ -125,11 +125,15 @@ const control =
     : undefined;
 
 // On the embedded database this process is the only sender, so claims from before a crash are void.
-if (handle.driver === "pglite") await services.digestSender.releaseOwnClaims();
+if (handle.driver === "pglite") {
+  await services.digestSender.releaseOwnClaims();
+  await services.imports.releaseOwnClaims();
+}
 services.digestSender.start();
 services.subscriptions.verificationRetries.start();
 services.databaseUpkeep.loop.start();
 services.digest.scheduleLoop.start();
+services.imports.loop.start();
 
 server.listen(config.port, config.host, () => {
   const address = server.address();
@@ -172,6 +176,7 @@ async function shutdown(signal: string) {
   await services.subscriptions.verificationRetries.stop();
   await services.databaseUpkeep.loop.stop();
   await services.digest.scheduleLoop.stop();
+  await services.imports.loop.stop();
   await stopListening();
   mailer.close();
   await handle.close();

@@ -7,6 +7,7 @@ import type { PageHandler } from "../../server/http/page-handler.ts";
 import { createLogger } from "../../server/logger.ts";
 import { createMailer } from "../../server/mail/transport.ts";
 import type { DigestSenderOptions } from "../../server/services/digest-sender.ts";
+import type { ImportOptions } from "../../server/services/import.ts";
 import { createServices } from "../../server/services/index.ts";
 import { createLocalObjectStore } from "../../server/storage/local.ts";
 import { type Driver, openTestDatabase } from "./database.ts";
@@ -26,6 +27,8 @@ export interface TestAppOptions {
   onQuery?: (statement: string) => void;
   /** The services' clock, for tests of publication times and schedules (default: the time). */
   now?: () => Date;
+  /** Smaller import batches and leases, for tests that stop a job halfway. */
+  importOptions?: Partial<ImportOptions>;
 }
 
 /**
@@ -56,6 +59,7 @@ export async function createTestApp(driver: Driver, options: TestAppOptions = {}
     mailer,
     now: options.now,
     digestSenderOptions: options.digestSenderOptions,
+    importOptions: options.importOptions,
   });
   const objectStore = createLocalObjectStore(dataDir);
   const app = createApp({
