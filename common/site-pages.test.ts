@@ -21,7 +21,16 @@ describe("the site's own paths (docs/decisions/052-the-import-job.md)", () => {
   });
 
   it("never redirects this site's own pages, the home page or what is not a path", () => {
-    for (const path of ["/about/", "/About", "/poetry/salt-road", "/", "/?s=x", "//evil.example/x", "https://x.example/a", "/api/health"]) {
+    for (const path of [
+      "/about/",
+      "/About",
+      "/poetry/salt-road",
+      "/",
+      "/?s=x",
+      "//evil.example/x",
+      "https://x.example/a",
+      "/api/health",
+    ]) {
       expect(redirectKey(path)).toBeUndefined();
     }
   });

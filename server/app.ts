@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { requestId } from "hono/request-id";
-import type { AppLoadContext } from "../common/load-context.ts";
 import { endpoints } from "../common/endpoints.ts";
+import type { AppLoadContext } from "../common/load-context.ts";
 import { otherRoutes } from "../common/other-routes.ts";
 import { type Audience, audienceOf, isAdmin } from "../common/session.ts";
 import { accountRoutes } from "./api/account.ts";
@@ -151,9 +151,7 @@ export function createApp(deps: AppDeps) {
   });
 
   const api = new Hono<AppEnv>();
-  api.use(
-    apiBodyLimit(API_BODY_LIMIT_BYTES, (path) => path === endpoints.previewImport.path),
-  );
+  api.use(apiBodyLimit(API_BODY_LIMIT_BYTES, (path) => path === endpoints.previewImport.path));
   // The one-click unsubscribe comes from mail providers, not our pages: its signed link allows it.
   api.use(requireSameOrigin(config, (path) => path === otherRoutes.unsubscribe.path));
   api.route("/", healthRoutes(services));
@@ -176,7 +174,9 @@ export function createApp(deps: AppDeps) {
   const oldLink = async (method: string, url: URL) => {
     if (method !== "GET" && method !== "HEAD") return undefined;
     const location = await services.imports.redirectFor(url.pathname, url.search);
-    return location ? new Response(null, { status: 301, headers: { Location: location } }) : undefined;
+    return location
+      ? new Response(null, { status: 301, headers: { Location: location } })
+      : undefined;
   };
   app.all("*", async (c) => {
     const url = new URL(c.req.url);
@@ -184,7 +184,8 @@ export function createApp(deps: AppDeps) {
       const moved = await oldLink(c.req.method, url);
       if (moved) return moved;
     }
-    if (!deps.pageHandler) return (await oldLink(c.req.method, url)) ?? c.text("404 Page Not Found", 404);
+    if (!deps.pageHandler)
+      return (await oldLink(c.req.method, url)) ?? c.text("404 Page Not Found", 404);
     const actor = c.get("actor");
     const loadContext: AppLoadContext = {
       services: pageServices,

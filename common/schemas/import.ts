@@ -22,7 +22,11 @@ export const importSource = z.enum(IMPORT_SOURCE_NAMES, SOURCE_MESSAGE);
 export const importPreviewQuery = z.object({
   fileName: z
     .string("Name the file")
-    .check(z.trim(), z.minLength(1, "Name the file"), z.maxLength(255, "The file name is too long")),
+    .check(
+      z.trim(),
+      z.minLength(1, "Name the file"),
+      z.maxLength(255, "The file name is too long"),
+    ),
   source: z.optional(importSource),
 });
 

@@ -639,7 +639,11 @@ export function createImportService(
     },
 
     /** The same, for an export already parsed (parseImport's result). */
-    previewParsed(admin: AdminActor, fileName: string, parsed: ParsedImport): Promise<ImportPreview> {
+    previewParsed(
+      admin: AdminActor,
+      fileName: string,
+      parsed: ParsedImport,
+    ): Promise<ImportPreview> {
       return keepPreview(admin.id, fileName, parsed);
     },
 

@@ -2,16 +2,10 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { endpoints } from "../../common/endpoints.ts";
 import type { ImportJob } from "../../common/schemas/import.ts";
-import {
-  importJobs,
-  importRedirects,
-  poems,
-  subscriptions,
-  tags,
-} from "../../server/db/schema.ts";
+import { importJobs, importRedirects, poems, subscriptions, tags } from "../../server/db/schema.ts";
 import type { ParsedImport } from "../../server/import/types.ts";
-import { type AdminActor, requireAdmin } from "../../server/services/actor.ts";
 import { createLogger } from "../../server/logger.ts";
+import { type AdminActor, requireAdmin } from "../../server/services/actor.ts";
 import { createImportService } from "../../server/services/import.ts";
 import { api, SITE_ORIGIN, wireAnswer } from "../helpers/api.ts";
 import { drivers } from "../helpers/database.ts";
@@ -64,11 +58,41 @@ const ghostExport = (): ParsedImport => ({
     poem("g6", { title: "Tidewater", tags: ["Sea"] }),
   ],
   subscribers: [
-    { email: "Reader.One@example.com", name: "One", receivingEmail: true, subscribedAt: new Date("2020-01-01T00:00:00Z"), skipReason: null },
-    { email: "reader.two@example.com", name: null, receivingEmail: true, subscribedAt: null, skipReason: null },
-    { email: "left@example.com", name: null, receivingEmail: true, subscribedAt: null, skipReason: null },
-    { email: "quiet@example.com", name: null, receivingEmail: false, subscribedAt: null, skipReason: "Not receiving email there" },
-    { email: "bounced@example.com", name: null, receivingEmail: false, subscribedAt: null, skipReason: "Email bounced there" },
+    {
+      email: "Reader.One@example.com",
+      name: "One",
+      receivingEmail: true,
+      subscribedAt: new Date("2020-01-01T00:00:00Z"),
+      skipReason: null,
+    },
+    {
+      email: "reader.two@example.com",
+      name: null,
+      receivingEmail: true,
+      subscribedAt: null,
+      skipReason: null,
+    },
+    {
+      email: "left@example.com",
+      name: null,
+      receivingEmail: true,
+      subscribedAt: null,
+      skipReason: null,
+    },
+    {
+      email: "quiet@example.com",
+      name: null,
+      receivingEmail: false,
+      subscribedAt: null,
+      skipReason: "Not receiving email there",
+    },
+    {
+      email: "bounced@example.com",
+      name: null,
+      receivingEmail: false,
+      subscribedAt: null,
+      skipReason: "Email bounced there",
+    },
   ],
   skipped: [{ sourceId: "p9", title: "Episode 4", reason: "A podcast episode, not a poem" }],
 });
@@ -124,7 +148,11 @@ describe.each(drivers)("import on %s (docs/decisions/052-the-import-job.md)", (d
     expect([await count(poems), await count(tags), await count(subscriptions)]).toEqual(before);
     expect(preview.job.state).toBe("preview");
     const salt = preview.poems.find((item) => item.sourceId === "g1");
-    expect(salt).toMatchObject({ slug: "salt-road-2", clashedWith: "salt-road", tags: ["Sea", "salt"] });
+    expect(salt).toMatchObject({
+      slug: "salt-road-2",
+      clashedWith: "salt-road",
+      tags: ["Sea", "salt"],
+    });
     expect(salt?.oldPaths).toEqual(["/salt-road/"]);
     expect(preview.subscribers).toEqual({
       found: 5,
@@ -142,13 +170,22 @@ describe.each(drivers)("import on %s (docs/decisions/052-the-import-job.md)", (d
     const preview = await t.services.imports.previewParsed(admin, "ghost.json", ghostExport());
     await confirm(preview.job.id, { exclude: ["g5"] });
     const job = await runJob(preview.job.id);
-    expect(job).toMatchObject({ state: "done", poemsSelected: 5, poemsImported: 5, subscribersImported: 0 });
+    expect(job).toMatchObject({
+      state: "done",
+      poemsSelected: 5,
+      poemsImported: 5,
+      subscribersImported: 0,
+    });
 
     const rows = await t.db.select().from(poems).where(sql`${poems.importedAt} is not null`);
     const bySlug = new Map(rows.map((row) => [row.slug, row]));
-    expect([...bySlug.keys()].sort()).toEqual(
-      ["poem-g2", "poem-g3", "poem-g4", "poem-g6", "salt-road-2"],
-    );
+    expect([...bySlug.keys()].sort()).toEqual([
+      "poem-g2",
+      "poem-g3",
+      "poem-g4",
+      "poem-g6",
+      "salt-road-2",
+    ]);
     expect(bySlug.get("salt-road-2")).toMatchObject({
       publishAt: new Date("2019-04-01T08:00:00Z"),
       draft: false,
@@ -159,9 +196,9 @@ describe.each(drivers)("import on %s (docs/decisions/052-the-import-job.md)", (d
     expect(bySlug.get("poem-g2")?.draft).toBe(true);
     expect(bySlug.get("poem-g3")?.publishAt).toEqual(new Date("2027-03-01T09:00:00Z"));
     // "Sea" and "salt" made once each, whatever their case in later poems.
-    expect((await t.db.select({ name: tags.name }).from(tags)).map((tag) => tag.name).sort()).toEqual(
-      ["Sea", "salt"],
-    );
+    expect(
+      (await t.db.select({ name: tags.name }).from(tags)).map((tag) => tag.name).sort(),
+    ).toEqual(["Sea", "salt"]);
 
     const search = await api(t.app, "GET", "/api/search?q=lighthouse");
     expect((await search.json()).poems.map((hit: { slug: string }) => hit.slug)).toContain(
@@ -178,9 +215,9 @@ describe.each(drivers)("import on %s (docs/decisions/052-the-import-job.md)", (d
   it("adds nothing twice when the same export comes again", async () => {
     const before = await count(poems);
     const preview = await t.services.imports.previewParsed(admin, "ghost.json", ghostExport());
-    expect(preview.poems.filter((item) => item.alreadyImported).map((item) => item.sourceId)).toEqual(
-      ["g1", "g2", "g3", "g4", "g6"],
-    );
+    expect(
+      preview.poems.filter((item) => item.alreadyImported).map((item) => item.sourceId),
+    ).toEqual(["g1", "g2", "g3", "g4", "g6"]);
     await confirm(preview.job.id, { exclude: ["g5"] });
     const job = await runJob(preview.job.id);
     expect(job).toMatchObject({ state: "done", poemsImported: 0, poemsAlreadyImported: 5 });
@@ -256,7 +293,13 @@ describe.each(drivers)("import on %s (docs/decisions/052-the-import-job.md)", (d
   it("answers WordPress's /?p= on the home page and leaves the home page as it was", async () => {
     const wordpress: ParsedImport = {
       source: "wordpress",
-      poems: [poem("42", { title: "Post Forty Two", slug: "forty-two", oldPaths: ["/2018/05/06/forty-two/", "/?p=42"] })],
+      poems: [
+        poem("42", {
+          title: "Post Forty Two",
+          slug: "forty-two",
+          oldPaths: ["/2018/05/06/forty-two/", "/?p=42"],
+        }),
+      ],
       subscribers: [],
       skipped: [],
     };
@@ -275,14 +318,22 @@ describe.each(drivers)("import on %s (docs/decisions/052-the-import-job.md)", (d
     const readersOnly = (): ParsedImport => ({ ...ghostExport(), poems: [] });
     const without = await t.services.imports.previewParsed(admin, "members.csv", readersOnly());
     const notConsented = await runJob((await confirm(without.job.id, {})).id);
-    expect(notConsented).toMatchObject({ state: "done", subscribersImported: 0, subscribersToImport: 0 });
+    expect(notConsented).toMatchObject({
+      state: "done",
+      subscribersImported: 0,
+      subscribersToImport: 0,
+    });
     expect(await count(subscriptions)).toBe(1);
 
     const withConsent = await t.services.imports.previewParsed(admin, "members.csv", readersOnly());
     const job = await runJob(
       (await confirm(withConsent.job.id, { subscribersConsented: true, exclude: [] })).id,
     );
-    expect(job).toMatchObject({ subscribersImported: 2, subscribersExisting: 1, subscribersSkipped: 2 });
+    expect(job).toMatchObject({
+      subscribersImported: 2,
+      subscribersExisting: 1,
+      subscribersSkipped: 2,
+    });
     const rows = await t.db.select().from(subscriptions).orderBy(subscriptions.email);
     expect(rows.map((row) => [row.email, row.verified, row.unsubscribed])).toEqual([
       ["left@example.com", true, false],
@@ -316,7 +367,9 @@ describe.each(drivers)("import on %s (docs/decisions/052-the-import-job.md)", (d
     expect(huge.status).toBe(413);
     expect((await huge.json()).message).toContain("huge.zip is over the 50 MB limit");
     expect((await t.db.select().from(importJobs)).length).toBe(jobsBefore);
-    expect(await t.db.select().from(importRedirects).where(eq(importRedirects.path, "/notes"))).toEqual([]);
+    expect(
+      await t.db.select().from(importRedirects).where(eq(importRedirects.path, "/notes")),
+    ).toEqual([]);
   });
 
   it("is the admin's alone", async () => {
