@@ -26,7 +26,11 @@ if (!name || name === "--help" || name === "-h" || name === "help") {
 const command = commands[name];
 if (!command) fail(`unknown command: ${name}\n\n${helpText()}`, 2);
 // A running server may be the one to open the file: it must not depend on the operator's cwd.
-const args = command.takesFile ? typedArgs.map((arg) => path.resolve(arg)) : typedArgs;
+// The file is the first argument; flags after it stay as typed.
+const args =
+  command.takesFile && typedArgs[0] && !typedArgs[0].startsWith("--")
+    ? [path.resolve(typedArgs[0]), ...typedArgs.slice(1)]
+    : typedArgs;
 
 let config: ReturnType<typeof loadConfig>;
 try {

@@ -64,6 +64,11 @@ type Executor = Database | Transaction;
 type StoredPoem = StoredParsedImport["poems"][number];
 type JobRow = typeof importJobs.$inferSelect;
 
+/** The job's claim passed to another instance mid-batch: the batch is rolled back. */
+class LostClaimError extends Error {
+  override name = "LostClaimError";
+}
+
 /** A JSON array of text as a set a query can read, the same on both drivers. */
 const textSet = (values: string[]) =>
   sql`(select jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
@@ -346,7 +351,7 @@ export function createImportService(
     const prepared: PreparedPoem[] = [];
     for (const poem of chosen) prepared.push(await prepareCover(poem, job.fetchCovers));
     const asOf = now();
-    const renewed = await db.transaction(async (tx) => {
+    await db.transaction(async (tx) => {
       const ids = chosen.map((poem) => poem.sourceId);
       const done = new Set(
         ids.length === 0
@@ -427,7 +432,7 @@ export function createImportService(
         await tx.insert(importRedirects).values(redirects).onConflictDoNothing();
       }
       const notes = prepared.flatMap((item) => item.notes);
-      return tx
+      const moved = await tx
         .update(importJobs)
         .set({
           poemCursor: job.poemCursor + batch.length,
@@ -438,8 +443,8 @@ export function createImportService(
         })
         .where(and(ownedBy(job.id), eq(importJobs.poemCursor, job.poemCursor)))
         .returning({ id: importJobs.id });
+      if (moved.length === 0) throw new LostClaimError();
     });
-    if (renewed.length === 0) logger.warn({ jobId: job.id }, "import batch lost its claim");
   }
 
   async function writeSubscriberBatch(job: JobRow): Promise<void> {
@@ -468,7 +473,7 @@ export function createImportService(
               )
               .onConflictDoNothing({ target: subscriptions.email })
               .returning({ id: subscriptions.id });
-      await tx
+      const moved = await tx
         .update(importJobs)
         .set({
           subscriberCursor: job.subscriberCursor + batch.length,
@@ -477,7 +482,9 @@ export function createImportService(
           subscribersSkipped: sql`${importJobs.subscribersSkipped} + ${batch.length - importable.length}`,
           leaseUntil: sql`now() + make_interval(secs => ${options.leaseSeconds})`,
         })
-        .where(and(ownedBy(job.id), eq(importJobs.subscriberCursor, job.subscriberCursor)));
+        .where(and(ownedBy(job.id), eq(importJobs.subscriberCursor, job.subscriberCursor)))
+        .returning({ id: importJobs.id });
+      if (moved.length === 0) throw new LostClaimError();
     });
   }
 
@@ -510,8 +517,17 @@ export function createImportService(
     return job;
   }
 
+  /** One batch at a time per instance, whoever asks (the loop, or the CLI waiting on its job). */
+  let stepping: Promise<number> | undefined;
+  function step(): Promise<number> {
+    stepping ??= writeNextBatch().finally(() => {
+      stepping = undefined;
+    });
+    return stepping;
+  }
+
   /** One batch of the oldest confirmed job; 0 when there is none. */
-  async function step(): Promise<number> {
+  async function writeNextBatch(): Promise<number> {
     const job = await claim();
     if (!job) return 0;
     try {
@@ -533,6 +549,14 @@ export function createImportService(
       await announceSoon(true);
       return 1;
     } catch (error) {
+      if (error instanceof LostClaimError) {
+        // Another instance took the job over (this one's lease ran out): its batch was undone.
+        logger.warn(
+          { jobId: job.id },
+          "an import batch was undone: another instance holds the job",
+        );
+        return 1;
+      }
       // A batch that fails is rolled back whole; the job stops with the reason, and nothing
       // of that batch is left half-written.
       logger.error({ err: error, jobId: job.id }, "import batch failed");
