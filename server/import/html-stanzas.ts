@@ -1,0 +1,280 @@
+import { Parser } from "htmlparser2";
+import { STANZA_LINE_MARKER } from "../../common/constants.ts";
+import { storable } from "./text.ts";
+
+/**
+ * How a source's newlines read (decision 051): "html" collapses them like a browser; "breaks" is
+ * WordPress's classic editor, where a newline is a line break and a blank line a new paragraph;
+ * "pre" also keeps every space (a plain file, a <pre> verse block).
+ */
+export type Whitespace = "html" | "breaks" | "pre";
+
+export interface ReducedPoem {
+  stanzas: string[];
+  notes: string[];
+}
+
+/** Elements that are a paragraph boundary: their start and end end a stanza's paragraph. */
+const BLOCKS = new Set([
+  "p",
+  "div",
+  "section",
+  "article",
+  "main",
+  "header",
+  "footer",
+  "aside",
+  "blockquote",
+  "pre",
+  "ul",
+  "ol",
+  "li",
+  "dl",
+  "dt",
+  "dd",
+  "hr",
+  "address",
+  "center",
+  "details",
+  "summary",
+  "body",
+  "html",
+]);
+
+/** Elements dropped with their content, and how the preview names what was dropped. */
+const DROPPED: Record<string, string> = {
+  h1: "heading",
+  h2: "heading",
+  h3: "heading",
+  h4: "heading",
+  h5: "heading",
+  h6: "heading",
+  img: "image",
+  picture: "image",
+  figure: "figure",
+  svg: "drawing",
+  canvas: "drawing",
+  iframe: "embed",
+  embed: "embed",
+  object: "embed",
+  video: "video",
+  audio: "audio player",
+  script: "script",
+  noscript: "script",
+  style: "style sheet",
+  form: "form",
+  button: "button",
+  input: "form field",
+  select: "form field",
+  textarea: "form field",
+  table: "table",
+  template: "template",
+  head: "page head",
+  title: "page head",
+  math: "formula",
+};
+
+/** Elements with no content: they never get a closing tag to wait for. */
+const VOID = new Set([
+  "img",
+  "embed",
+  "input",
+  "br",
+  "hr",
+  "wbr",
+  "source",
+  "track",
+  "area",
+  "col",
+]);
+
+/**
+ * Blocks the platforms wrap around things that are not the poem (Substack's subscribe widgets,
+ * image containers and embeds; Ghost's cards; WordPress's buttons), by class.
+ */
+const DROPPED_CLASSES: [RegExp, string][] = [
+  [/\bsubscription-widget/, "subscribe button"],
+  [/\bbutton-wrapper\b|\bwp-block-buttons?\b/, "button"],
+  [/\bcaptioned-image-container\b|\bimage-gallery-embed\b/, "image"],
+  [
+    /\bembedded-post|\byoutube-wrap\b|\btweet\b|\bspotify-wrap\b|\binstagram\b|\bpoll-embed\b/,
+    "embed",
+  ],
+  [/\bfootnotes?\b/, "footnote"],
+  [/\bkg-(?!text-|width)[a-z]+-card\b/, "Ghost card"],
+];
+
+/** Characters that keep their width where a browser collapses spaces: indentation in HTML. */
+const HARD_SPACES = /[\u00a0\u2000-\u200a\u202f\u205f\u3000]/g;
+const TAB_WIDTH = "    ";
+
+interface Paragraph {
+  lines: string[];
+  /** A real <p>, which counts even when empty: an empty one is a stanza break in line-per-paragraph poems. */
+  explicit: boolean;
+}
+
+function describe(kind: string, count: number): string {
+  if (count === 1) return `${/^[aeiou]/i.test(kind) ? "an" : "a"} ${kind}`;
+  return `${count} ${kind}s`;
+}
+
+/**
+ * Reduces HTML to a poem's stanzas (decision 051): text only, entities decoded, no markup. A
+ * paragraph becomes a stanza and <br> a line; a blank line (two <br>) splits a stanza; when every
+ * paragraph is a single line and empty paragraphs stand between them, the empty paragraphs are the
+ * stanza breaks. Leading &nbsp; and wide spaces are kept as indentation (ordinary spaces).
+ * Headings, images, embeds, scripts and the platforms' widgets are dropped and named in `notes`.
+ */
+export function reduceHtml(html: string, whitespace: Whitespace = "html"): ReducedPoem {
+  const paragraphs: Paragraph[] = [];
+  let lines: string[] = [];
+  let line = "";
+  let preDepth = whitespace === "pre" ? 1 : 0;
+  // Elements being dropped, innermost last, with the heading text gathered for the note.
+  const dropping: { name: string; kind: string }[] = [];
+  let headingText = "";
+  const dropped = new Map<string, number>();
+  const headings: string[] = [];
+  // Open elements, so a dropped element's own close is told from a nested one of the same name.
+  const open: string[] = [];
+
+  const endLine = () => {
+    lines.push(finishLine(line));
+    line = "";
+  };
+  const endParagraph = (explicit: boolean) => {
+    if (line !== "") endLine();
+    if (explicit || lines.some((text) => text.trim() !== "")) {
+      paragraphs.push({ lines, explicit });
+    }
+    lines = [];
+  };
+  const appendText = (text: string) => {
+    if (preDepth > 0 || whitespace === "breaks") {
+      const parts = text.split(/\r\n|\r|\n/);
+      parts.forEach((part, index) => {
+        if (index > 0) endLine();
+        line +=
+          preDepth > 0
+            ? part.replaceAll("\t", TAB_WIDTH).replaceAll(" ", "\u00a0")
+            : part.replace(/[ \t\f]+/g, " ");
+      });
+    } else {
+      line += text.replace(/[ \t\n\r\f]+/g, " ");
+    }
+  };
+
+  const parser = new Parser(
+    {
+      onopentag(name, attributes) {
+        if (dropping.length > 0) {
+          if (!VOID.has(name)) dropping.push({ name, kind: "" });
+          return;
+        }
+        const className = attributes.class ?? "";
+        const byClass = DROPPED_CLASSES.find(([pattern]) => pattern.test(className));
+        const kind = DROPPED[name] ?? byClass?.[1];
+        if (kind !== undefined) {
+          if (BLOCKS.has(name) || byClass || kind === "heading") endParagraph(false);
+          if (kind === "heading") headingText = "";
+          else dropped.set(kind, (dropped.get(kind) ?? 0) + 1);
+          if (!VOID.has(name)) dropping.push({ name, kind });
+          return;
+        }
+        if (name === "br") {
+          endLine();
+          return;
+        }
+        if (BLOCKS.has(name)) endParagraph(false);
+        if (name === "pre") preDepth += 1;
+        if (!VOID.has(name)) open.push(name);
+      },
+      ontext(text) {
+        if (dropping.length > 0) {
+          if (dropping[0]?.kind === "heading") headingText += text;
+          return;
+        }
+        appendText(text);
+      },
+      onclosetag(name) {
+        if (dropping.length > 0) {
+          if (VOID.has(name)) return;
+          const top = dropping.pop();
+          if (dropping.length === 0 && top?.kind === "heading") {
+            const heading = storable(headingText).replace(/\s+/g, " ").trim();
+            if (heading !== "") headings.push(heading);
+            else dropped.set("heading", (dropped.get("heading") ?? 0) + 1);
+          }
+          return;
+        }
+        if (VOID.has(name)) return;
+        if (open.at(-1) === name) open.pop();
+        if (name === "pre") preDepth = Math.max(whitespace === "pre" ? 1 : 0, preDepth - 1);
+        if (BLOCKS.has(name)) endParagraph(name === "p");
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  parser.write(html);
+  parser.end();
+  endParagraph(false);
+
+  const notes = [
+    ...headings.map((heading) => `Dropped the heading “${heading}”`),
+    ...[...dropped].map(([kind, count]) => `Dropped ${describe(kind, count)}`),
+  ];
+  return { stanzas: stanzasOf(paragraphs), notes };
+}
+
+/**
+ * A line as stored: spaces a browser would collapse at its start are dropped, hard spaces become
+ * ordinary spaces (indentation), the end is trimmed.
+ */
+function finishLine(raw: string): string {
+  return storable(raw)
+    .replace(/^[ \t\r\n\f]+/, "")
+    .replace(HARD_SPACES, " ")
+    .trimEnd();
+}
+
+function stanzasOf(paragraphs: Paragraph[]): string[] {
+  const isEmpty = (paragraph: Paragraph) => paragraph.lines.every((text) => text.trim() === "");
+  const filled = paragraphs.filter((paragraph) => !isEmpty(paragraph));
+  const singleLines = filled.every(
+    (paragraph) => paragraph.lines.filter((text) => text.trim() !== "").length === 1,
+  );
+  const firstFilled = paragraphs.findIndex((paragraph) => !isEmpty(paragraph));
+  const lastFilled = paragraphs.findLastIndex((paragraph) => !isEmpty(paragraph));
+  const spacers = paragraphs
+    .slice(firstFilled + 1, Math.max(firstFilled + 1, lastFilled))
+    .some((paragraph) => paragraph.explicit && isEmpty(paragraph));
+  // Line-per-paragraph poems (each line a <p>, an empty <p> between stanzas): group the lines.
+  const groups: string[][] = [];
+  if (singleLines && spacers) {
+    const group: string[] = [];
+    for (const paragraph of paragraphs) {
+      if (isEmpty(paragraph)) {
+        if (paragraph.explicit) groups.push(group.splice(0));
+        continue;
+      }
+      group.push(...paragraph.lines);
+    }
+    groups.push(group);
+  } else {
+    for (const paragraph of filled) groups.push(paragraph.lines);
+  }
+  const stanzas: string[] = [];
+  for (const group of groups) {
+    let stanza: string[] = [];
+    for (const text of [...group, ""]) {
+      if (text.trim() === "") {
+        if (stanza.length > 0) stanzas.push(stanza.join(STANZA_LINE_MARKER));
+        stanza = [];
+      } else {
+        stanza.push(text);
+      }
+    }
+  }
+  return stanzas;
+}

@@ -1,0 +1,53 @@
+import { ImportFileError } from "./types.ts";
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+/**
+ * A file's bytes as text: UTF-8 (a byte-order mark dropped), refused when it is not text at all
+ * (a picture, a PDF, a zip given where a text export belongs).
+ */
+export function decodeText(bytes: Uint8Array, file: string): string {
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw new ImportFileError(`${file} is not a text file (it is not UTF-8)`, file);
+  }
+  if (text.includes("\u0000")) {
+    throw new ImportFileError(`${file} is not a text file (it holds binary data)`, file);
+  }
+  return text;
+}
+
+/** Text the database can keep: no NUL, no lone surrogate halves (common/text.ts). */
+export function storable(text: string): string {
+  return text.replace(/\p{Surrogate}/gu, "\ufffd").replaceAll("\u0000", "");
+}
+
+/** One line of plain text: runs of whitespace as one space, trimmed. */
+export function oneLine(text: string): string {
+  return storable(text).replace(/\s+/g, " ").trim();
+}
+
+/** The 1-based line of a character offset in a text. */
+export function lineAt(text: string, offset: number): number {
+  let line = 1;
+  const end = Math.min(offset, text.length);
+  for (let index = 0; index < end; index += 1) if (text.charCodeAt(index) === 10) line += 1;
+  return line;
+}
+
+/** A date from an export's text ("2024-03-07T19:08:42.354Z", "2024-03-07 19:08:42"), else null. */
+export function parseDate(value: unknown, assumeUtc = false): Date | null {
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value;
+  if (typeof value !== "string" && typeof value !== "number") return null;
+  const text = String(value).trim();
+  if (text === "" || text.startsWith("0000-00-00")) return null;
+  // "YYYY-MM-DD HH:MM:SS" without a zone: WordPress's _gmt fields and Ghost's exports are UTC.
+  const normalised =
+    assumeUtc && /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(text)
+      ? `${text.replace(" ", "T")}Z`
+      : text;
+  const date = new Date(normalised);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
