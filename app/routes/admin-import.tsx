@@ -402,7 +402,7 @@ function Progress({ job }: { job: ImportJob }) {
       className="mt-8 rounded-lg border border-stone-300 p-4"
     >
       <h2 id="import-progress" className="font-serif text-2xl">
-        Importing {job.fileName}
+        {job.state === "importing" ? "Importing" : "Imported"} {job.fileName}
       </h2>
       <progress
         className="mt-3 w-full"
