@@ -74,3 +74,39 @@ describe("the poet's import page (docs/product/import.md)", () => {
     await admin.close();
   }, 120_000);
 });
+
+describe("the CLI's import (docs/product/import.md)", () => {
+  it("lists, dry-runs, imports once beside the running server, and refuses a bad file in one line", async () => {
+    const folder = path.join(scratch, "notebook");
+    fs.mkdirSync(folder);
+    fs.writeFileSync(
+      path.join(folder, "low-tide.md"),
+      "---\ntitle: Low Tide\ndate: 2018-08-08\ntags: [Sea]\n---\n\nThe sea goes out\n  to think.\n",
+    );
+    fs.writeFileSync(path.join(folder, "kettle.txt"), "Kettle\n\nIt sings before it boils.\n");
+
+    const dry = await site.server.cli("import", folder, "--dry-run", "--source", "files");
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain("found 2 poems in notebook (files):");
+    expect(dry.stdout).toContain("Low Tide → /poetry/low-tide, published 2018-08-08");
+    expect(dry.stdout).toContain("dry run: nothing stored");
+    expect((await fetch(`${site.server.url}/poetry/low-tide`)).status).toBe(404);
+
+    const done = await site.server.cli("import", folder, "--keep-cover-urls");
+    expect(done.code).toBe(0);
+    expect(done.stdout).toContain("done: 2 poems imported, 0 already here");
+    expect((await fetch(`${site.server.url}/poetry/low-tide`)).status).toBe(200);
+    const again = await site.server.cli("import", folder);
+    expect(again.stdout).toContain("done: 0 poems imported, 2 already here");
+
+    const notAnExport = path.join(scratch, "scan.pdf");
+    fs.writeFileSync(notAnExport, "%PDF-1.7\n%âãÏÓ\n1 0 obj\n");
+    const refused = await site.server.cli("import", notAnExport);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr.trim().split("\n")).toHaveLength(1);
+    expect(refused.stderr).toContain("scan.pdf");
+    const misused = await site.server.cli("import", folder, "--source", "medium");
+    expect(misused.code).toBe(2);
+    expect(misused.stderr).toContain("--source must be substack, ghost, wordpress or files");
+  }, 120_000);
+});
