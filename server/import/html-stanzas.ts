@@ -100,9 +100,27 @@ const DROPPED_CLASSES: [RegExp, string][] = [
     /\bembedded-post|\byoutube-wrap\b|\btweet\b|\bspotify-wrap\b|\binstagram\b|\bpoll-embed\b/,
     "embed",
   ],
+  [/\bwp-block-embed\b/, "embed"],
   [/\bfootnotes?\b/, "footnote"],
-  [/\bkg-(?!text-|width)[a-z]+-card\b/, "Ghost card"],
 ];
+
+/** What a Ghost card is called in a note: kg-image-card is an image, kg-toggle-card a toggle card. */
+const GHOST_CARD = /\bkg-(?!text-|width-)([a-z]+)-card\b/;
+const GHOST_CARD_KINDS: Record<string, string> = {
+  image: "image",
+  gallery: "image gallery",
+  embed: "embed",
+  video: "video",
+  audio: "audio player",
+  button: "button",
+  signup: "subscribe button",
+};
+
+function droppedByClass(className: string): string | undefined {
+  const card = GHOST_CARD.exec(className)?.[1];
+  if (card !== undefined) return GHOST_CARD_KINDS[card] ?? `${card} card`;
+  return DROPPED_CLASSES.find(([pattern]) => pattern.test(className))?.[1];
+}
 
 /** Characters that keep their width where a browser collapses spaces: indentation in HTML. */
 const HARD_SPACES = /[\u00a0\u2000-\u200a\u202f\u205f\u3000]/g;
@@ -131,7 +149,7 @@ export function reduceHtml(html: string, whitespace: Whitespace = "html"): Reduc
   let lines: string[] = [];
   let line = "";
   let preDepth = whitespace === "pre" ? 1 : 0;
-  // Elements being dropped, innermost last, with the heading text gathered for the note.
+  // Elements being dropped, outermost first; a figure is named by what it holds (an image, a video).
   const dropping: { name: string; kind: string }[] = [];
   let headingText = "";
   const dropped = new Map<string, number>();
@@ -139,6 +157,7 @@ export function reduceHtml(html: string, whitespace: Whitespace = "html"): Reduc
   // Open elements, so a dropped element's own close is told from a nested one of the same name.
   const open: string[] = [];
 
+  const countDropped = (kind: string) => dropped.set(kind, (dropped.get(kind) ?? 0) + 1);
   const endLine = () => {
     lines.push(finishLine(line));
     line = "";
@@ -168,18 +187,21 @@ export function reduceHtml(html: string, whitespace: Whitespace = "html"): Reduc
   const parser = new Parser(
     {
       onopentag(name, attributes) {
-        if (dropping.length > 0) {
+        const outer = dropping[0];
+        if (outer !== undefined) {
+          const inner = DROPPED[name];
+          if (outer.kind === "figure" && inner !== undefined && inner !== "figure")
+            outer.kind = inner;
           if (!VOID.has(name)) dropping.push({ name, kind: "" });
           return;
         }
-        const className = attributes.class ?? "";
-        const byClass = DROPPED_CLASSES.find(([pattern]) => pattern.test(className));
-        const kind = DROPPED[name] ?? byClass?.[1];
+        const byClass = droppedByClass(attributes.class ?? "");
+        const kind = byClass ?? DROPPED[name];
         if (kind !== undefined) {
           if (BLOCKS.has(name) || byClass || kind === "heading") endParagraph(false);
-          if (kind === "heading") headingText = "";
-          else dropped.set(kind, (dropped.get(kind) ?? 0) + 1);
-          if (!VOID.has(name)) dropping.push({ name, kind });
+          headingText = "";
+          if (VOID.has(name)) countDropped(kind);
+          else dropping.push({ name, kind });
           return;
         }
         if (name === "br") {
@@ -201,11 +223,10 @@ export function reduceHtml(html: string, whitespace: Whitespace = "html"): Reduc
         if (dropping.length > 0) {
           if (VOID.has(name)) return;
           const top = dropping.pop();
-          if (dropping.length === 0 && top?.kind === "heading") {
-            const heading = storable(headingText).replace(/\s+/g, " ").trim();
-            if (heading !== "") headings.push(heading);
-            else dropped.set("heading", (dropped.get("heading") ?? 0) + 1);
-          }
+          if (dropping.length > 0 || top === undefined) return;
+          const heading = storable(headingText).replace(/\s+/g, " ").trim();
+          if (top.kind === "heading" && heading !== "") headings.push(heading);
+          else countDropped(top.kind);
           return;
         }
         if (VOID.has(name)) return;
@@ -229,7 +250,7 @@ export function reduceHtml(html: string, whitespace: Whitespace = "html"): Reduc
 
 /**
  * A line as stored: spaces a browser would collapse at its start are dropped, hard spaces become
- * ordinary spaces (indentation), the end is trimmed.
+ * ordinary spaces (indentation), a "<" that could open a tag becomes "‹", the end is trimmed.
  */
 function finishLine(raw: string): string {
   return storable(raw)

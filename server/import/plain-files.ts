@@ -3,7 +3,7 @@ import { STANZA_LINE_MARKER } from "../../common/constants.ts";
 import type { Archive, ArchiveEntry } from "./archive.ts";
 import { reduceHtml } from "./html-stanzas.ts";
 import { addPoem } from "./poem.ts";
-import { parseDate, storable } from "./text.ts";
+import { parseDate } from "./text.ts";
 import type { ParsedImport } from "./types.ts";
 import { ImportFileError } from "./types.ts";
 
@@ -78,7 +78,7 @@ async function addPoemFile(entry: ArchiveEntry, into: ParsedImport, now: Date): 
     });
     return;
   }
-  text = storable(text).replace(/\r\n?/g, "\n");
+  text = text.replace(/\r\n?/g, "\n");
   let data: Record<string, unknown> = {};
   let body = text;
   try {

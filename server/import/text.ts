@@ -19,9 +19,21 @@ export function decodeText(bytes: Uint8Array, file: string): string {
   return text;
 }
 
-/** Text the database can keep: no NUL, no lone surrogate halves (common/text.ts). */
+/**
+ * A "<" that could open a tag once entities are decoded ("&lt;script&gt;" in a poem about code).
+ */
+const TAG_LIKE = /<(?=[a-zA-Z/!?])/g;
+
+/**
+ * Imported text as kept: no NUL and no lone surrogate halves, which the database cannot hold
+ * (common/text.ts), and no "<" that could open a tag (it becomes "‹"), so no imported title, line
+ * or name can ever be read as markup, however a page or an email later shows it (decision 051).
+ */
 export function storable(text: string): string {
-  return text.replace(/\p{Surrogate}/gu, "\ufffd").replaceAll("\u0000", "");
+  return text
+    .replace(/\p{Surrogate}/gu, "\ufffd")
+    .replaceAll("\u0000", "")
+    .replace(TAG_LIKE, "\u2039");
 }
 
 /** One line of plain text: runs of whitespace as one space, trimmed. */

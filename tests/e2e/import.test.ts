@@ -5,7 +5,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hydrated } from "../helpers/browser.ts";
 import { setUpBrowserSite } from "../helpers/browser-site.ts";
-import { plainPoemsZip } from "../helpers/import-files.ts";
+import { plainPoemsZip } from "../helpers/import-poems.ts";
 
 const site = setUpBrowserSite();
 let scratch: string;

@@ -1,0 +1,229 @@
+import { addSubscriber, isTrue, readCsv } from "./csv.ts";
+import { reduceHtml } from "./html-stanzas.ts";
+import { addPoem } from "./poem.ts";
+import { lineAt, parseDate } from "./text.ts";
+import type { ImportedSubscriber, ParsedImport } from "./types.ts";
+import { ImportFileError } from "./types.ts";
+
+type Row = Record<string, unknown>;
+
+const text = (value: unknown): string => (typeof value === "string" ? value : "");
+const rows = (value: unknown): Row[] =>
+  Array.isArray(value)
+    ? value.filter((row): row is Row => typeof row === "object" && row !== null)
+    : [];
+
+/** JSON.parse, refusing with the line of the first error. */
+export function readJson(source: string, file: string): unknown {
+  try {
+    return JSON.parse(source);
+  } catch (error) {
+    const message = (error as Error).message;
+    const line = /line (\d+)/.exec(message)?.[1];
+    const position = /position (\d+)/.exec(message)?.[1];
+    const at = line ? Number(line) : position ? lineAt(source, Number(position)) : null;
+    throw new ImportFileError(`${file}${at ? `, line ${at}` : ""}: it is not valid JSON`, file, at);
+  }
+}
+
+const escapeHtml = (value: string) =>
+  value.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+
+/**
+ * Ghost 5's Lexical document as HTML for reduceHtml: paragraphs, line breaks and text kept,
+ * headings and cards (images, embeds, buttons) turned into the elements reduceHtml drops with a
+ * note. An HTML card's own HTML and a Markdown card's text go through as they are.
+ */
+function lexicalHtml(node: unknown): string {
+  if (typeof node !== "object" || node === null) return "";
+  const item = node as Row;
+  const children = rows(item.children).map(lexicalHtml).join("");
+  switch (text(item.type)) {
+    case "root":
+    case "list":
+      return children;
+    case "paragraph":
+    case "quote":
+    case "aside":
+    case "listitem":
+      return `<p>${children}</p>`;
+    case "heading":
+    case "extended-heading":
+      return `<h2>${children}</h2>`;
+    case "linebreak":
+      return "<br>";
+    case "horizontalrule":
+      return "<hr>";
+    case "html":
+      return text(item.html);
+    case "markdown":
+      return `<pre>${escapeHtml(text(item.markdown))}</pre>`;
+    case "image":
+    case "gallery":
+      return "<img>";
+    default:
+      if (typeof item.text === "string") return escapeHtml(item.text);
+      return children !== "" ? children : "<embed>";
+  }
+}
+
+/** Ghost's older Mobiledoc document as HTML for reduceHtml, in the same way as Lexical. */
+function mobiledocHtml(doc: Row): string {
+  const atoms = Array.isArray(doc.atoms) ? doc.atoms : [];
+  const cards = Array.isArray(doc.cards) ? doc.cards : [];
+  const markers = (list: unknown): string =>
+    (Array.isArray(list) ? list : [])
+      .map((marker) => {
+        if (!Array.isArray(marker)) return "";
+        if (marker[0] === 0) return escapeHtml(text(marker[3]));
+        const atom = atoms[Number(marker[3])];
+        return Array.isArray(atom) && atom[0] === "soft-return"
+          ? "<br>"
+          : escapeHtml(text(atom?.[1]));
+      })
+      .join("");
+  return (Array.isArray(doc.sections) ? doc.sections : [])
+    .map((section) => {
+      if (!Array.isArray(section)) return "";
+      const [kind, tag, content] = section;
+      if (kind === 1)
+        return /^h\d$/i.test(text(tag))
+          ? `<h2>${markers(content)}</h2>`
+          : `<p>${markers(content)}</p>`;
+      if (kind === 3)
+        return (Array.isArray(content) ? content : [])
+          .map((item) => `<p>${markers(item)}</p>`)
+          .join("");
+      if (kind === 10) {
+        const card = cards[Number(tag)];
+        const [name, payload] = Array.isArray(card) ? card : [];
+        const fields = (payload ?? {}) as Row;
+        if (name === "html") return text(fields.html);
+        if (name === "markdown" || name === "card-markdown")
+          return `<pre>${escapeHtml(text(fields.markdown))}</pre>`;
+        if (name === "hr") return "<hr>";
+        return name === "image" || name === "gallery" ? "<img>" : "<embed>";
+      }
+      return kind === 2 ? "<img>" : "";
+    })
+    .join("");
+}
+
+function bodyHtml(post: Row): string | null {
+  const html = text(post.html);
+  if (html.trim() !== "") return html;
+  for (const [field, render] of [
+    ["lexical", (doc: Row) => lexicalHtml(doc.root)],
+    ["mobiledoc", mobiledocHtml],
+  ] as const) {
+    const raw = text(post[field]);
+    if (raw === "") continue;
+    try {
+      return render(JSON.parse(raw) as Row);
+    } catch {
+      // A document that does not parse: the post has no readable text, and is skipped for it.
+    }
+  }
+  return null;
+}
+
+/**
+ * A Ghost JSON export (docs/product/import.md): db[0].data holds posts, tags, posts_tags and (Ghost
+ * 5) posts_meta with the cover's description. Pages are skipped with why; Ghost's internal tags
+ * (#name) are left out; the old address is /{slug}/.
+ */
+export function parseGhostExport(source: string, file: string): ParsedImport {
+  const json = readJson(source, file) as Row | null;
+  const db = (Array.isArray(json?.db) ? json.db[0] : json) as Row | undefined;
+  const data = db?.data as Row | undefined;
+  if (!data || !Array.isArray(data.posts)) {
+    throw new ImportFileError(`${file} is not a Ghost export: it has no db[0].data.posts`, file);
+  }
+  const result: ParsedImport = { source: "ghost", poems: [], subscribers: [], skipped: [] };
+  const tags = new Map(rows(data.tags).map((tag) => [text(tag.id), tag]));
+  const tagsOf = new Map<string, { name: string; order: number }[]>();
+  for (const link of rows(data.posts_tags)) {
+    const tag = tags.get(text(link.tag_id));
+    const name = text(tag?.name);
+    if (!tag || name === "" || name.startsWith("#") || tag.visibility === "internal") continue;
+    const list = tagsOf.get(text(link.post_id)) ?? [];
+    list.push({ name, order: Number(link.sort_order ?? 0) });
+    tagsOf.set(text(link.post_id), list);
+  }
+  const meta = new Map(rows(data.posts_meta).map((row) => [text(row.post_id), row]));
+  for (const post of rows(data.posts)) {
+    const id = text(post.id) || String(post.id ?? "");
+    const title = text(post.title);
+    const skip = (reason: string) =>
+      result.skipped.push({ sourceId: id, title: title || id, reason });
+    if (post.type === "page") {
+      skip("A page, not a post");
+      continue;
+    }
+    const html = bodyHtml(post);
+    if (html === null) {
+      skip("It has no text in the export (no html, lexical or mobiledoc)");
+      continue;
+    }
+    const { stanzas, notes } = reduceHtml(html);
+    const status = text(post.status);
+    if (status === "sent") notes.push("It was sent by email only on Ghost; here it is published");
+    const state =
+      status === "published" || status === "sent"
+        ? "published"
+        : status === "scheduled"
+          ? "scheduled"
+          : "draft";
+    let coverUrl: string | null = text(post.feature_image) || null;
+    if (coverUrl?.startsWith("__GHOST_URL__")) {
+      notes.push(
+        "Left out the cover image: it was stored on the Ghost site, whose address the export does not give",
+      );
+      coverUrl = null;
+    }
+    const slug = text(post.slug) || null;
+    addPoem(
+      {
+        sourceId: id,
+        title,
+        slug,
+        stanzas,
+        tags: (tagsOf.get(id) ?? []).sort((a, b) => a.order - b.order).map((tag) => tag.name),
+        state,
+        publishAt: state === "draft" ? null : parseDate(post.published_at, true),
+        coverUrl,
+        coverAlt: text(post.feature_image_alt) || text(meta.get(id)?.feature_image_alt) || null,
+        oldPaths: state === "published" && slug ? [`/${slug}/`] : [],
+        notes,
+      },
+      result,
+    );
+  }
+  return result;
+}
+
+/**
+ * Ghost's members CSV: a member receives email when subscribed_to_emails is true and they are
+ * neither deleted nor bounced (deleted_at, or an email_disabled / bounced column where present).
+ */
+export function parseGhostMembers(source: string, file: string): ParsedImport {
+  const subscribers = new Map<string, ImportedSubscriber>();
+  for (const { fields } of readCsv(source, file, ["email", "subscribed_to_emails"])) {
+    const deleted = (fields.deleted_at ?? "").trim() !== "" || isTrue(fields.deleted);
+    const bounced =
+      isTrue(fields.email_disabled) || isTrue(fields.bounced) || isTrue(fields.email_bounced);
+    const subscribed = isTrue(fields.subscribed_to_emails);
+    addSubscriber(subscribers, {
+      email: fields.email ?? "",
+      name: fields.name ?? null,
+      receivingEmail: subscribed && !deleted && !bounced,
+      why: deleted
+        ? "They were deleted on Ghost"
+        : bounced
+          ? "Email to them bounced on Ghost"
+          : "They were not subscribed to emails on Ghost",
+      createdAt: fields.created_at,
+    });
+  }
+  return { source: "ghost", poems: [], subscribers: [...subscribers.values()], skipped: [] };
+}

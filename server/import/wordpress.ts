@@ -1,0 +1,175 @@
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { reduceHtml } from "./html-stanzas.ts";
+import { addPoem } from "./poem.ts";
+import { lineAt, parseDate } from "./text.ts";
+import type { ParsedImport } from "./types.ts";
+import { ImportFileError } from "./types.ts";
+
+type Node = Record<string, unknown>;
+
+/** Elements that repeat in a WXR, read as lists even when there is one. */
+const LISTS = new Set([
+  "item",
+  "category",
+  "wp:postmeta",
+  "wp:category",
+  "wp:tag",
+  "wp:term",
+  "wp:author",
+]);
+
+/**
+ * Refuses an XML file that declares a document type (decision 051): a DTD is where entities are
+ * declared, so both the billion-laughs expansion and external entities (a file or address read in
+ * place of an entity) start there. A WordPress export never has one. CDATA sections and comments
+ * are passed over, so a post about XML is not mistaken for one.
+ */
+function refuseDocumentTypes(xml: string, file: string): void {
+  const pattern = /<!\[CDATA\[[\s\S]*?\]\]>|<!--[\s\S]*?-->|<!(DOCTYPE|ENTITY)\b/gi;
+  for (let match = pattern.exec(xml); match !== null; match = pattern.exec(xml)) {
+    if (match[1] !== undefined) {
+      const line = lineAt(xml, match.index);
+      throw new ImportFileError(
+        `${file}, line ${line}: it declares a document type (<!${match[1].toUpperCase()}>), which an import never reads: entities could expand without end or read other files`,
+        file,
+        line,
+      );
+    }
+  }
+}
+
+const textOf = (value: unknown): string => {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (typeof value === "object" && value !== null && "#text" in value)
+    return textOf((value as Node)["#text"]);
+  return "";
+};
+const nodes = (value: unknown): Node[] =>
+  (Array.isArray(value) ? value : value === undefined ? [] : [value]).filter(
+    (node): node is Node => typeof node === "object" && node !== null,
+  );
+
+/** A WordPress title: its entities (&#8217;, &amp;) decoded, any markup left out. */
+function plainTitle(value: unknown): string {
+  return reduceHtml(textOf(value)).stanzas.join(" ").replaceAll(" / ", " ");
+}
+
+function meta(item: Node, key: string): string {
+  const row = nodes(item["wp:postmeta"]).find((entry) => textOf(entry["wp:meta_key"]) === key);
+  return row ? textOf(row["wp:meta_value"]).trim() : "";
+}
+
+/** Why an item that is not a post is passed over. */
+const NOT_POSTS: Record<string, string> = {
+  page: "A page, not a post",
+  attachment: "A media file, not a post",
+  nav_menu_item: "A menu item, not a post",
+  revision: "An earlier revision of a post",
+};
+
+/**
+ * A WordPress WXR export (docs/product/import.md): RSS 2.0 with WordPress's wp: namespace. Each
+ * item whose wp:post_type is post becomes a poem: content:encoded (block-editor HTML, or the
+ * classic editor's text where a newline is a line break), wp:status publish/future/draft/private,
+ * wp:post_name, tags from category domain="post_tag", wp:post_date_gmt, and the featured image
+ * through _thumbnail_id to its attachment. Old addresses: /{yyyy}/{mm}/{dd}/{slug}/ and /?p={id}.
+ */
+export function parseWordPress(xml: string, file: string): ParsedImport {
+  refuseDocumentTypes(xml, file);
+  const valid = XMLValidator.validate(xml);
+  if (valid !== true) {
+    const { line, msg } = valid.err;
+    throw new ImportFileError(
+      `${file}, line ${line}: it is not well-formed XML (${msg})`,
+      file,
+      line,
+    );
+  }
+  const parser = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: "@_",
+    parseTagValue: false,
+    parseAttributeValue: false,
+    htmlEntities: false,
+    processEntities: true,
+    isArray: (name) => LISTS.has(name),
+  });
+  const document = parser.parse(xml) as Node;
+  const channel = (document.rss as Node | undefined)?.channel as Node | undefined;
+  const rss = document.rss as Node | undefined;
+  if (!channel || !rss || (!("@_xmlns:wp" in rss) && !("wp:wxr_version" in channel))) {
+    throw new ImportFileError(
+      `${file} is XML but not a WordPress export (no rss channel with the wp: namespace)`,
+      file,
+    );
+  }
+  const items = nodes(channel.item);
+  const attachments = new Map<string, { url: string; alt: string }>();
+  for (const item of items) {
+    if (textOf(item["wp:post_type"]) === "attachment") {
+      attachments.set(textOf(item["wp:post_id"]).trim(), {
+        url: textOf(item["wp:attachment_url"]).trim(),
+        alt: meta(item, "_wp_attachment_image_alt"),
+      });
+    }
+  }
+  const result: ParsedImport = { source: "wordpress", poems: [], subscribers: [], skipped: [] };
+  for (const item of items) {
+    const id = textOf(item["wp:post_id"]).trim();
+    const title = plainTitle(item.title);
+    const type = textOf(item["wp:post_type"]).trim();
+    const skip = (reason: string) =>
+      result.skipped.push({ sourceId: id, title: title || id, reason });
+    if (type !== "post") {
+      skip(NOT_POSTS[type] ?? `A ${type || "item"} entry, not a post`);
+      continue;
+    }
+    const status = textOf(item["wp:status"]).trim();
+    if (status === "trash") {
+      skip("It was in the trash on WordPress");
+      continue;
+    }
+    const content = textOf(item["content:encoded"]);
+    // Block-editor content marks its blocks; the classic editor's newlines are its line breaks.
+    const { stanzas, notes } = reduceHtml(
+      content,
+      content.includes("<!-- wp:") ? "html" : "breaks",
+    );
+    const state = status === "publish" ? "published" : status === "future" ? "scheduled" : "draft";
+    if (status === "private") notes.push("It was private on WordPress: it comes in as a draft");
+    const slug = textOf(item["wp:post_name"]).trim() || null;
+    const localDate = /^(\d{4})-(\d{2})-(\d{2})/.exec(textOf(item["wp:post_date"]).trim());
+    const oldPaths: string[] = [];
+    if (state === "published") {
+      if (slug && localDate)
+        oldPaths.push(`/${localDate[1]}/${localDate[2]}/${localDate[3]}/${slug}/`);
+      if (id !== "") oldPaths.push(`/?p=${id}`);
+    }
+    const cover = attachments.get(meta(item, "_thumbnail_id"));
+    const tags = nodes(item.category)
+      .filter((category) => category["@_domain"] === "post_tag")
+      .map((category) => plainTitle(category));
+    addPoem(
+      {
+        sourceId: id,
+        title,
+        slug,
+        stanzas,
+        tags,
+        state,
+        publishAt:
+          state === "draft"
+            ? null
+            : (parseDate(textOf(item["wp:post_date_gmt"]), true) ??
+              parseDate(textOf(item.pubDate))),
+        coverUrl: cover?.url || null,
+        coverAlt: cover?.alt || null,
+        oldPaths,
+        notes,
+      },
+      result,
+    );
+  }
+  return result;
+}
