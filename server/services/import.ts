@@ -195,7 +195,7 @@ export function createImportService(
   /** Parses an export; a file the parsers refuse is a 400 naming the file and the line. */
   async function parse(input: ImportInput, source?: ImportSource): Promise<ParsedImport> {
     try {
-      return await parseImport(input, source);
+      return await parseImport(input, source, { now: now() });
     } catch (error) {
       if (error instanceof ImportFileError) {
         throw invalid(describeImportFileError(error), { file: [describeImportFileError(error)] });
