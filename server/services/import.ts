@@ -662,15 +662,6 @@ export function createImportService(
       return createPreview(admin.id, input, source);
     },
 
-    /** The same, for an export already parsed (parseImport's result). */
-    previewParsed(
-      admin: AdminActor,
-      fileName: string,
-      parsed: ParsedImport,
-    ): Promise<ImportPreview> {
-      return keepPreview(admin.id, fileName, parsed);
-    },
-
     /**
      * The poet's go: the poems they kept, the cover choice and, for subscribers, their word that
      * the readers consented on the old platform. The job then runs in the background.
