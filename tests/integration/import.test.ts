@@ -42,7 +42,10 @@ describe.each(drivers)("import on %s (docs/decisions/052-the-import-job.md)", (d
         headers: { "Content-Type": "application/octet-stream" },
       },
     );
-  const preview = async (fileName: string, bytes = fixture(fileName)): Promise<ImportPreview> => {
+  const preview = async (
+    fileName: string,
+    bytes: Uint8Array = fixture(fileName),
+  ): Promise<ImportPreview> => {
     const response = await upload(fileName, bytes);
     expect(response.status).toBe(201);
     const answer = await wireAnswer(endpoints.previewImport, response);
