@@ -6,7 +6,9 @@ import { readLockHolder } from "./db/data-dir-lock.ts";
 import { openDatabaseFor } from "./db/open.ts";
 import { createLogger } from "./logger.ts";
 import { createMailer } from "./mail/transport.ts";
+import { createCoverFetcher } from "./services/images.ts";
 import { createServices } from "./services/index.ts";
+import { createObjectStore } from "./storage/object-store.ts";
 
 /**
  * The operator CLI: `npm run cli -- <command>`. Prints the command's answer on stdout; misuse
@@ -61,7 +63,14 @@ if (serverPid !== undefined) {
   try {
     if (name !== "migrate") await handle.migrate();
     const mailer = createMailer(config, logger);
-    const services = createServices({ db: handle.db, config, logger, handle, mailer });
+    const services = createServices({
+      db: handle.db,
+      config,
+      logger,
+      handle,
+      mailer,
+      fetchCover: createCoverFetcher(await createObjectStore(config)),
+    });
     try {
       process.stdout.write(`${await command.run({ config, handle, logger, services }, args)}\n`);
     } finally {

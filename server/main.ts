@@ -17,6 +17,7 @@ import { createPageHandler, type PageHandler } from "./http/page-handler.ts";
 import { createLogger } from "./logger.ts";
 import { createMailer } from "./mail/transport.ts";
 import { CONTENT_CHANGED_CHANNEL } from "./services/content-changes.ts";
+import { createCoverFetcher } from "./services/images.ts";
 import { createServices } from "./services/index.ts";
 import { createObjectStore } from "./storage/object-store.ts";
 
@@ -54,8 +55,15 @@ await handle.migrate().catch((error: Error) => exitWith(`Migrations failed: ${er
 if (config.demoContent) await seedDemo(handle.db, config, logger);
 
 const mailer = createMailer(config, logger);
-const services = createServices({ db: handle.db, config, logger, handle, mailer });
 const objectStore = await createObjectStore(config);
+const services = createServices({
+  db: handle.db,
+  config,
+  logger,
+  handle,
+  mailer,
+  fetchCover: createCoverFetcher(objectStore),
+});
 
 const server = http.createServer();
 let pageHandler: PageHandler;

@@ -58,6 +58,8 @@ export type CoverFetcher = (
 /** An unconfirmed preview is kept this long (the poet may read it over lunch), then dropped. */
 const PREVIEW_KEPT_MS = 24 * 60 * 60 * 1000;
 const SLUG_MAX_LENGTH = 180;
+/** Poems a batch when covers are fetched: at the fetch's 5 s deadline each, well inside the lease. */
+const COVER_BATCH_SIZE = 8;
 
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 type Executor = Database | Transaction;
@@ -92,6 +94,25 @@ function toStored(parsed: ParsedImport): StoredParsedImport {
     })),
     skipped: parsed.skipped,
   };
+}
+
+/** Which of these poems an earlier import of the same source brought in. */
+async function alreadyImported(
+  db: Executor,
+  source: ImportSource,
+  poemsOfExport: Array<{ sourceId: string }>,
+): Promise<Set<string>> {
+  if (poemsOfExport.length === 0) return new Set();
+  const rows = await db
+    .select({ sourceId: importItems.sourceId })
+    .from(importItems)
+    .where(
+      and(
+        eq(importItems.source, source),
+        sql`${importItems.sourceId} in ${textSet(poemsOfExport.map((poem) => poem.sourceId))}`,
+      ),
+    );
+  return new Set(rows.map((row) => row.sourceId));
 }
 
 /** The slug a poem asks for: its own when it is one a slug may be, else made from its title. */
@@ -209,22 +230,7 @@ export function createImportService(
   }
 
   async function previewPoems(stored: StoredParsedImport): Promise<ImportPreviewPoem[]> {
-    const ids = stored.poems.map((poem) => poem.sourceId);
-    const imported = new Set(
-      ids.length === 0
-        ? []
-        : (
-            await db
-              .select({ sourceId: importItems.sourceId })
-              .from(importItems)
-              .where(
-                and(
-                  eq(importItems.source, stored.source),
-                  sql`${importItems.sourceId} in ${textSet(ids)}`,
-                ),
-              )
-          ).map((row) => row.sourceId),
-    );
+    const imported = await alreadyImported(db, stored.source, stored.poems);
     const asked = stored.poems.map(askedSlug);
     const taken = await takenSlugs(db, asked);
     return stored.poems.map((poem, at) => {
@@ -345,29 +351,25 @@ export function createImportService(
     and(eq(importJobs.id, jobId), eq(importJobs.claimedBy, claimToken)) as SQL;
 
   async function writePoemBatch(job: JobRow): Promise<void> {
-    const batch = job.parsed.poems.slice(job.poemCursor, job.poemCursor + options.poemBatchSize);
+    // Fetching covers takes seconds a poem at worst: fewer poems a batch keep within the lease.
+    const batchSize = job.fetchCovers
+      ? Math.min(options.poemBatchSize, COVER_BATCH_SIZE)
+      : options.poemBatchSize;
+    const batch = job.parsed.poems.slice(job.poemCursor, job.poemCursor + batchSize);
     const excluded = new Set(job.excluded);
     const chosen = batch.filter((poem) => !excluded.has(poem.sourceId));
+    const earlier = await alreadyImported(db, job.source, chosen);
     const prepared: PreparedPoem[] = [];
-    for (const poem of chosen) prepared.push(await prepareCover(poem, job.fetchCovers));
+    for (const poem of chosen) {
+      prepared.push(
+        earlier.has(poem.sourceId)
+          ? { poem, cover: null, notes: [] }
+          : await prepareCover(poem, job.fetchCovers),
+      );
+    }
     const asOf = now();
     await db.transaction(async (tx) => {
-      const ids = chosen.map((poem) => poem.sourceId);
-      const done = new Set(
-        ids.length === 0
-          ? []
-          : (
-              await tx
-                .select({ sourceId: importItems.sourceId })
-                .from(importItems)
-                .where(
-                  and(
-                    eq(importItems.source, job.source),
-                    sql`${importItems.sourceId} in ${textSet(ids)}`,
-                  ),
-                )
-            ).map((row) => row.sourceId),
-      );
+      const done = await alreadyImported(tx, job.source, chosen);
       const fresh = prepared.filter((item) => !done.has(item.poem.sourceId));
       const taken = await takenSlugs(
         tx,

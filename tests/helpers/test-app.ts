@@ -7,6 +7,8 @@ import type { PageHandler } from "../../server/http/page-handler.ts";
 import { createLogger } from "../../server/logger.ts";
 import { createMailer } from "../../server/mail/transport.ts";
 import type { DigestSenderOptions } from "../../server/services/digest-sender.ts";
+import type { ImageUrlCheckOptions } from "../../server/images/image-url-check.ts";
+import { createCoverFetcher } from "../../server/services/images.ts";
 import type { ImportOptions } from "../../server/services/import.ts";
 import { createServices } from "../../server/services/index.ts";
 import { createLocalObjectStore } from "../../server/storage/local.ts";
@@ -29,6 +31,8 @@ export interface TestAppOptions {
   now?: () => Date;
   /** Smaller import batches and leases, for tests that stop a job halfway. */
   importOptions?: Partial<ImportOptions>;
+  /** Where an import may fetch covers from (a test's own loopback server); else public addresses. */
+  coverUrlCheck?: ImageUrlCheckOptions;
 }
 
 /**
@@ -51,6 +55,7 @@ export async function createTestApp(driver: Driver, options: TestAppOptions = {}
     onQuery: options.onQuery,
   });
   const mailer = createMailer(config, logger);
+  const objectStore = createLocalObjectStore(dataDir);
   const services = createServices({
     db: handle.db,
     config,
@@ -60,8 +65,8 @@ export async function createTestApp(driver: Driver, options: TestAppOptions = {}
     now: options.now,
     digestSenderOptions: options.digestSenderOptions,
     importOptions: options.importOptions,
+    fetchCover: createCoverFetcher(objectStore, options.coverUrlCheck),
   });
-  const objectStore = createLocalObjectStore(dataDir);
   const app = createApp({
     config,
     logger,

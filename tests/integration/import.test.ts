@@ -1,7 +1,10 @@
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { strToU8, zipSync } from "fflate";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { endpoints } from "../../common/endpoints.ts";
 import type { ImportJob, ImportPreview } from "../../common/schemas/import.ts";
@@ -21,6 +24,53 @@ import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 const NOW = new Date("2023-10-05T12:00:00Z");
 const FIXTURES = path.resolve(import.meta.dirname, "../fixtures/import");
 const fixture = (name: string) => new Uint8Array(fs.readFileSync(path.join(FIXTURES, name)));
+
+/** The old site's image host: one cover, and nothing else. */
+let coverHost: http.Server;
+let coverOrigin = "";
+beforeAll(async () => {
+  const png = await sharp({
+    create: { width: 800, height: 600, channels: 3, background: "#335577" },
+  })
+    .png()
+    .toBuffer();
+  coverHost = http.createServer((request, response) => {
+    if (request.url === "/cover.png")
+      response.writeHead(200, { "Content-Type": "image/png" }).end(png);
+    else response.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => coverHost.listen(0, "127.0.0.1", resolve));
+  coverOrigin = `http://covers.example:${(coverHost.address() as AddressInfo).port}`;
+});
+afterAll(() => {
+  coverHost?.close();
+});
+
+/** A Ghost export with two covers on the old site's image host, one of them gone. */
+const ghostWithCovers = () =>
+  strToU8(
+    JSON.stringify({
+      db: [
+        {
+          meta: { exported_on: 1701338400000, version: "5.74.3" },
+          data: {
+            posts: ["kept", "gone"].map((name, at) => ({
+              id: `cover-${name}`,
+              title: `Cover ${name}`,
+              slug: `cover-${name}`,
+              html: `<p>A poem whose cover is ${name}.</p>`,
+              feature_image: `${coverOrigin}/${name === "kept" ? "cover.png" : "missing.png"}`,
+              type: "post",
+              status: "published",
+              published_at: `2021-0${at + 1}-01T00:00:00.000Z`,
+            })),
+            tags: [],
+            posts_tags: [],
+          },
+        },
+      ],
+    }),
+  );
 
 describe.each(drivers)("import on %s (docs/decisions/052-the-import-job.md)", (driver) => {
   let t: TestApp;
@@ -86,6 +136,10 @@ describe.each(drivers)("import on %s (docs/decisions/052-the-import-job.md)", (d
       pageHandler,
       now: () => NOW,
       importOptions: { poemBatchSize: 2, subscriberBatchSize: 2, leaseSeconds: 1 },
+      coverUrlCheck: {
+        resolveHost: async () => ["127.0.0.1"],
+        isAllowedAddress: (address) => address === "127.0.0.1",
+      },
     });
     cookie = await signIn(t, "poet@example.com", { admin: true });
     admin = requireAdmin(
@@ -279,6 +333,28 @@ describe.each(drivers)("import on %s (docs/decisions/052-the-import-job.md)", (d
       verificationDueAt: null,
     });
     expect(rows[1]?.consentSource).toBeNull();
+  });
+
+  it("copies covers into our storage; a cover that cannot be fetched is a note, the poem still imported", async () => {
+    const shown = await preview("covers.json", ghostWithCovers());
+    const job = await runJob((await confirm(shown.job.id, { fetchCovers: true })).id);
+    expect(job).toMatchObject({ state: "done", poemsImported: 2 });
+    expect(job.notes).toEqual([
+      expect.stringMatching(
+        /^“Cover gone”: its cover http:\/\/covers\.example:\d+\/missing\.png could not be fetched \(The server answered 404\); imported without it$/,
+      ),
+    ]);
+    const [kept] = await t.db.select().from(poems).where(eq(poems.slug, "cover-kept"));
+    expect(kept).toMatchObject({
+      coverProvider: "object-storage",
+      coverWidth: 800,
+      coverHeight: 600,
+    });
+    const stored = await t.app.request(kept?.coverUrl ?? "");
+    expect(stored.status).toBe(200);
+    expect(stored.headers.get("content-type")).toBe("image/png");
+    const [gone] = await t.db.select().from(poems).where(eq(poems.slug, "cover-gone"));
+    expect(gone?.coverUrl).toBeNull();
   });
 
   it("refuses bad files with a 400 naming the file and line (413 over the limit), writing nothing", async () => {
