@@ -591,6 +591,15 @@ export const importJobs = pgTable(
     parsed: jsonb("parsed").$type<StoredParsedImport>().notNull(),
     /** The source ids of the poems the poet left out at the preview. */
     excluded: jsonb("excluded").$type<string[]>().notNull().default([]),
+    /**
+     * What `parsed` holds, counted once: progress is read every second while a job runs, and
+     * never needs the export itself.
+     */
+    poemCount: integer("poem_count").notNull(),
+    subscriberCount: integer("subscriber_count").notNull(),
+    importableSubscriberCount: integer("importable_subscriber_count").notNull(),
+    /** The poems the poet kept (set at the confirmation). */
+    selectedPoemCount: integer("selected_poem_count").notNull(),
     fetchCovers: boolean("fetch_covers").notNull().default(true),
     subscribersConsented: boolean("subscribers_consented").notNull().default(false),
     /** How many of `parsed.poems` (and subscribers) have been written or passed over. */
@@ -613,9 +622,7 @@ export const importJobs = pgTable(
     createdAt: createdAt(),
   },
   (table) => [
-    index("import_jobs_importing_idx")
-      .on(table.id)
-      .where(sql`${table.state} = 'importing'`),
+    index("import_jobs_importing_idx").on(table.id).where(sql`${table.state} = 'importing'`),
   ],
 );
 

@@ -1,5 +1,16 @@
 import { randomUUID } from "node:crypto";
-import { and, desc, eq, inArray, isNull, lte, or, type SQL, sql } from "drizzle-orm";
+import {
+  and,
+  desc,
+  eq,
+  getTableColumns,
+  inArray,
+  isNull,
+  lte,
+  or,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 import { isCoverAllowedOnPages } from "../../common/cover-image.ts";
 import type {
   ImportConfirmInput,
@@ -43,11 +54,11 @@ export interface ImportOptions {
 }
 
 const DEFAULTS: ImportOptions = {
-  poemBatchSize: 50,
-  subscriberBatchSize: 1_000,
+  poemBatchSize: 25,
+  subscriberBatchSize: 500,
   leaseSeconds: 60,
   pollMs: 2_000,
-  announceEveryMs: 2_000,
+  announceEveryMs: 10_000,
 };
 
 /** A cover fetched into our storage: its stored path and size (server/services/images.ts). */
@@ -64,7 +75,9 @@ const COVER_BATCH_SIZE = 8;
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 type Executor = Database | Transaction;
 type StoredPoem = StoredParsedImport["poems"][number];
-type JobRow = typeof importJobs.$inferSelect;
+/** A job as its progress is read: everything but the export it holds. */
+const { parsed: _parsed, ...jobColumns } = getTableColumns(importJobs);
+type JobRow = Omit<typeof importJobs.$inferSelect, "parsed">;
 
 /** The job's claim passed to another instance mid-batch: the batch is rolled back. */
 class LostClaimError extends Error {
@@ -177,23 +190,17 @@ export function createImportService(
     await contentChanges.announce();
   }
 
-  const selectedPoems = (job: Pick<JobRow, "parsed" | "excluded">) => {
-    const excluded = new Set(job.excluded);
-    return job.parsed.poems.filter((poem) => !excluded.has(poem.sourceId));
-  };
-
   function jobView(job: JobRow): ImportJob {
-    const importable = job.parsed.subscribers.filter(isImportable).length;
     return {
       id: job.id,
       source: job.source,
       fileName: job.fileName,
       state: job.state,
-      poemsSelected: selectedPoems(job).length,
+      poemsSelected: job.selectedPoemCount,
       poemsDone: job.poemsImported + job.poemsAlreadyImported,
       poemsImported: job.poemsImported,
       poemsAlreadyImported: job.poemsAlreadyImported,
-      subscribersToImport: job.subscribersConsented ? importable : 0,
+      subscribersToImport: job.subscribersConsented ? job.importableSubscriberCount : 0,
       subscribersDone: job.subscribersImported + job.subscribersExisting,
       subscribersImported: job.subscribersImported,
       subscribersExisting: job.subscribersExisting,
@@ -208,7 +215,7 @@ export function createImportService(
   }
 
   async function readJob(id: number): Promise<JobRow> {
-    const [job] = await db.select().from(importJobs).where(eq(importJobs.id, id));
+    const [job] = await db.select(jobColumns).from(importJobs).where(eq(importJobs.id, id));
     if (!job) throw notFound("Import not found");
     return job;
   }
@@ -346,16 +353,33 @@ export function createImportService(
     return ids;
   }
 
+  /**
+   * The export a running job writes, read from its row once: a batch reads its slice from here.
+   * It never changes after the preview, so the copy is good until the job ends.
+   */
+  const exports = new Map<number, StoredParsedImport>();
+  async function exportOf(jobId: number): Promise<StoredParsedImport> {
+    const kept = exports.get(jobId);
+    if (kept) return kept;
+    const [row] = await db
+      .select({ parsed: importJobs.parsed })
+      .from(importJobs)
+      .where(eq(importJobs.id, jobId));
+    if (!row) throw notFound("Import not found");
+    exports.set(jobId, row.parsed);
+    return row.parsed;
+  }
+
   /** The job's state write in a batch: only while this instance still holds the claim. */
   const ownedBy = (jobId: number) =>
     and(eq(importJobs.id, jobId), eq(importJobs.claimedBy, claimToken)) as SQL;
 
-  async function writePoemBatch(job: JobRow): Promise<void> {
+  async function writePoemBatch(job: JobRow, parsed: StoredParsedImport): Promise<void> {
     // Fetching covers takes seconds a poem at worst: fewer poems a batch keep within the lease.
     const batchSize = job.fetchCovers
       ? Math.min(options.poemBatchSize, COVER_BATCH_SIZE)
       : options.poemBatchSize;
-    const batch = job.parsed.poems.slice(job.poemCursor, job.poemCursor + batchSize);
+    const batch = parsed.poems.slice(job.poemCursor, job.poemCursor + batchSize);
     const excluded = new Set(job.excluded);
     const chosen = batch.filter((poem) => !excluded.has(poem.sourceId));
     const earlier = await alreadyImported(db, job.source, chosen);
@@ -449,8 +473,8 @@ export function createImportService(
     });
   }
 
-  async function writeSubscriberBatch(job: JobRow): Promise<void> {
-    const batch = job.parsed.subscribers.slice(
+  async function writeSubscriberBatch(job: JobRow, parsed: StoredParsedImport): Promise<void> {
+    const batch = parsed.subscribers.slice(
       job.subscriberCursor,
       job.subscriberCursor + options.subscriberBatchSize,
     );
@@ -515,14 +539,26 @@ export function createImportService(
         leaseUntil: sql`now() + make_interval(secs => ${options.leaseSeconds})`,
       })
       .where(inArray(importJobs.id, claimable))
-      .returning();
+      .returning(jobColumns);
     return job;
   }
 
-  /** One batch at a time per instance, whoever asks (the loop, or the CLI waiting on its job). */
+  /**
+   * One batch at a time per instance, whoever asks (the loop, or the CLI waiting on its job). The
+   * embedded database runs its statements on this process's own thread, so there a batch is
+   * followed by a rest as long as it took: readers' requests get at least half the process while
+   * an import runs (docs/product/performance.md).
+   */
   let stepping: Promise<number> | undefined;
   function step(): Promise<number> {
-    stepping ??= writeNextBatch().finally(() => {
+    stepping ??= (async () => {
+      const started = performance.now();
+      const handled = await writeNextBatch();
+      if (handled > 0 && deps.ownsDatabase) {
+        await new Promise((resolve) => setTimeout(resolve, performance.now() - started));
+      }
+      return handled;
+    })().finally(() => {
       stepping = undefined;
     });
     return stepping;
@@ -533,21 +569,23 @@ export function createImportService(
     const job = await claim();
     if (!job) return 0;
     try {
-      if (job.poemCursor < job.parsed.poems.length) {
-        await writePoemBatch(job);
+      const parsed = await exportOf(job.id);
+      if (job.poemCursor < job.poemCount) {
+        await writePoemBatch(job, parsed);
         await announceSoon(false);
         return 1;
       }
       const subscribersLeft =
-        job.subscribersConsented && job.subscriberCursor < job.parsed.subscribers.length;
+        job.subscribersConsented && job.subscriberCursor < job.subscriberCount;
       if (subscribersLeft) {
-        await writeSubscriberBatch(job);
+        await writeSubscriberBatch(job, parsed);
         return 1;
       }
       await db
         .update(importJobs)
         .set({ state: "done", finishedAt: now(), claimedBy: null, leaseUntil: null })
         .where(ownedBy(job.id));
+      exports.delete(job.id);
       await announceSoon(true);
       return 1;
     } catch (error) {
@@ -572,6 +610,7 @@ export function createImportService(
           leaseUntil: null,
         })
         .where(ownedBy(job.id));
+      exports.delete(job.id);
       await announceSoon(true);
       return 1;
     }
@@ -603,8 +642,17 @@ export function createImportService(
       );
     const [job] = await db
       .insert(importJobs)
-      .values({ source: stored.source, fileName, parsed: stored, createdBy })
-      .returning();
+      .values({
+        source: stored.source,
+        fileName,
+        parsed: stored,
+        poemCount: stored.poems.length,
+        subscriberCount: stored.subscribers.length,
+        importableSubscriberCount: stored.subscribers.filter(isImportable).length,
+        selectedPoemCount: stored.poems.length,
+        createdBy,
+      })
+      .returning(jobColumns);
     if (!job) throw new Error("import job insert returned nothing");
     return {
       job: jobView(job),
@@ -615,17 +663,20 @@ export function createImportService(
   }
 
   async function confirmJob(id: number, input: ImportConfirmInput): Promise<ImportJob> {
+    const excluded = [...new Set(input.exclude)];
     const [job] = await db
       .update(importJobs)
       .set({
         state: "importing",
-        excluded: input.exclude,
+        excluded,
+        // Only ids the export holds count as left out.
+        selectedPoemCount: sql`${importJobs.poemCount} - (select count(*)::int from jsonb_array_elements(${importJobs.parsed} -> 'poems') as poem where poem ->> 'sourceId' in ${textSet(excluded)})`,
         fetchCovers: input.fetchCovers,
         subscribersConsented: input.subscribersConsented,
         confirmedAt: now(),
       })
       .where(and(eq(importJobs.id, id), eq(importJobs.state, "preview")))
-      .returning();
+      .returning(jobColumns);
     if (!job) {
       await readJob(id);
       throw conflict("This import was already confirmed");
@@ -701,7 +752,7 @@ export function createImportService(
     /** The confirmed imports, newest first (previews not confirmed are not history). */
     async listJobs(_admin: AdminActor): Promise<ImportJob[]> {
       const rows = await db
-        .select()
+        .select(jobColumns)
         .from(importJobs)
         .where(sql`${importJobs.state} <> 'preview'`)
         .orderBy(desc(importJobs.id))
