@@ -37,18 +37,18 @@ import {
 } from "./schemas/guest-voices.ts";
 import { healthReport } from "./schemas/health.ts";
 import {
+  uploadUrlAnswer,
+  uploadUrlInput,
+  validateImageUrlInput,
+  validImageUrl,
+} from "./schemas/images.ts";
+import {
   importConfirmInput,
   importJob,
   importPreview,
   importPreviewQuery,
   importRedirect,
 } from "./schemas/import.ts";
-import {
-  uploadUrlAnswer,
-  uploadUrlInput,
-  validateImageUrlInput,
-  validImageUrl,
-} from "./schemas/images.ts";
 import { idInText } from "./schemas/input.ts";
 import {
   echoCounts,

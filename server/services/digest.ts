@@ -131,13 +131,17 @@ export function createDigestService(
   }
 
   async function newPoems(since: Date): Promise<DigestContent["newPoems"]> {
-    return db
-      .select({ title: poems.title, slug: poems.slug, stanzas: poems.stanzas })
-      .from(poems)
-      // An imported poem is history, not news (docs/decisions/052-the-import-job.md).
-      .where(and(gte(poems.publishAt, since), publishedPoems(deps.now()), isNull(poems.importedAt)))
-      .orderBy(desc(poems.publishAt))
-      .limit(NEW_POEMS_MAX);
+    return (
+      db
+        .select({ title: poems.title, slug: poems.slug, stanzas: poems.stanzas })
+        .from(poems)
+        // An imported poem is history, not news (docs/decisions/052-the-import-job.md).
+        .where(
+          and(gte(poems.publishAt, since), publishedPoems(deps.now()), isNull(poems.importedAt)),
+        )
+        .orderBy(desc(poems.publishAt))
+        .limit(NEW_POEMS_MAX)
+    );
   }
 
   async function runView(runId: number): Promise<DigestRun> {
