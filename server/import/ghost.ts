@@ -1,7 +1,8 @@
-import { addSubscriber, isTrue, readCsv } from "./csv.ts";
+import { addSubscriber, csvHeader, isTrue, readCsv } from "./csv.ts";
 import { reduceHtml } from "./html-stanzas.ts";
+import { readJson } from "./json.ts";
 import { addPoem } from "./poem.ts";
-import { lineAt, parseDate } from "./text.ts";
+import { parseDate } from "./text.ts";
 import type { ImportedSubscriber, ParsedImport } from "./types.ts";
 import { ImportFileError } from "./types.ts";
 
@@ -12,19 +13,6 @@ const rows = (value: unknown): Row[] =>
   Array.isArray(value)
     ? value.filter((row): row is Row => typeof row === "object" && row !== null)
     : [];
-
-/** JSON.parse, refusing with the line of the first error. */
-export function readJson(source: string, file: string): unknown {
-  try {
-    return JSON.parse(source);
-  } catch (error) {
-    const message = (error as Error).message;
-    const line = /line (\d+)/.exec(message)?.[1];
-    const position = /position (\d+)/.exec(message)?.[1];
-    const at = line ? Number(line) : position ? lineAt(source, Number(position)) : null;
-    throw new ImportFileError(`${file}${at ? `, line ${at}` : ""}: it is not valid JSON`, file, at);
-  }
-}
 
 const escapeHtml = (value: string) =>
   value.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
@@ -165,7 +153,7 @@ export function parseGhostExport(source: string, file: string): ParsedImport {
       skip("It has no text in the export (no html, lexical or mobiledoc)");
       continue;
     }
-    const { stanzas, notes } = reduceHtml(html);
+    const { stanzas, notes, unreadable } = reduceHtml(html);
     const status = text(post.status);
     if (status === "sent") notes.push("It was sent by email only on Ghost; here it is published");
     const state =
@@ -188,6 +176,7 @@ export function parseGhostExport(source: string, file: string): ParsedImport {
         title,
         slug,
         stanzas,
+        unreadable,
         tags: (tagsOf.get(id) ?? []).sort((a, b) => a.order - b.order).map((tag) => tag.name),
         state,
         publishAt: state === "draft" ? null : parseDate(post.published_at, true),
@@ -203,16 +192,21 @@ export function parseGhostExport(source: string, file: string): ParsedImport {
 }
 
 /**
- * Ghost's members CSV: a member receives email when subscribed_to_emails is true and they are
- * neither deleted nor bounced (deleted_at, or an email_disabled / bounced column where present).
+ * Ghost's members CSV: a member receives email when subscribed_to_emails (before Ghost 3:
+ * subscribed) is true and they are neither deleted nor bounced (deleted_at, or an email_disabled
+ * or bounced column where the export has one).
  */
 export function parseGhostMembers(source: string, file: string): ParsedImport {
   const subscribers = new Map<string, ImportedSubscriber>();
-  for (const { fields } of readCsv(source, file, ["email", "subscribed_to_emails"])) {
+  // Before Ghost 3 the column was "subscribed".
+  const column = csvHeader(source).includes("subscribed_to_emails")
+    ? "subscribed_to_emails"
+    : "subscribed";
+  for (const { fields } of readCsv(source, file, ["email", column])) {
     const deleted = (fields.deleted_at ?? "").trim() !== "" || isTrue(fields.deleted);
     const bounced =
       isTrue(fields.email_disabled) || isTrue(fields.bounced) || isTrue(fields.email_bounced);
-    const subscribed = isTrue(fields.subscribed_to_emails);
+    const subscribed = isTrue(fields[column]);
     addSubscriber(subscribers, {
       email: fields.email ?? "",
       name: fields.name ?? null,

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { reduceHtml } from "./html-stanzas.ts";
+import { HTML_MAX_DEPTH } from "./limits.ts";
 
 // What becomes a stanza and a line (docs/decisions/051-parsing-foreign-files-safely.md).
 describe("reduceHtml", () => {
@@ -102,6 +103,18 @@ describe("reduceHtml", () => {
     expect(
       reduceHtml("<p>&lt;script&gt;alert(1)&lt;/script&gt; a &lt; b &lt;3</p>").stanzas,
     ).toEqual(["‹script>alert(1)‹/script> a < b <3"]);
+  });
+
+  it(`stops at HTML nested more than ${HTML_MAX_DEPTH} deep, quickly, saying why`, () => {
+    const started = performance.now();
+    const deep = reduceHtml(`${"<div>".repeat(200_000)}x`);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(deep).toEqual({
+      stanzas: [],
+      notes: [],
+      unreadable: "Its HTML is nested more than 500 elements deep",
+    });
+    expect(reduceHtml(`${"<div>".repeat(HTML_MAX_DEPTH - 1)}x`).stanzas).toEqual(["x"]);
   });
 
   it("lets no tag and no '<script' survive, whatever the HTML (property)", () => {

@@ -1,5 +1,6 @@
 import { Parser } from "htmlparser2";
 import { STANZA_LINE_MARKER } from "../../common/constants.ts";
+import { HTML_MAX_DEPTH } from "./limits.ts";
 import { storable } from "./text.ts";
 
 /**
@@ -12,7 +13,11 @@ export type Whitespace = "html" | "breaks" | "pre";
 export interface ReducedPoem {
   stanzas: string[];
   notes: string[];
+  /** Why the HTML could not be read as a poem (nested past HTML_MAX_DEPTH), else null. */
+  unreadable: string | null;
 }
+
+class TooDeep extends Error {}
 
 /** Elements that are a paragraph boundary: their start and end end a stanza's paragraph. */
 const BLOCKS = new Set([
@@ -150,13 +155,14 @@ export function reduceHtml(html: string, whitespace: Whitespace = "html"): Reduc
   let line = "";
   let preDepth = whitespace === "pre" ? 1 : 0;
   // Elements being dropped, outermost first; a figure is named by what it holds (an image, a video).
-  const dropping: { name: string; kind: string }[] = [];
+  const dropping: { kind: string }[] = [];
   let headingText = "";
   const dropped = new Map<string, number>();
   const headings: string[] = [];
-  // Open elements, so a dropped element's own close is told from a nested one of the same name.
-  const open: string[] = [];
 
+  // htmlparser2 keeps its open elements in an array it shifts at the front: nesting thousands deep
+  // costs time in the square of the depth, so a poem's HTML is read no deeper than HTML_MAX_DEPTH.
+  let depth = 0;
   const countDropped = (kind: string) => dropped.set(kind, (dropped.get(kind) ?? 0) + 1);
   const endLine = () => {
     lines.push(finishLine(line));
@@ -187,12 +193,14 @@ export function reduceHtml(html: string, whitespace: Whitespace = "html"): Reduc
   const parser = new Parser(
     {
       onopentag(name, attributes) {
+        depth += 1;
+        if (depth > HTML_MAX_DEPTH) throw new TooDeep();
         const outer = dropping[0];
         if (outer !== undefined) {
           const inner = DROPPED[name];
           if (outer.kind === "figure" && inner !== undefined && inner !== "figure")
             outer.kind = inner;
-          if (!VOID.has(name)) dropping.push({ name, kind: "" });
+          if (!VOID.has(name)) dropping.push({ kind: "" });
           return;
         }
         const byClass = droppedByClass(attributes.class ?? "");
@@ -201,7 +209,7 @@ export function reduceHtml(html: string, whitespace: Whitespace = "html"): Reduc
           if (BLOCKS.has(name) || byClass || kind === "heading") endParagraph(false);
           headingText = "";
           if (VOID.has(name)) countDropped(kind);
-          else dropping.push({ name, kind });
+          else dropping.push({ kind });
           return;
         }
         if (name === "br") {
@@ -210,7 +218,6 @@ export function reduceHtml(html: string, whitespace: Whitespace = "html"): Reduc
         }
         if (BLOCKS.has(name)) endParagraph(false);
         if (name === "pre") preDepth += 1;
-        if (!VOID.has(name)) open.push(name);
       },
       ontext(text) {
         if (dropping.length > 0) {
@@ -220,6 +227,7 @@ export function reduceHtml(html: string, whitespace: Whitespace = "html"): Reduc
         appendText(text);
       },
       onclosetag(name) {
+        depth -= 1;
         if (dropping.length > 0) {
           if (VOID.has(name)) return;
           const top = dropping.pop();
@@ -230,22 +238,27 @@ export function reduceHtml(html: string, whitespace: Whitespace = "html"): Reduc
           return;
         }
         if (VOID.has(name)) return;
-        if (open.at(-1) === name) open.pop();
         if (name === "pre") preDepth = Math.max(whitespace === "pre" ? 1 : 0, preDepth - 1);
         if (BLOCKS.has(name)) endParagraph(name === "p");
       },
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
-  parser.write(html);
-  parser.end();
+  try {
+    parser.write(html);
+    parser.end();
+  } catch (error) {
+    if (!(error instanceof TooDeep)) throw error;
+    const unreadable = `Its HTML is nested more than ${HTML_MAX_DEPTH} elements deep`;
+    return { stanzas: [], notes: [], unreadable };
+  }
   endParagraph(false);
 
   const notes = [
     ...headings.map((heading) => `Dropped the heading “${heading}”`),
     ...[...dropped].map(([kind, count]) => `Dropped ${describe(kind, count)}`),
   ];
-  return { stanzas: stanzasOf(paragraphs), notes };
+  return { stanzas: stanzasOf(paragraphs), notes, unreadable: null };
 }
 
 /**

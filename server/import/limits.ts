@@ -17,6 +17,12 @@ export const IMPORT_MAX_ENTRIES = 20_000;
 export const IMPORT_MAX_RATIO = 100;
 export const IMPORT_RATIO_FREE_BYTES = 1_048_576;
 
+/**
+ * How deep a post's HTML is read (decision 051): real posts nest a few dozen elements; past this a
+ * post is skipped, since the HTML parser's cost grows with the square of the depth.
+ */
+export const HTML_MAX_DEPTH = 500;
+
 /** The poem limits of the admin form (common/schemas/admin.ts). */
 export const POEM_TITLE_MAX_LENGTH = 300;
 export const POEM_MAX_STANZAS = 500;

@@ -69,33 +69,43 @@ export async function parseImport(
     );
   }
   if (bytes.length === 0) throw new ImportFileError(`${file} is empty`, file);
-  if (looksLikeZip(bytes)) {
-    if (source === "ghost" || source === "wordpress")
-      return wrongKind(bytes, file, source, "a zip archive");
-    return parseArchive(openZip(bytes, file), source, now);
-  }
-  // Not a zip: a text export, or the wrong kind of file altogether.
+  if (looksLikeZip(bytes)) return parseArchive(openZip(bytes, file), source, now);
+  return parseFile(bytes, file, source, now);
+}
+
+/** One file that is not an archive: a text export, or the wrong kind of file altogether. */
+async function parseFile(
+  bytes: Uint8Array,
+  file: string,
+  source: ImportSource | undefined,
+  now: Date,
+): Promise<ParsedImport> {
   const type = await fileTypeFromBuffer(bytes.subarray(0, 4100)).catch(() => undefined);
   if (type && type.mime !== "application/xml") return wrongKind(bytes, file, source);
-  const text = decodeText(bytes, file).replace(/^\ufeff/, "");
-  const start = text.trimStart()[0];
   if (isPoemFile(file) && (source === undefined || source === "files")) {
     const entry = { name: file, size: bytes.length, label: file, read: async () => bytes };
     return parsePlainFiles({ label: file, entries: [entry] }, now);
   }
+  const text = decodeText(bytes, file).replace(/^\ufeff/, "");
+  const start = text.trimStart()[0];
   if (start === "{" || start === "[") {
-    if (source !== undefined && source !== "ghost")
+    if (source !== undefined && source !== "ghost") {
       return wrongKind(bytes, file, source, "a JSON file");
+    }
     return parseGhostExport(text, file);
   }
   if (start === "<") {
-    if (source !== undefined && source !== "wordpress")
+    if (source !== undefined && source !== "wordpress") {
       return wrongKind(bytes, file, source, "an XML file");
+    }
     return parseWordPress(text, file);
   }
   const header = csvHeader(text);
   if (header.includes("email")) {
-    const ghost = header.includes("subscribed_to_emails");
+    // Ghost's members CSV; before Ghost 3 its column was "subscribed".
+    const ghost =
+      header.includes("subscribed_to_emails") ||
+      (source === "ghost" && header.includes("subscribed"));
     if (ghost && (source === undefined || source === "ghost")) return parseGhostMembers(text, file);
     if (!ghost && (source === undefined || source === "substack")) {
       const subscribers = new Map<string, ImportedSubscriber>();
@@ -113,7 +123,11 @@ export async function parseImport(
   return wrongKind(bytes, file, source);
 }
 
-/** A zip or folder: a Substack export when it has posts.csv or an email list, else poem files. */
+/**
+ * A zip or folder: a Substack export when it has posts.csv or an email list; poem files when it
+ * has .md or .txt files; else exports packed in a zip (WordPress.com's export is a zip of WXR
+ * files; a Ghost export may be zipped by hand), each read as its own file and joined.
+ */
 async function parseArchive(
   archive: Archive,
   source: ImportSource | undefined,
@@ -124,9 +138,37 @@ async function parseArchive(
       /(^|\/)posts\.csv$/.test(entry.name) || /(^|\/)email_list[^/]*\.csv$/i.test(entry.name),
   );
   if (source === "substack" || (source === undefined && substack)) return parseSubstack(archive);
-  if (source === "files" || source === undefined) return parsePlainFiles(archive, now);
-  throw new ImportFileError(
-    `${archive.label} is a folder or zip; expected ${EXPECTED[source]}`,
-    archive.label,
-  );
+  const poems = archive.entries.some((entry) => isPoemFile(entry.name));
+  if (source === "files" || (source === undefined && poems)) return parsePlainFiles(archive, now);
+  const exports = archive.entries.filter((entry) => /\.(xml|json|csv)$/i.test(entry.name));
+  if (exports.length === 0) {
+    const expected = source
+      ? EXPECTED[source]
+      : "a poem (.md, .txt) or a Substack, Ghost or WordPress export";
+    throw new ImportFileError(`${archive.label} holds nothing that is ${expected}`, archive.label);
+  }
+  const parts: ParsedImport[] = [];
+  for (const entry of exports)
+    parts.push(await parseFile(await entry.read(), entry.label, source, now));
+  const first = parts[0] as ParsedImport;
+  const other = parts.find((part) => part.source !== first.source);
+  if (other) {
+    throw new ImportFileError(
+      `${archive.label} holds exports of two platforms (${first.source} and ${other.source}); import them one at a time`,
+      archive.label,
+    );
+  }
+  const subscribers = new Map<string, ImportedSubscriber>();
+  for (const subscriber of parts.flatMap((part) => part.subscribers)) {
+    const known = subscribers.get(subscriber.email);
+    if (!known || (!known.receivingEmail && subscriber.receivingEmail)) {
+      subscribers.set(subscriber.email, subscriber);
+    }
+  }
+  return {
+    source: first.source,
+    poems: parts.flatMap((part) => part.poems),
+    subscribers: [...subscribers.values()],
+    skipped: parts.flatMap((part) => part.skipped),
+  };
 }

@@ -47,8 +47,14 @@ function titleFromName(name: string): string {
   return base.replace(/[-_]+/g, " ").trim();
 }
 
+/**
+ * Tags as front matter gives them: a list or "a, b". Only plain values count: YAML aliases can
+ * nest a list in itself a thousand times over, and turning that into text would never end.
+ */
 function textList(value: unknown): string[] {
-  if (Array.isArray(value)) return value.filter((item) => item != null).map(String);
+  if (Array.isArray(value)) {
+    return value.filter((item) => typeof item === "string" || typeof item === "number").map(String);
+  }
   if (typeof value === "string") return value.split(",");
   return [];
 }
@@ -101,7 +107,9 @@ async function addPoemFile(entry: ArchiveEntry, into: ParsedImport, now: Date): 
   while (lines.length > 0 && lines[0]?.trim() === "") lines.shift();
   let title =
     typeof data.title === "string" || typeof data.title === "number" ? String(data.title) : "";
-  if (title.trim() === "" && lines.length > 1 && lines[1]?.trim() === "") {
+  while (lines.length > 0 && lines.at(-1)?.trim() === "") lines.pop();
+  // A first line is a title only when a blank line, and then the poem, follow it.
+  if (title.trim() === "" && lines.length > 2 && lines[1]?.trim() === "") {
     title = (markdown ? lines[0]?.replace(/^#+\s*/, "") : lines[0]) ?? "";
     lines = lines.slice(2);
   }
@@ -132,6 +140,7 @@ async function addPoemFile(entry: ArchiveEntry, into: ParsedImport, now: Date): 
       title,
       slug: typeof data.slug === "string" ? data.slug : null,
       stanzas,
+      unreadable: reduced?.unreadable,
       tags: textList(data.tags),
       state: draft ? "draft" : date && date > now ? "scheduled" : "published",
       publishAt: draft ? null : date,

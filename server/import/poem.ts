@@ -14,7 +14,11 @@ import type { ImportedPoem, ParsedImport } from "./types.ts";
 /** The most tags a poem carries (the admin form's limit). */
 const POEM_MAX_TAGS = 50;
 
-export type PoemDraft = Omit<ImportedPoem, "title"> & { title: string | null };
+export type PoemDraft = Omit<ImportedPoem, "title"> & {
+  title: string | null;
+  /** Why its text could not be read at all (reduceHtml's `unreadable`): it is skipped for it. */
+  unreadable?: string | null;
+};
 
 /** A source's slug in this site's form (lowercase letters, digits, hyphens), or null. */
 export function normaliseSlug(raw: string | null | undefined): string | null {
@@ -64,8 +68,9 @@ export function addPoem(draft: PoemDraft, into: ParsedImport): void {
   let title = oneLine(draft.title ?? "");
   const named = title !== "" ? title : oneLine(stanzas[0]?.split(STANZA_LINE_MARKER)[0] ?? "");
   const long = stanzas.findIndex((stanza) => stanza.length > STANZA_MAX_LENGTH);
-  const overLimit =
-    stanzas.length === 0
+  const overLimit = draft.unreadable
+    ? draft.unreadable
+    : stanzas.length === 0
       ? "It has no text"
       : stanzas.length > POEM_MAX_STANZAS
         ? `It has ${stanzas.length} stanzas; a poem holds at most ${POEM_MAX_STANZAS}`

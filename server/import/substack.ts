@@ -51,9 +51,14 @@ export async function parseSubstack(archive: Archive): Promise<ParsedImport> {
   }
   if (postsCsv) {
     const folder = postsCsv.name.slice(0, postsCsv.name.length - "posts.csv".length);
-    const byName = new Map<string, ArchiveEntry>(
-      archive.entries.map((entry) => [entry.name, entry]),
-    );
+    // A post's text is posts/{post_id}.html; a post whose id has no slug is found by its number.
+    const pages = new Map<string, ArchiveEntry>();
+    for (const entry of archive.entries) {
+      if (!entry.name.startsWith(`${folder}posts/`) || !entry.name.endsWith(".html")) continue;
+      pages.set(entry.name, entry);
+      const number = /^\d+/.exec(entry.name.slice(folder.length + "posts/".length))?.[0];
+      if (number !== undefined && !pages.has(number)) pages.set(number, entry);
+    }
     const rows = readCsv(
       decodeText(await postsCsv.read(), postsCsv.label),
       postsCsv.label,
@@ -73,12 +78,14 @@ export async function parseSubstack(archive: Archive): Promise<ParsedImport> {
         skip("A discussion thread, not a post");
         continue;
       }
-      const page = byName.get(`${folder}posts/${postId}.html`);
+      const page =
+        pages.get(`${folder}posts/${postId}.html`) ??
+        (/^\d+\.?$/.test(postId) ? pages.get(postId.replace(".", "")) : undefined);
       if (postId === "" || page === undefined) {
         skip(`Its text is not in the export (posts/${postId}.html is missing)`);
         continue;
       }
-      const { stanzas, notes } = reduceHtml(decodeText(await page.read(), page.label));
+      const { stanzas, notes, unreadable } = reduceHtml(decodeText(await page.read(), page.label));
       const subtitle = (fields.subtitle ?? "").trim();
       if (subtitle !== "") notes.push(`Left out the subtitle “${subtitle}”`);
       if (PAID_AUDIENCES.has((fields.audience ?? "").trim())) {
@@ -92,6 +99,7 @@ export async function parseSubstack(archive: Archive): Promise<ParsedImport> {
           title,
           slug,
           stanzas,
+          unreadable,
           tags: [],
           state: published ? "published" : "draft",
           publishAt: published ? parseDate(fields.post_date, true) : null,

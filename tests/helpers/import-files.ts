@@ -4,6 +4,8 @@
  * files (docs/product/import.md). The import tests and `npm run bench:import` read them through
  * the same parsers as a poet's real export.
  */
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
 import { strToU8, zipSync } from "fflate";
 
 export interface ExportSize {
@@ -48,7 +50,8 @@ export const generatedEmail = (n: number) => `reader${n}@example.com`;
 /** Every tenth reader of a generated list has turned email off (or unsubscribed). */
 export const generatedReceivesEmail = (n: number) => n % 10 !== 0;
 
-const date = (n: number) => new Date(Date.UTC(2020, 0, 1) + n * 86_400_000);
+/** An hour apart from 2020 on: 50,000 of them still end in the past (2025). */
+const date = (n: number) => new Date(Date.UTC(2020, 0, 1) + n * 3_600_000);
 const escapeHtml = (text: string) =>
   text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 const csvField = (text: string) => (/[",\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
@@ -233,4 +236,25 @@ export function plainFilesZip(size: ExportSize): Uint8Array {
     files[`poems/${generatedSlug(n)}.md`] = strToU8(`${front}${body}\n`);
   }
   return zipSync(files);
+}
+
+/**
+ * Every format written into a folder (for the CLI and `npm run bench:import`): the paths of the
+ * Substack zip, the Ghost export and members CSV, the WordPress WXR and the zip of plain files.
+ */
+export async function writeImportFiles(directory: string, size: ExportSize) {
+  await mkdir(directory, { recursive: true });
+  const files = {
+    substack: ["substack-export.zip", substackExport(size)],
+    ghost: ["ghost-export.json", strToU8(ghostExport(size))],
+    ghostMembers: ["ghost-members.csv", strToU8(ghostMembers(size))],
+    wordpress: ["wordpress.WordPress.xml", strToU8(wordpressExport(size))],
+    files: ["poems.zip", plainFilesZip(size)],
+  } as const;
+  const paths: Record<string, string> = {};
+  for (const [key, [name, bytes]] of Object.entries(files)) {
+    paths[key] = path.join(directory, name);
+    await writeFile(paths[key], bytes);
+  }
+  return paths as Record<keyof typeof files, string>;
 }
