@@ -335,6 +335,28 @@ describe.each(drivers)("import on %s (docs/decisions/052-the-import-job.md)", (d
     expect(rows[1]?.consentSource).toBeNull();
   });
 
+  it("brings a Substack export: its posts' /p/ links answer, its readers come with consent", async () => {
+    const folder = path.join(FIXTURES, "substack");
+    const entries: Record<string, Uint8Array> = {};
+    for (const name of fs.readdirSync(folder, { recursive: true, encoding: "utf8" })) {
+      const file = path.join(folder, name);
+      if (fs.statSync(file).isFile()) entries[name] = new Uint8Array(fs.readFileSync(file));
+    }
+    const shown = await preview("substack-export.zip", zipSync(entries));
+    expect(shown.skipped.map((item) => item.title)).toContain("Reading The Kettle aloud");
+    const job = await runJob((await confirm(shown.job.id, { subscribersConsented: true })).id);
+    expect(job).toMatchObject({
+      state: "done",
+      poemsImported: 3,
+      subscribersImported: 2,
+      subscribersExisting: 1,
+      subscribersSkipped: 2,
+    });
+    const moved = await t.app.request("https://poet.example/p/the-kettle");
+    expect(moved.status).toBe(301);
+    expect(moved.headers.get("location")).toBe("/poetry/the-kettle");
+  });
+
   it("copies covers into our storage; a cover that cannot be fetched is a note, the poem still imported", async () => {
     const shown = await preview("covers.json", ghostWithCovers());
     const job = await runJob((await confirm(shown.job.id, { fetchCovers: true })).id);
