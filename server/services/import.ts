@@ -632,14 +632,13 @@ export function createImportService(
     parsed: ParsedImport,
   ): Promise<ImportPreview> {
     const stored = toStored(parsed);
-    await db
-      .delete(importJobs)
-      .where(
-        and(
-          eq(importJobs.state, "preview"),
-          lte(importJobs.createdAt, new Date(now().getTime() - PREVIEW_KEPT_MS)),
-        ),
-      );
+    await db.delete(importJobs).where(
+      and(
+        eq(importJobs.state, "preview"),
+        // Real time, like the row's own created_at (docs/decisions/038-which-clock.md).
+        lte(importJobs.createdAt, sql`now() - make_interval(secs => ${PREVIEW_KEPT_MS / 1000})`),
+      ),
+    );
     const [job] = await db
       .insert(importJobs)
       .values({
