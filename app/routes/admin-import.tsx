@@ -348,7 +348,7 @@ function PreviewPoem({
   const checkboxId = `import-poem-${poem.sourceId}`;
   return (
     <li
-      className={`rounded-lg border p-4 ${isChosen ? "border-stone-300" : "border-dashed border-stone-300 opacity-70"}`}
+      className={`rounded-lg border p-4 ${isChosen ? "border-stone-300" : "border-dashed border-stone-400 bg-stone-100"}`}
     >
       <div className="flex items-start gap-3">
         <input
@@ -371,6 +371,7 @@ function PreviewPoem({
             {poem.publishAt && ` · ${dateOf(poem.publishAt)}`}
             {poem.tags.length > 0 && ` · ${poem.tags.join(", ")}`}
             {poem.alreadyImported && " · already imported"}
+            {!isChosen && " · left out"}
           </p>
         </div>
       </div>
