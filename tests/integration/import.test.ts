@@ -4,8 +4,9 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { strToU8, zipSync } from "fflate";
+import type { ServerBuild } from "react-router";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { endpoints } from "../../common/endpoints.ts";
 import type { ImportJob, ImportPreview } from "../../common/schemas/import.ts";
 import { importJobs, poems, subscriptions, tags } from "../../server/db/schema.ts";
@@ -13,6 +14,7 @@ import { createLogger } from "../../server/logger.ts";
 import { type AdminActor, requireAdmin } from "../../server/services/actor.ts";
 import { createImportService } from "../../server/services/import.ts";
 import { api, SITE_ORIGIN, wireAnswer } from "../helpers/api.ts";
+import { startCachedServer } from "../helpers/cached-server.ts";
 import { drivers } from "../helpers/database.ts";
 import { createPoem, createSubscribers } from "../helpers/factories.ts";
 import { plainFilesZip } from "../helpers/import-files.ts";
@@ -76,6 +78,7 @@ describe.each(drivers)("import on %s (docs/decisions/052-the-import-job.md)", (d
   let t: TestApp;
   let cookie: string;
   let admin: AdminActor;
+  let build: ServerBuild;
 
   const count = async (
     table: typeof poems | typeof subscriptions | typeof tags | typeof importJobs,
@@ -131,7 +134,9 @@ describe.each(drivers)("import on %s (docs/decisions/052-the-import-job.md)", (d
   };
 
   beforeAll(async () => {
-    const { pageHandler } = await loadPageHandler();
+    const loaded = await loadPageHandler();
+    const { pageHandler } = loaded;
+    build = loaded.build;
     t = await createTestApp(driver, {
       pageHandler,
       now: () => NOW,
@@ -298,6 +303,26 @@ describe.each(drivers)("import on %s (docs/decisions/052-the-import-job.md)", (d
     );
     expect((await t.app.request("/?p=99")).status).toBe(200);
     expect((await t.app.request("/")).status).toBe(200);
+
+    // Behind the page cache, as in production: the home page is kept and answered from memory,
+    // and /?p= is never kept, so it keeps redirecting.
+    const cached = await startCachedServer(t, build);
+    try {
+      for (let round = 0; round < 3; round++) {
+        const home = await fetch(`${cached.base}/`);
+        expect(home.status).toBe(200);
+        await home.text();
+        const old = await fetch(`${cached.base}/?p=12`, { redirect: "manual" });
+        expect(old.status).toBe(301);
+        expect(old.headers.get("location")).toBe("/poetry/low-tide");
+      }
+      await vi.waitUntil(() => cached.cache.stats().entries === 1);
+      const before = cached.cache.stats().hits;
+      await (await fetch(`${cached.base}/`)).text();
+      expect(cached.cache.stats().hits).toBe(before + 1);
+    } finally {
+      await cached.close();
+    }
   });
 
   it("imports subscribers only with the poet's word on consent: confirmed, marked, existing ones untouched", async () => {
