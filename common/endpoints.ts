@@ -44,6 +44,13 @@ import {
   validateImageUrlInput,
   validImageUrl,
 } from "./schemas/images.ts";
+import {
+  importConfirmInput,
+  importJob,
+  importPreview,
+  importPreviewQuery,
+  importRedirect,
+} from "./schemas/import.ts";
 import { idInText } from "./schemas/input.ts";
 import {
   echoCounts,
@@ -548,5 +555,48 @@ export const endpoints = {
     params: idParams("Digest run"),
     body: unreadBody,
     answer: digestRun,
+  }),
+
+  /**
+   * The poet's import (docs/product/import.md). The preview's body is the export file itself
+   * (up to IMPORT_MAX_BYTES, past the API's JSON limit), so it is registered with `.route`; it
+   * stores only the job, with what the file holds, until the confirmation.
+   */
+  previewImport: endpoint({
+    method: "POST",
+    path: "/api/admin/import/preview",
+    query: importPreviewQuery,
+    answer: importPreview,
+    status: 201,
+  }),
+  confirmImport: endpoint({
+    method: "POST",
+    path: "/api/admin/import/jobs/:id/confirm",
+    params: idParams("Import"),
+    body: importConfirmInput,
+    answer: importJob,
+  }),
+  getImportJob: endpoint({
+    method: "GET",
+    path: "/api/admin/import/jobs/:id",
+    params: idParams("Import"),
+    answer: importJob,
+  }),
+  listImportJobs: endpoint({
+    method: "GET",
+    path: "/api/admin/import/jobs",
+    answer: z.array(importJob),
+  }),
+  listImportRedirects: endpoint({
+    method: "GET",
+    path: "/api/admin/import/redirects",
+    answer: z.array(importRedirect),
+  }),
+  deleteImportRedirect: endpoint({
+    method: "DELETE",
+    path: "/api/admin/import/redirects/:id",
+    params: idParams("Redirect"),
+    answer: noContent,
+    status: 204,
   }),
 } as const;

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { requestId } from "hono/request-id";
+import { endpoints } from "../common/endpoints.ts";
 import type { AppLoadContext } from "../common/load-context.ts";
 import { otherRoutes } from "../common/other-routes.ts";
 import { type Audience, audienceOf, isAdmin } from "../common/session.ts";
@@ -150,7 +151,7 @@ export function createApp(deps: AppDeps) {
   });
 
   const api = new Hono<AppEnv>();
-  api.use(apiBodyLimit(API_BODY_LIMIT_BYTES));
+  api.use(apiBodyLimit(API_BODY_LIMIT_BYTES, (path) => path === endpoints.previewImport.path));
   // The one-click unsubscribe comes from mail providers, not our pages: its signed link allows it.
   api.use(requireSameOrigin(config, (path) => path === otherRoutes.unsubscribe.path));
   api.route("/", healthRoutes(services));
@@ -165,8 +166,26 @@ export function createApp(deps: AppDeps) {
   api.all("*", (c) => c.json({ message: "Not found" }, 404));
   app.route("/api", api);
   const pageServices = withPageOutageErrors(services);
+  /**
+   * An imported poem's old address (docs/decisions/052-the-import-job.md): a 301 to its page, on
+   * whatever host the request came by (the Location is a path). Looked up only where no page
+   * answers, and for the home page only with WordPress's `?p=`, from memory.
+   */
+  const oldLink = async (method: string, url: URL) => {
+    if (method !== "GET" && method !== "HEAD") return undefined;
+    const location = await services.imports.redirectFor(url.pathname, url.search);
+    return location
+      ? new Response(null, { status: 301, headers: { Location: location } })
+      : undefined;
+  };
   app.all("*", async (c) => {
-    if (!deps.pageHandler) return c.text("404 Page Not Found", 404);
+    const url = new URL(c.req.url);
+    if (url.pathname === "/" && url.searchParams.has("p")) {
+      const moved = await oldLink(c.req.method, url);
+      if (moved) return moved;
+    }
+    if (!deps.pageHandler)
+      return (await oldLink(c.req.method, url)) ?? c.text("404 Page Not Found", 404);
     const actor = c.get("actor");
     const loadContext: AppLoadContext = {
       services: pageServices,
@@ -182,6 +201,10 @@ export function createApp(deps: AppDeps) {
       },
     };
     const page = await deps.pageHandler(c.req.raw, loadContext);
+    if (page.status === 404 && url.pathname !== "/") {
+      const moved = await oldLink(c.req.method, url);
+      if (moved) return moved;
+    }
     // A signed-in reader's page is theirs: no cache between them and the site may keep it.
     if (loadContext.actor && !page.headers.has("Cache-Control")) {
       c.res = page;

@@ -6,7 +6,9 @@ import { readLockHolder } from "./db/data-dir-lock.ts";
 import { openDatabaseFor } from "./db/open.ts";
 import { createLogger } from "./logger.ts";
 import { createMailer } from "./mail/transport.ts";
+import { createCoverFetcher } from "./services/images.ts";
 import { createServices } from "./services/index.ts";
+import { createObjectStore } from "./storage/object-store.ts";
 
 /**
  * The operator CLI: `npm run cli -- <command>`. Prints the command's answer on stdout; misuse
@@ -26,7 +28,11 @@ if (!name || name === "--help" || name === "-h" || name === "help") {
 const command = commands[name];
 if (!command) fail(`unknown command: ${name}\n\n${helpText()}`, 2);
 // A running server may be the one to open the file: it must not depend on the operator's cwd.
-const args = command.takesFile ? typedArgs.map((arg) => path.resolve(arg)) : typedArgs;
+// The file is the first argument; flags after it stay as typed.
+const args =
+  command.takesFile && typedArgs[0] && !typedArgs[0].startsWith("--")
+    ? [path.resolve(typedArgs[0]), ...typedArgs.slice(1)]
+    : typedArgs;
 
 let config: ReturnType<typeof loadConfig>;
 try {
@@ -57,7 +63,14 @@ if (serverPid !== undefined) {
   try {
     if (name !== "migrate") await handle.migrate();
     const mailer = createMailer(config, logger);
-    const services = createServices({ db: handle.db, config, logger, handle, mailer });
+    const services = createServices({
+      db: handle.db,
+      config,
+      logger,
+      handle,
+      mailer,
+      fetchCover: createCoverFetcher(await createObjectStore(config)),
+    });
     try {
       process.stdout.write(`${await command.run({ config, handle, logger, services }, args)}\n`);
     } finally {

@@ -17,6 +17,7 @@ import { createPageHandler, type PageHandler } from "./http/page-handler.ts";
 import { createLogger } from "./logger.ts";
 import { createMailer } from "./mail/transport.ts";
 import { CONTENT_CHANGED_CHANNEL } from "./services/content-changes.ts";
+import { createCoverFetcher } from "./services/images.ts";
 import { createServices } from "./services/index.ts";
 import { createObjectStore } from "./storage/object-store.ts";
 
@@ -54,8 +55,15 @@ await handle.migrate().catch((error: Error) => exitWith(`Migrations failed: ${er
 if (config.demoContent) await seedDemo(handle.db, config, logger);
 
 const mailer = createMailer(config, logger);
-const services = createServices({ db: handle.db, config, logger, handle, mailer });
 const objectStore = await createObjectStore(config);
+const services = createServices({
+  db: handle.db,
+  config,
+  logger,
+  handle,
+  mailer,
+  fetchCover: createCoverFetcher(objectStore),
+});
 
 const server = http.createServer();
 let pageHandler: PageHandler;
@@ -125,11 +133,15 @@ const control =
     : undefined;
 
 // On the embedded database this process is the only sender, so claims from before a crash are void.
-if (handle.driver === "pglite") await services.digestSender.releaseOwnClaims();
+if (handle.driver === "pglite") {
+  await services.digestSender.releaseOwnClaims();
+  await services.imports.releaseOwnClaims();
+}
 services.digestSender.start();
 services.subscriptions.verificationRetries.start();
 services.databaseUpkeep.loop.start();
 services.digest.scheduleLoop.start();
+services.imports.loop.start();
 
 server.listen(config.port, config.host, () => {
   const address = server.address();
@@ -172,6 +184,7 @@ async function shutdown(signal: string) {
   await services.subscriptions.verificationRetries.stop();
   await services.databaseUpkeep.loop.stop();
   await services.digest.scheduleLoop.stop();
+  await services.imports.loop.stop();
   await stopListening();
   mailer.close();
   await handle.close();

@@ -1,11 +1,19 @@
 import fs from "node:fs/promises";
+import path from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
+import {
+  IMPORT_MAX_BYTES,
+  type ImportJob,
+  type ImportPreview,
+} from "../../common/schemas/import.ts";
 import type { Config } from "../config.ts";
 import { type Backup, createBackup, describeBackup, restoreBackup } from "../db/backup.ts";
 import type { DatabaseHandle } from "../db/client.ts";
 import { seedDemo } from "../db/seed-demo.ts";
 import { seedLoad } from "../db/seed-load.ts";
+import { IMPORT_SOURCES, type ImportSource } from "../import/types.ts";
 import type { Logger } from "../logger.ts";
+import { isServiceError } from "../services/errors.ts";
 import type { Services } from "../services/index.ts";
 
 export interface CommandContext {
@@ -42,6 +50,82 @@ async function readBackupFile(file: string, decode: (bytes: Buffer) => Buffer): 
   } catch (error) {
     throw new UsageError(`${file} is not a readable backup: ${(error as Error).message}`);
   }
+}
+
+/** Whether FILE is this site's own content export (`npm run cli -- export`), not another platform's. */
+async function isContentExport(file: string): Promise<boolean> {
+  if (!file.endsWith(".json")) return false;
+  try {
+    const parsed = JSON.parse(await fs.readFile(file, "utf8")) as { scope?: unknown };
+    return parsed.scope === "content";
+  } catch {
+    return false;
+  }
+}
+
+function importFlags(flags: string[], usage: string) {
+  const choices = {
+    source: undefined as ImportSource | undefined,
+    dryRun: false,
+    fetchCovers: true,
+    subscribersConsented: false,
+  };
+  for (let at = 0; at < flags.length; at++) {
+    const flag = flags[at];
+    if (flag === "--dry-run") choices.dryRun = true;
+    else if (flag === "--keep-cover-urls") choices.fetchCovers = false;
+    else if (flag === "--subscribers-consented") choices.subscribersConsented = true;
+    else if (flag === "--source") {
+      const value = flags[++at];
+      if (!IMPORT_SOURCES.includes(value as ImportSource)) {
+        throw new UsageError("--source must be substack, ghost, wordpress or files");
+      }
+      choices.source = value as ImportSource;
+    } else throw new UsageError(`usage: ${usage}`);
+  }
+  return choices;
+}
+
+/** What the CLI prints for an import: what it found, what it skipped and why, what it did. */
+function describeImport(
+  preview: ImportPreview,
+  job: ImportJob | null,
+  choices: { dryRun: boolean; subscribersConsented: boolean },
+): string {
+  const lines = [
+    `found ${preview.poems.length} poems in ${preview.job.fileName} (${preview.job.source}):`,
+  ];
+  for (const poem of preview.poems) {
+    const date = poem.publishAt ? ` ${poem.publishAt.toISOString().slice(0, 10)}` : "";
+    const clash = poem.clashedWith ? ` (${poem.clashedWith} is taken)` : "";
+    const already = poem.alreadyImported ? " [already imported]" : "";
+    lines.push(`  ${poem.title} → /poetry/${poem.slug}${clash}, ${poem.state}${date}${already}`);
+    for (const note of poem.notes) lines.push(`    note: ${note}`);
+  }
+  for (const item of preview.skipped)
+    lines.push(`skipped ${item.title || item.sourceId}: ${item.reason}`);
+  const { subscribers } = preview;
+  lines.push(
+    `found ${subscribers.found} subscribers: ${subscribers.receiving} receiving email, ${subscribers.new} new here`,
+  );
+  for (const skipped of subscribers.skipped) {
+    lines.push(`skipped ${skipped.count} subscribers: ${skipped.reason}`);
+  }
+  if (subscribers.receiving > 0 && !choices.subscribersConsented) {
+    lines.push(
+      "subscribers listed, not imported (add --subscribers-consented once they consented there)",
+    );
+  }
+  if (!job) {
+    lines.push("dry run: nothing stored");
+    return lines.join("\n");
+  }
+  if (job.state === "failed") throw new Error(job.error ?? "the import failed");
+  lines.push(
+    `done: ${job.poemsImported} poems imported, ${job.poemsAlreadyImported} already here; ${job.subscribersImported} subscribers imported, ${job.subscribersExisting} already subscribed`,
+  );
+  for (const note of job.notes) lines.push(`note: ${note}`);
+  return lines.join("\n");
 }
 
 function expectArgs(args: string[], count: number, usage: string) {
@@ -113,18 +197,47 @@ export const commands: Record<string, Command> = {
     },
   },
   import: {
-    usage: "import FILE",
-    description: "load an exported FILE into a database with no content yet",
+    usage:
+      "import FILE [--source substack|ghost|wordpress|files] [--dry-run] [--keep-cover-urls] [--subscribers-consented]",
+    description:
+      "bring poems (and, with --subscribers-consented, readers) from another platform's export FILE (a zip, JSON, CSV, WXR or folder), or load this site's own content export into a database with no content yet",
     takesFile: true,
     async run(context, args) {
-      expectArgs(args, 1, this.usage);
-      const [file = ""] = args;
-      const content = await readBackupFile(file, (bytes) => bytes);
-      if (content.scope !== "content") throw new UsageError(`${file} is not a content export`);
-      await context.handle.migrate();
-      await restoreBackup(context.handle.db, content);
-      await context.services.contentChanges.announce();
-      return `imported from ${file}: ${describeBackup(content)}`;
+      const [file = "", ...flags] = args;
+      if (!file || file.startsWith("--")) throw new UsageError(`usage: ${this.usage}`);
+      const choices = importFlags(flags, this.usage);
+      const stat = await fs.stat(file).catch(() => {
+        throw new UsageError(`${file}: no such file or folder`);
+      });
+      if (!choices.source && stat.isFile() && (await isContentExport(file))) {
+        const content = await readBackupFile(file, (bytes) => bytes);
+        await context.handle.migrate();
+        await restoreBackup(context.handle.db, content);
+        await context.services.contentChanges.announce();
+        return `imported from ${file}: ${describeBackup(content)}`;
+      }
+      if (stat.isFile() && stat.size > IMPORT_MAX_BYTES) {
+        throw new UsageError(
+          `${path.basename(file)} is over the ${IMPORT_MAX_BYTES / 1024 / 1024} MB limit for an import`,
+        );
+      }
+      const input = stat.isDirectory()
+        ? { directory: file }
+        : { fileName: path.basename(file), bytes: new Uint8Array(await fs.readFile(file)) };
+      try {
+        const { preview, job } = await context.services.imports.importAsOperator(
+          input,
+          choices.source,
+          choices,
+        );
+        return describeImport(preview, job, choices);
+      } catch (error) {
+        // A file the parsers refuse is the operator's to fix: one line, naming the file and line.
+        if (isServiceError(error) && (error.status === 400 || error.status === 413)) {
+          throw new UsageError(error.message);
+        }
+        throw error;
+      }
     },
   },
   "seed-load": {

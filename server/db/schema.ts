@@ -203,6 +203,11 @@ export const poems = pgTable(
     /** When readers first see it: now or past is published, future is scheduled. */
     publishAt: timestamp("publish_at", { withTimezone: true }).notNull().defaultNow(),
     deletedAt: deletedAt(),
+    /**
+     * Set when the poem came in from another platform's export (docs/decisions/052-the-import-job.md):
+     * history, not news, so the digest does not announce it as new and it is not sent to followers.
+     */
+    importedAt: timestamp("imported_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     /** The title and the stanzas. */
@@ -435,6 +440,13 @@ export const subscriptions = pgTable(
      */
     verificationDueAt: timestamp("verification_due_at", { withTimezone: true }),
     verificationAttempts: integer("verification_attempts").notNull().default(0),
+    /**
+     * An imported subscriber's consent (docs/decisions/052-the-import-job.md): confirmed without
+     * our double opt-in because they subscribed on the platform named here and the poet confirmed
+     * they consented there. Null for a subscriber who confirmed through our own mail.
+     */
+    consentSource: text("consent_source"),
+    importedAt: timestamp("imported_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
   (table) => [
@@ -635,3 +647,116 @@ export const poemBoosts = pgTable(
     index("poem_boosts_poem_id_idx").on(table.poemId),
   ],
 );
+
+export const IMPORT_JOB_STATES = ["preview", "importing", "done", "failed"] as const;
+
+/**
+ * One import of another platform's export (docs/decisions/052-the-import-job.md). Made at the
+ * preview with what the parsers found (`parsed`, the file's content in our terms, so a restart
+ * imports exactly what the poet saw); the poet's confirmation sets the selection and options and
+ * starts it. The background loop then writes it in small batches, each one transaction that also
+ * moves the cursors, so a restart resumes at the first item not written.
+ */
+export const importJobs = pgTable(
+  "import_jobs",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    source: text("source", { enum: ["substack", "ghost", "wordpress", "files"] }).notNull(),
+    fileName: text("file_name").notNull(),
+    state: text("state", { enum: IMPORT_JOB_STATES }).notNull().default("preview"),
+    /** The parsed export (server/import/types.ts ParsedImport), dates as ISO text. */
+    parsed: jsonb("parsed").$type<StoredParsedImport>().notNull(),
+    /** The source ids of the poems the poet left out at the preview. */
+    excluded: jsonb("excluded").$type<string[]>().notNull().default([]),
+    /**
+     * What `parsed` holds, counted once: progress is read every second while a job runs, and
+     * never needs the export itself.
+     */
+    poemCount: integer("poem_count").notNull(),
+    subscriberCount: integer("subscriber_count").notNull(),
+    importableSubscriberCount: integer("importable_subscriber_count").notNull(),
+    /** The poems the poet kept (set at the confirmation). */
+    selectedPoemCount: integer("selected_poem_count").notNull(),
+    fetchCovers: boolean("fetch_covers").notNull().default(true),
+    subscribersConsented: boolean("subscribers_consented").notNull().default(false),
+    /** How many of `parsed.poems` (and subscribers) have been written or passed over. */
+    poemCursor: integer("poem_cursor").notNull().default(0),
+    subscriberCursor: integer("subscriber_cursor").notNull().default(0),
+    poemsImported: integer("poems_imported").notNull().default(0),
+    poemsAlreadyImported: integer("poems_already_imported").notNull().default(0),
+    subscribersImported: integer("subscribers_imported").notNull().default(0),
+    subscribersExisting: integer("subscribers_existing").notNull().default(0),
+    subscribersSkipped: integer("subscribers_skipped").notNull().default(0),
+    /** What went wrong on the way without stopping the import (a cover that could not be fetched). */
+    notes: jsonb("notes").$type<string[]>().notNull().default([]),
+    /** Why the import stopped, when it failed. */
+    error: text("error"),
+    claimedBy: text("claimed_by"),
+    leaseUntil: timestamp("lease_until", { withTimezone: true }),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index("import_jobs_importing_idx").on(table.id).where(sql`${table.state} = 'importing'`),
+  ],
+);
+
+/** The parsed export as the job keeps it: ParsedImport with its dates as ISO text. */
+export interface StoredParsedImport {
+  source: "substack" | "ghost" | "wordpress" | "files";
+  poems: Array<{
+    sourceId: string;
+    title: string;
+    slug: string | null;
+    stanzas: string[];
+    tags: string[];
+    state: "published" | "draft" | "scheduled";
+    publishAt: string | null;
+    coverUrl: string | null;
+    coverAlt: string | null;
+    oldPaths: string[];
+    notes: string[];
+  }>;
+  subscribers: Array<{
+    email: string;
+    name: string | null;
+    receivingEmail: boolean;
+    subscribedAt: string | null;
+    skipReason: string | null;
+  }>;
+  skipped: Array<{ sourceId: string; title: string; reason: string }>;
+}
+
+/**
+ * A poem brought in by an import, keyed by its source's own id: importing the same export again
+ * finds it here and adds nothing twice.
+ */
+export const importItems = pgTable(
+  "import_items",
+  {
+    source: text("source").notNull(),
+    sourceId: text("source_id").notNull(),
+    poemId: integer("poem_id")
+      .notNull()
+      .references(() => poems.id, { onDelete: "cascade" }),
+    jobId: integer("job_id").references(() => importJobs.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.source, table.sourceId] })],
+);
+
+/**
+ * An imported poem's address on its old site (`/p/{slug}`, `/{slug}/`, `/?p={id}`), answered
+ * with a 301 to its page here. Never one of this site's own pages.
+ */
+export const importRedirects = pgTable("import_redirects", {
+  id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+  path: text("path").notNull().unique(),
+  poemId: integer("poem_id")
+    .notNull()
+    .references(() => poems.id, { onDelete: "cascade" }),
+  jobId: integer("job_id").references(() => importJobs.id, { onDelete: "set null" }),
+  createdAt: createdAt(),
+});

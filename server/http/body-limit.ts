@@ -10,14 +10,18 @@ import { HTTPException } from "hono/http-exception";
  * JSON body off the server's direct read. Only a body that declares no length (chunked) goes
  * through hono's counting reader, where the bytes received decide.
  */
-export function apiBodyLimit(maxBytes: number): MiddlewareHandler {
+export function apiBodyLimit(
+  maxBytes: number,
+  /** A path that reads its own body under its own, larger limit (an import's export file). */
+  isExempt: (path: string) => boolean = () => false,
+): MiddlewareHandler {
   const tooLarge = (): never => {
     throw new HTTPException(413);
   };
   const counted = bodyLimit({ maxSize: maxBytes, onError: tooLarge });
   return (c, next) => {
     // No route reads the body of a GET or a HEAD.
-    if (c.req.method === "GET" || c.req.method === "HEAD") return next();
+    if (c.req.method === "GET" || c.req.method === "HEAD" || isExempt(c.req.path)) return next();
     const declared = c.req.header("content-length");
     if (declared !== undefined && c.req.header("transfer-encoding") === undefined) {
       return Number(declared) > maxBytes ? tooLarge() : next();

@@ -59,6 +59,26 @@ export async function checkImageUrl(
   rawUrl: string,
   options: ImageUrlCheckOptions = {},
 ): Promise<{ contentType: string }> {
+  const { contentType } = await fetchImageBytes(rawUrl, options, "head");
+  return { contentType };
+}
+
+/**
+ * Fetches a whole image under the same rule (an imported poem's cover, copied into our storage):
+ * at most 20 MB, a JPEG, PNG or WebP.
+ */
+export function fetchImage(
+  rawUrl: string,
+  options: ImageUrlCheckOptions = {},
+): Promise<{ contentType: string; bytes: Uint8Array }> {
+  return fetchImageBytes(rawUrl, options, "whole");
+}
+
+async function fetchImageBytes(
+  rawUrl: string,
+  options: ImageUrlCheckOptions,
+  extent: "head" | "whole",
+): Promise<{ contentType: string; bytes: Uint8Array }> {
   const resolveHost = options.resolveHost ?? resolveWithDns;
   const isAllowedAddress = options.isAllowedAddress ?? isPublicAddress;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -87,10 +107,13 @@ export async function checkImageUrl(
         response.destroy();
         throw new ImageUrlRefusedError("The image is too large");
       }
-      const head = await readFirstBytes(response, MAGIC_BYTES_SAMPLE_SIZE);
-      const contentType = await detectAcceptedImageType(head);
+      const bytes =
+        extent === "head"
+          ? await readFirstBytes(response, MAGIC_BYTES_SAMPLE_SIZE)
+          : await readWhole(response, MAX_DECLARED_BYTES);
+      const contentType = await detectAcceptedImageType(bytes);
       if (!contentType) throw new ImageUrlRefusedError("Not a JPEG, PNG or WebP image");
-      return { contentType };
+      return { contentType, bytes };
     }
   } catch (error) {
     if (error instanceof ImageUrlRefusedError) throw error;
@@ -179,4 +202,19 @@ async function readFirstBytes(response: http.IncomingMessage, limit: number) {
     response.destroy();
   }
   return new Uint8Array(Buffer.concat(chunks).subarray(0, limit));
+}
+
+/** Reads the whole answer, refusing one that passes `limit` bytes whatever it declared. */
+async function readWhole(response: http.IncomingMessage, limit: number) {
+  const chunks: Buffer[] = [];
+  let received = 0;
+  for await (const chunk of response) {
+    received += (chunk as Buffer).length;
+    if (received > limit) {
+      response.destroy();
+      throw new ImageUrlRefusedError("The image is too large");
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return new Uint8Array(Buffer.concat(chunks));
 }

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, gte, inArray, lte, ne, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, gte, inArray, isNull, lte, ne, sql } from "drizzle-orm";
 import {
   addDays,
   dayInZone,
@@ -131,12 +131,17 @@ export function createDigestService(
   }
 
   async function newPoems(since: Date): Promise<DigestContent["newPoems"]> {
-    return db
-      .select({ title: poems.title, slug: poems.slug, stanzas: poems.stanzas })
-      .from(poems)
-      .where(and(gte(poems.publishAt, since), publishedPoems(deps.now())))
-      .orderBy(desc(poems.publishAt))
-      .limit(NEW_POEMS_MAX);
+    return (
+      db
+        .select({ title: poems.title, slug: poems.slug, stanzas: poems.stanzas })
+        .from(poems)
+        // An imported poem is history, not news (docs/decisions/052-the-import-job.md).
+        .where(
+          and(gte(poems.publishAt, since), publishedPoems(deps.now()), isNull(poems.importedAt)),
+        )
+        .orderBy(desc(poems.publishAt))
+        .limit(NEW_POEMS_MAX)
+    );
   }
 
   async function runView(runId: number): Promise<DigestRun> {
@@ -290,7 +295,14 @@ export function createDigestService(
       db
         .select({ id: poems.id })
         .from(poems)
-        .where(and(publishedPoems(until), gt(poems.publishAt, since), lte(poems.publishAt, until)))
+        .where(
+          and(
+            publishedPoems(until),
+            gt(poems.publishAt, since),
+            lte(poems.publishAt, until),
+            isNull(poems.importedAt),
+          ),
+        )
         .limit(1),
       db
         .select({ id: embers.id })

@@ -1,8 +1,11 @@
+import { randomUUID } from "node:crypto";
 import { type CoverVariantWidth, coverVariantPath } from "../../common/cover-image.ts";
 import { INVALID_IMAGE_URL_MESSAGE } from "../../common/schemas/images.ts";
+import { uploadedObjectPath } from "../../common/uploads.ts";
 import type { Config } from "../config.ts";
 import {
   checkImageUrl,
+  fetchImage,
   type ImageUrlCheckOptions,
   ImageUrlRefusedError,
 } from "../images/image-url-check.ts";
@@ -15,6 +18,7 @@ import {
 import type { ObjectStore } from "../storage/local.ts";
 import type { AdminActor, SessionUser } from "./actor.ts";
 import { invalid, unsupportedMediaType } from "./errors.ts";
+import type { CoverFetcher } from "./import.ts";
 import { RATE_LIMITS, type RateLimiter } from "./rate-limit.ts";
 import { createUploadFlow } from "./uploads.ts";
 
@@ -24,6 +28,51 @@ export interface StoredImage {
   contentType: string;
   width: number;
   height: number;
+}
+
+/** Re-encodes and stores an image and its variants; undefined if the id is already taken. */
+async function storeImageIn(
+  objectStore: ObjectStore,
+  id: string,
+  bytes: Uint8Array,
+): Promise<StoredImage | undefined> {
+  let processed: ProcessedImage;
+  try {
+    processed = await processImage(bytes);
+  } catch (error) {
+    if (error instanceof UnsupportedImageError) throw unsupportedMediaType(error.message);
+    throw error;
+  }
+  // The original is the claim on the id: variants are written only by the one upload that won it.
+  if (!(await objectStore.putIfAbsent(imageKey(id), processed.original))) return undefined;
+  await Promise.all(
+    processed.variants.map((variant) =>
+      objectStore.put(coverVariantPath(imageKey(id), variant.width), variant.bytes),
+    ),
+  );
+  return { contentType: processed.type, width: processed.width, height: processed.height };
+}
+
+/**
+ * An imported poem's cover copied into our storage (docs/product/import.md): fetched under the
+ * same rule as a cover URL the admin types (public addresses only, pinned, redirects checked),
+ * then re-encoded and stored like an upload, with its variants.
+ */
+export function createCoverFetcher(
+  objectStore: ObjectStore,
+  urlCheck?: ImageUrlCheckOptions,
+): CoverFetcher {
+  return async (url) => {
+    const { bytes } = await fetchImage(url, urlCheck);
+    const id = randomUUID();
+    const stored = await storeImageIn(objectStore, id, bytes);
+    if (!stored) throw new Error("the cover's new id was taken");
+    return {
+      objectPath: uploadedObjectPath("images", id),
+      width: stored.width,
+      height: stored.height,
+    };
+  };
 }
 
 /**
@@ -39,24 +88,7 @@ export function createImageService(deps: {
 }) {
   const { objectStore } = deps;
 
-  /** Re-encodes and stores an image and its variants; undefined if the id is already taken. */
-  async function storeImage(id: string, bytes: Uint8Array): Promise<StoredImage | undefined> {
-    let processed: ProcessedImage;
-    try {
-      processed = await processImage(bytes);
-    } catch (error) {
-      if (error instanceof UnsupportedImageError) throw unsupportedMediaType(error.message);
-      throw error;
-    }
-    // The original is the claim on the id: variants are written only by the one upload that won it.
-    if (!(await objectStore.putIfAbsent(imageKey(id), processed.original))) return undefined;
-    await Promise.all(
-      processed.variants.map((variant) =>
-        objectStore.put(coverVariantPath(imageKey(id), variant.width), variant.bytes),
-      ),
-    );
-    return { contentType: processed.type, width: processed.width, height: processed.height };
-  }
+  const storeImage = (id: string, bytes: Uint8Array) => storeImageIn(objectStore, id, bytes);
 
   const uploads = createUploadFlow<StoredImage, SessionUser>(deps, {
     kind: "images",

@@ -14,6 +14,7 @@ import { createFediverseVoiceService } from "./fediverse-voices.ts";
 import { createGuestSubmissionService } from "./guest-submissions.ts";
 import { createGuestVoiceService } from "./guest-voices.ts";
 import { createHealthService } from "./health.ts";
+import { type CoverFetcher, createImportService, type ImportOptions } from "./import.ts";
 import { createInteractionService } from "./interactions.ts";
 import { createPoemService } from "./poems.ts";
 import { createRateLimiter } from "./rate-limit.ts";
@@ -32,6 +33,10 @@ export function createServices(
     mailer: Mailer;
     /** Tests shorten the sender's retry delays; servers use its defaults. */
     digestSenderOptions?: Partial<DigestSenderOptions>;
+    /** Tests shorten the import's lease and batches; servers use its defaults. */
+    importOptions?: Partial<ImportOptions>;
+    /** Fetches an imported poem's cover into our storage (absent: covers stay references). */
+    fetchCover?: CoverFetcher;
   },
 ) {
   const deps = {
@@ -80,6 +85,12 @@ export function createServices(
     rateLimiter,
     accounts,
     readerAccounts: createReaderAccountService({ ...deps, accounts, interactions }),
+    imports: createImportService({
+      ...deps,
+      contentChanges,
+      fetchCover: deps.fetchCover,
+      options: deps.importOptions,
+    }),
   };
 }
 

@@ -4,9 +4,12 @@ import path from "node:path";
 import { createApp } from "../../server/app.ts";
 import { loadConfig } from "../../server/config.ts";
 import type { PageHandler } from "../../server/http/page-handler.ts";
+import type { ImageUrlCheckOptions } from "../../server/images/image-url-check.ts";
 import { createLogger } from "../../server/logger.ts";
 import { createMailer } from "../../server/mail/transport.ts";
 import type { DigestSenderOptions } from "../../server/services/digest-sender.ts";
+import { createCoverFetcher } from "../../server/services/images.ts";
+import type { ImportOptions } from "../../server/services/import.ts";
 import { createServices } from "../../server/services/index.ts";
 import { createLocalObjectStore } from "../../server/storage/local.ts";
 import { type Driver, openTestDatabase } from "./database.ts";
@@ -26,6 +29,10 @@ export interface TestAppOptions {
   onQuery?: (statement: string) => void;
   /** The services' clock, for tests of publication times and schedules (default: the time). */
   now?: () => Date;
+  /** Smaller import batches and leases, for tests that stop a job halfway. */
+  importOptions?: Partial<ImportOptions>;
+  /** Where an import may fetch covers from (a test's own loopback server); else public addresses. */
+  coverUrlCheck?: ImageUrlCheckOptions;
 }
 
 /**
@@ -48,6 +55,7 @@ export async function createTestApp(driver: Driver, options: TestAppOptions = {}
     onQuery: options.onQuery,
   });
   const mailer = createMailer(config, logger);
+  const objectStore = createLocalObjectStore(dataDir);
   const services = createServices({
     db: handle.db,
     config,
@@ -56,8 +64,9 @@ export async function createTestApp(driver: Driver, options: TestAppOptions = {}
     mailer,
     now: options.now,
     digestSenderOptions: options.digestSenderOptions,
+    importOptions: options.importOptions,
+    fetchCover: createCoverFetcher(objectStore, options.coverUrlCheck),
   });
-  const objectStore = createLocalObjectStore(dataDir);
   const app = createApp({
     config,
     logger,

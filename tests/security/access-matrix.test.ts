@@ -209,6 +209,7 @@ describe.each(drivers)("admin pages on %s", (driver) => {
       "/admin",
       "/admin/digest",
       "/admin/guest-voices",
+      "/admin/import",
       "/admin/settings",
       "/admin/submissions",
     ]);
