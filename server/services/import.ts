@@ -88,11 +88,6 @@ class LostClaimError extends Error {
 const textSet = (values: string[]) =>
   sql`(select jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
 
-/** Where a parser's refusal applies, for the poet: "posts.csv, line 12: …". */
-export function describeImportFileError(error: ImportFileError): string {
-  return `${error.file}${error.line === null ? "" : `, line ${error.line}`}: ${error.message}`;
-}
-
 function toStored(parsed: ParsedImport): StoredParsedImport {
   return {
     source: parsed.source,
@@ -226,7 +221,8 @@ export function createImportService(
       return await parseImport(input, source, { now: now() });
     } catch (error) {
       if (error instanceof ImportFileError) {
-        throw invalid(describeImportFileError(error), { file: [describeImportFileError(error)] });
+        // The parsers' messages already say where: "posts.csv, line 12: …".
+        throw invalid(error.message, { file: [error.message] });
       }
       const name = "fileName" in input ? input.fileName : input.directory;
       logger.warn({ err: error, file: name }, "an import file could not be read");
