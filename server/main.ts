@@ -130,6 +130,7 @@ services.digestSender.start();
 services.subscriptions.verificationRetries.start();
 services.databaseUpkeep.loop.start();
 services.digest.scheduleLoop.start();
+if (config.fediverse.enabled) services.fediverse.start();
 
 server.listen(config.port, config.host, () => {
   const address = server.address();
@@ -172,6 +173,7 @@ async function shutdown(signal: string) {
   await services.subscriptions.verificationRetries.stop();
   await services.databaseUpkeep.loop.stop();
   await services.digest.scheduleLoop.stop();
+  await services.fediverse.stop();
   await stopListening();
   mailer.close();
   await handle.close();
