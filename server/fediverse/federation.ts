@@ -1,5 +1,9 @@
 import dns from "node:dns/promises";
-import { createFederation, type Federation } from "@fedify/fedify";
+import {
+  createFederation,
+  type Federation,
+  getAuthenticatedDocumentLoader,
+} from "@fedify/fedify";
 import {
   Announce,
   Create,
@@ -73,12 +77,10 @@ export interface FediverseDeps {
  * host resolves to must pass the same rule as image URLs (server/images/public-address.ts),
  * before Fedify's own check, unless FEDIVERSE_ALLOW_PRIVATE_ADDRESSES is on for tests.
  */
-function publicOnlyLoader(allowPrivate: boolean): DocumentLoader {
-  const load = getDocumentLoader({ allowPrivateAddress: allowPrivate });
+function publicOnly(load: DocumentLoader, allowPrivate: boolean): DocumentLoader {
   if (allowPrivate) return load;
   return async (url, options) => {
-    const { hostname } = new URL(url);
-    const host = hostname.replace(/^\[|\]$/g, "");
+    const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
     const addresses = (await dns.lookup(host, { all: true, verbatim: true })).map(
       (entry) => entry.address,
     );
@@ -107,9 +109,21 @@ export function createFediverse(deps: FediverseDeps) {
     queue: { outbox: queue },
     manuallyStartQueue: true,
     origin: publicUrl.origin,
-    allowPrivateAddress: allowPrivateAddresses,
-    documentLoaderFactory: () => publicOnlyLoader(allowPrivateAddresses),
-    userAgent: { software: `${config.siteName.replace(/[^\w.-]+/g, "-")}`, url: publicUrl },
+    documentLoaderFactory: (options) =>
+      publicOnly(
+        getDocumentLoader({ ...options, allowPrivateAddress: allowPrivateAddresses }),
+        allowPrivateAddresses,
+      ),
+    authenticatedDocumentLoaderFactory: (identity, options) =>
+      publicOnly(
+        getAuthenticatedDocumentLoader(identity, {
+          ...options,
+          allowPrivateAddress: allowPrivateAddresses,
+        }),
+        allowPrivateAddresses,
+      ),
+    // Most of the fediverse (Mastodon among it) reads draft-cavage signatures: sent first.
+    firstKnock: "draft-cavage-http-signatures-12",
   });
 
   const actorUrl = () => new URL(FEDIVERSE_PATHS.actor.replace("{identifier}", handle), publicUrl);
