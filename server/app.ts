@@ -97,7 +97,7 @@ export function createApp(deps: AppDeps) {
     // Before the pages: a poem's address answers its ActivityStreams object to a client that
     // asks for one, and the actor's documents and inboxes need no session.
     app.use(activityObjects(services, config));
-    app.route("/", fediverseRoutes(services, config));
+    app.route("/", fediverseRoutes(services));
   }
   const storage = {
     config,
@@ -186,6 +186,7 @@ export function createApp(deps: AppDeps) {
         name: config.siteName,
         publicUrl: config.publicUrl.origin,
         timezone: config.siteTimezone,
+        fediverseHandle: config.fediverse.enabled ? services.fediverse.handle : null,
       },
     };
     const page = await deps.pageHandler(c.req.raw, loadContext);

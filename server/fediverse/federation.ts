@@ -1,9 +1,5 @@
 import dns from "node:dns/promises";
-import {
-  createFederation,
-  type Federation,
-  getAuthenticatedDocumentLoader,
-} from "@fedify/fedify";
+import { createFederation, type Federation, getAuthenticatedDocumentLoader } from "@fedify/fedify";
 import {
   Announce,
   Create,

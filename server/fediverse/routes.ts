@@ -38,7 +38,7 @@ function signingServer(c: Context): string | null {
   }
 }
 
-export function fediverseRoutes(services: Services, config: Config) {
+export function fediverseRoutes(services: Services) {
   const { fediverse } = services;
   const federationAnswer = (c: Context<AppEnv>) =>
     fediverse.federation.fetch(c.req.raw, {
