@@ -38,9 +38,11 @@ function signingServer(c: Context): string | null {
   }
 }
 
-export function fediverseRoutes(services: Services) {
+export function fediverseRoutes(services: Services, isEnabled: boolean) {
   const { fediverse } = services;
   const federationAnswer = (c: Context<AppEnv>) =>
+    isEnabled ? federate(c) : json(404, "Not found");
+  const federate = (c: Context<AppEnv>) =>
     fediverse.federation.fetch(c.req.raw, {
       contextData: undefined,
       onNotFound: () => json(404, "Not found"),
@@ -51,6 +53,7 @@ export function fediverseRoutes(services: Services) {
     });
 
   const inboxGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
+    if (!isEnabled) return json(404, "Not found");
     const server = signingServer(c);
     if (!server) return json(401, "The request's signature could not be verified");
     await services.rateLimiter.consume(RATE_LIMITS.fediverseInboxPerServer, server);
