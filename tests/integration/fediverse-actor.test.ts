@@ -193,3 +193,37 @@ describe.each(drivers)("fediverse actor on %s", (driver) => {
     expect(followers.map((row) => row.actorId)).toEqual([peer.actorUrl("alice")]);
   });
 });
+
+/**
+ * Without FEDIVERSE_ALLOW_PRIVATE_ADDRESSES the site fetches nothing from loopback or private
+ * addresses (the image URLs' rule): a peer on localhost cannot even have its key read, so its
+ * Follow is refused as unverifiable and nothing is stored. With it on, the process says so.
+ */
+describe.each(drivers)("fediverse fetches on %s", (driver) => {
+  it("never reaches a loopback peer unless allowed, and warns when allowed", async () => {
+    const lines: string[] = [];
+    const guarded = await startFediverseSite(driver, {
+      env: { FEDIVERSE_ALLOW_PRIVATE_ADDRESSES: "false" },
+    });
+    const allowed = await startFediverseSite(driver, {
+      logDestination: { write: (line) => lines.push(line) },
+    });
+    const peer = await startActivityPubPeer();
+    try {
+      const response = await peer.send(guarded.inboxUrl, {
+        id: peer.newId("alice"),
+        type: "Follow",
+        actor: peer.actorUrl("alice"),
+        object: guarded.actorUrl,
+      });
+      expect(response.status).toBe(401);
+      expect(peer.received).toHaveLength(0);
+      expect(await guarded.db.select().from(remoteActors)).toHaveLength(0);
+      expect(lines.join("\n")).toContain("FEDIVERSE_ALLOW_PRIVATE_ADDRESSES is on");
+    } finally {
+      await peer.close();
+      await guarded.close();
+      await allowed.close();
+    }
+  });
+});
