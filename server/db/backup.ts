@@ -9,6 +9,7 @@ const BACKUP_VERSION = 1;
 /** Every table, parents before children, so a restore never breaks a foreign key. */
 const TABLES_IN_ORDER: PgTable[] = [
   schema.users,
+  schema.remoteAuthors,
   schema.sessions,
   schema.accounts,
   schema.verifications,
@@ -21,6 +22,7 @@ const TABLES_IN_ORDER: PgTable[] = [
   schema.books,
   schema.echoes,
   schema.whispers,
+  schema.poemBoosts,
   schema.journalEntries,
   schema.subscriptions,
   schema.mailRuns,
