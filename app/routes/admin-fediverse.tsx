@@ -133,7 +133,7 @@ function Blocks() {
         A blocked server or account can no longer follow, reply or like; its followers are removed
         and its whispers hidden.
       </p>
-      <form onSubmit={block} className="mt-4 flex flex-wrap items-end gap-3">
+      <form onSubmit={block} className="mt-4 flex flex-wrap items-start gap-3">
         <div className="min-w-0 flex-1">
           <Field
             label="Server or account"
@@ -152,7 +152,11 @@ function Blocks() {
             )}
           </Field>
         </div>
-        <button type="submit" className={primaryButton} disabled={isSaving || !target.trim()}>
+        <button
+          type="submit"
+          className={`${primaryButton} sm:mt-6`}
+          disabled={isSaving || !target.trim()}
+        >
           Block
         </button>
       </form>
