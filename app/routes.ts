@@ -24,6 +24,7 @@ export default [
     route("settings", "routes/admin-settings.tsx"),
     route("guest-voices", "routes/admin-guest-voices.tsx"),
     route("import", "routes/admin-import.tsx"),
+    route("fediverse", "routes/admin-fediverse.tsx"),
   ]),
   route("unsubscribe", "routes/unsubscribe.tsx"),
   route("subscribe/invalid", "routes/subscribe-invalid.tsx"),

@@ -30,6 +30,12 @@ import {
   digestSendInput,
 } from "./schemas/digest.ts";
 import { archivedEmbers, emberPageQuery, featuredEmber, todaysEmber } from "./schemas/embers.ts";
+import {
+  fediverseBlock,
+  fediverseBlockInput,
+  fediverseFollowers,
+  fediverseFollowersQuery,
+} from "./schemas/fediverse.ts";
 import { guestSubmission, guestSubmissionInput } from "./schemas/guest-submission.ts";
 import {
   GUEST_VOICE_MESSAGES,
@@ -417,6 +423,31 @@ export const endpoints = {
     method: "GET",
     path: "/api/admin/fediverse/reactions",
     answer: fediverseReactions,
+  }),
+  listFediverseFollowers: endpoint({
+    method: "GET",
+    path: "/api/admin/fediverse/followers",
+    query: fediverseFollowersQuery,
+    answer: fediverseFollowers,
+  }),
+  listFediverseBlocks: endpoint({
+    method: "GET",
+    path: "/api/admin/fediverse/blocks",
+    answer: z.array(fediverseBlock),
+  }),
+  addFediverseBlock: endpoint({
+    method: "POST",
+    path: "/api/admin/fediverse/blocks",
+    body: fediverseBlockInput,
+    answer: fediverseBlock,
+    status: 201,
+  }),
+  removeFediverseBlock: endpoint({
+    method: "DELETE",
+    path: "/api/admin/fediverse/blocks/:id",
+    params: idParams("Block"),
+    answer: noContent,
+    status: 204,
   }),
   blockReader: endpoint({
     method: "POST",

@@ -19,6 +19,7 @@ import { subscriptionRoutes } from "./api/subscriptions.ts";
 import { localUploadRoutes } from "./api/uploads.ts";
 import { clearedSessionCookie, sessionCookieIn } from "./auth/session-cookie.ts";
 import type { Config } from "./config.ts";
+import { activityObjects, fediverseRoutes } from "./fediverse/routes.ts";
 import { apiBodyLimit } from "./http/body-limit.ts";
 import { builtFiles } from "./http/built-files.ts";
 import { compressText } from "./http/compression.ts";
@@ -93,6 +94,11 @@ export function createApp(deps: AppDeps) {
     );
   }
   app.use(securityHeaders(config));
+  // Before the pages: a poem's address answers its ActivityStreams object to a client that asks
+  // for one, and the actor's documents and inboxes need no session. With FEDIVERSE=false the
+  // pages are only pages and the actor's addresses answer 404.
+  if (config.fediverse.enabled) app.use(activityObjects(services, config));
+  app.route("/", fediverseRoutes(services, { isEnabled: config.fediverse.enabled, logger }));
   const storage = {
     config,
     objectStore: deps.objectStore,
@@ -198,6 +204,7 @@ export function createApp(deps: AppDeps) {
         name: config.siteName,
         publicUrl: config.publicUrl.origin,
         timezone: config.siteTimezone,
+        fediverseHandle: config.fediverse.enabled ? services.fediverse.handle : null,
       },
     };
     const page = await deps.pageHandler(c.req.raw, loadContext);

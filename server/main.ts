@@ -143,6 +143,8 @@ services.databaseUpkeep.loop.start();
 services.digest.scheduleLoop.start();
 services.imports.loop.start();
 
+if (config.fediverse.enabled) services.fediverse.start();
+
 server.listen(config.port, config.host, () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
@@ -185,6 +187,8 @@ async function shutdown(signal: string) {
   await services.databaseUpkeep.loop.stop();
   await services.digest.scheduleLoop.stop();
   await services.imports.loop.stop();
+
+  await services.fediverse.stop();
   await stopListening();
   mailer.close();
   await handle.close();

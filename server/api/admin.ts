@@ -8,6 +8,7 @@ import { adminContentRoutes } from "./admin-content.ts";
 import { adminReaderRoutes } from "./admin-readers.ts";
 import { audioRoutes } from "./audio.ts";
 import { digestRoutes } from "./digest.ts";
+import { fediverseAdminRoutes } from "./fediverse-admin.ts";
 import { guestVoiceRoutes } from "./guest-voices.ts";
 import { imageRoutes } from "./images.ts";
 import { importRoutes } from "./import.ts";
@@ -27,6 +28,7 @@ export function adminRoutes(services: Services, images: ImageService, audio: Aud
     .route("/", adminContentRoutes(services))
     .route("/", adminReaderRoutes(services))
     .route("/", digestRoutes(services))
+    .route("/", fediverseAdminRoutes(services))
     .route("/", guestVoiceRoutes(services))
     .route("/", imageRoutes(images))
     .route("/", audioRoutes(audio))

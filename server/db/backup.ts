@@ -29,6 +29,12 @@ const TABLES_IN_ORDER: PgTable[] = [
   schema.digestDeliveries,
   schema.guestSubmissions,
   schema.guestVoices,
+  // The fediverse account: its keys (a new pair would break every follower's copy of it), who
+  // follows it and what the poet blocked. Fedify's caches and queue are not worth keeping.
+  schema.fediverseKeys,
+  schema.remoteActors,
+  schema.fediverseFollowers,
+  schema.fediverseBlocks,
 ];
 
 /**

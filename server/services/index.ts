@@ -1,4 +1,5 @@
 import type { DatabaseHandle } from "../db/client.ts";
+import { createFediverse } from "../fediverse/federation.ts";
 import type { Mailer } from "../mail/transport.ts";
 import { resolveSessionSecret } from "../secrets.ts";
 import { createAccountService } from "./accounts.ts";
@@ -10,6 +11,7 @@ import type { ServiceDeps } from "./deps.ts";
 import { createDigestService } from "./digest.ts";
 import { createDigestSender, type DigestSenderOptions } from "./digest-sender.ts";
 import { createEmberService } from "./embers.ts";
+import { createFediverseAdminService } from "./fediverse-admin.ts";
 import { createFediverseVoiceService } from "./fediverse-voices.ts";
 import { createGuestSubmissionService } from "./guest-submissions.ts";
 import { createGuestVoiceService } from "./guest-voices.ts";
@@ -63,6 +65,8 @@ export function createServices(
   contentChanges.onChange(() => interactions.contentChanged());
   const recentlyDeleted = createRecentlyDeletedService({ ...deps, contentChanges });
   const accounts = createAccountService({ ...deps, rateLimiter, secret });
+  const fediverseVoices = createFediverseVoiceService({ ...deps, interactions });
+  const fediverse = createFediverse({ ...deps, poems, siteSettings, voices: fediverseVoices });
   return {
     health: createHealthService(deps.handle),
     databaseUpkeep: createDatabaseUpkeep({ ...deps, recentlyDeleted }),
@@ -76,7 +80,9 @@ export function createServices(
     guestSubmissions: createGuestSubmissionService({ ...deps, rateLimiter }),
     guestVoices: createGuestVoiceService({ ...deps, contentChanges }),
     interactions,
-    fediverseVoices: createFediverseVoiceService({ ...deps, interactions }),
+    fediverseVoices,
+    fediverse,
+    fediverseAdmin: createFediverseAdminService({ ...deps, voices: fediverseVoices, fediverse }),
     sitemap: createSitemapService(deps),
     search: createSearchService(deps),
     subscriptions,
