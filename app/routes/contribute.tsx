@@ -6,7 +6,7 @@ import {
   BIO_TOO_LONG,
   DECOY_FIELD,
   MISSING_FIELDS,
-} from "../../common/schemas/guest-submission.ts";
+} from "../../common/guest-submission-form.ts";
 import { type CallRequest, callApi } from "../lib/api.ts";
 import { sharedPage } from "../lib/cache-policy.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
