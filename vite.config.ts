@@ -21,7 +21,7 @@ export default defineConfig({
             },
             {
               name: "shared",
-              test: /app[\\/](lib|components)[\\/](?!admin(?!-access)|api-contract|stanza-image|stanza-interactions)|app[\\/]root\.tsx|common[\\/](?!schemas|endpoints)|node_modules[\\/]lucide-react[\\/]/,
+              test: /app[\\/](lib|components)[\\/](?!admin(?!-access)|api-contract|stanza-image|stanza-interactions|ember-share-button|guest-voice-avatar)|app[\\/]root\.tsx|common[\\/](?!schemas|endpoints|dates|book-slots)|node_modules[\\/]lucide-react[\\/]/,
               minShareCount: 2,
               priority: 10,
             },
