@@ -21,7 +21,7 @@ export default defineConfig({
             },
             {
               name: "shared",
-              test: /app[\\/](lib|components)[\\/](?!admin(?!-access)|api-contract|stanza-image|stanza-interactions|ember-share-button|guest-voice-avatar|modal-dialog|whisper-author)|app[\\/]root\.tsx|common[\\/](?!schemas|endpoints|dates|book-slots|uploads|display-name|guest-submission-form)|node_modules[\\/]lucide-react[\\/](?!dist[\\/]esm[\\/]icons[\\/](?:image-up|audio-lines|triangle-exclamation-point|loader-circle|circle-user-round)\.)/,
+              test: /app[\\/](lib|components)[\\/](?!admin(?!-access)|api-contract|stanza-image|stanza-interactions|ember-share-button|guest-voice-avatar|modal-dialog|whisper-author|journal-sync)|app[\\/]root\.tsx|common[\\/](?!schemas|endpoints|dates|book-slots|uploads|display-name|guest-submission-form)|node_modules[\\/]lucide-react[\\/](?!dist[\\/]esm[\\/]icons[\\/](?:image-up|audio-lines|triangle-exclamation-point|loader-circle|circle-user-round)\.)/,
               minShareCount: 2,
               priority: 10,
             },
