@@ -2,6 +2,53 @@ import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 
+/**
+ * Modules more than one page uses that stay out of the `shared` file every reader page fetches:
+ * each costs every page its bytes, so what the poem page (the heaviest) does not use, or loads only
+ * when the reader asks for it, goes with the pages that use it (decision 030). Admin code (but the
+ * admin-door notice every page shows), the contract (decision 031), the share image's drawing,
+ * the stanza actions, the whispers' author line, the menu's dialog, the journal's sync, ember
+ * sharing, guest voices' avatars, dates, book slots, upload and name helpers, and the icons only
+ * the account page and admin draw.
+ */
+const notShared = {
+  app: [
+    "admin(?!-access)",
+    "api-contract",
+    "stanza-image",
+    "stanza-interactions",
+    "whisper-author",
+    "modal-dialog",
+    "journal-sync",
+    "ember-share-button",
+    "guest-voice-avatar",
+  ],
+  common: [
+    "schemas",
+    "endpoints",
+    "dates",
+    "book-slots",
+    "uploads",
+    "display-name",
+    "guest-submission-form",
+  ],
+  icons: [
+    "image-up",
+    "audio-lines",
+    "triangle-exclamation-point",
+    "loader-circle",
+    "circle-user-round",
+  ],
+};
+const sharedByReaderPages = new RegExp(
+  [
+    String.raw`app[\\/](lib|components)[\\/](?!${notShared.app.join("|")})`,
+    String.raw`app[\\/]root\.tsx`,
+    String.raw`common[\\/](?!${notShared.common.join("|")})`,
+    String.raw`node_modules[\\/]lucide-react[\\/](?!dist[\\/]esm[\\/]icons[\\/](?:${notShared.icons.join("|")})\.)`,
+  ].join("|"),
+);
+
 export default defineConfig({
   plugins: [tailwindcss(), reactRouter()],
   build: {
@@ -9,9 +56,8 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         // A first visit over HTTP/1.1 fetches six files at a time: React and React Router in one
-        // file, and the reader's code shared between pages in another, instead of thirty small ones.
-        // Admin code stays in the admin routes' own files, and the contract (common/endpoints.ts
-        // with zod) in its own, fetched with a page's first call (decision 031).
+        // file, the root route and the reader's code shared between pages in another, instead of
+        // thirty small ones. What stays out of the shared file is listed above it.
         codeSplitting: {
           groups: [
             {
@@ -21,7 +67,7 @@ export default defineConfig({
             },
             {
               name: "shared",
-              test: /app[\\/](lib|components)[\\/](?!admin|api-contract|stanza-image)|common[\\/](?!schemas|endpoints)|node_modules[\\/]lucide-react[\\/]/,
+              test: sharedByReaderPages,
               minShareCount: 2,
               priority: 10,
             },

@@ -1,4 +1,5 @@
 import { z } from "zod/mini";
+import { ECHO_COUNTS_PATH } from "./echo-counts.ts";
 import {
   accountExport,
   accountInput,
@@ -186,7 +187,7 @@ export const endpoints = {
     body: echoInput,
     answer: toggleAnswer,
   }),
-  listEchoCounts: endpoint({ method: "GET", path: "/api/poems/:slug/echos", answer: echoCounts }),
+  listEchoCounts: endpoint({ method: "GET", path: ECHO_COUNTS_PATH, answer: echoCounts }),
   createWhisper: endpoint({
     method: "POST",
     path: "/api/poems/:slug/whispers",

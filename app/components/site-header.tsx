@@ -1,10 +1,19 @@
 import { Flame, Menu, Search, X } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Form, Link, NavLink, useLocation, useSearchParams } from "react-router";
 import { SEARCH_QUERY_MAX_LENGTH } from "../../common/constants.ts";
 import type { Audience } from "../../common/session.ts";
 import { signInAddress } from "../lib/sign-in.ts";
-import { ModalDialog } from "./modal-dialog.tsx";
+
+/**
+ * The small-screen menu's dialog comes with the first press of 'Open menu' (or as the pointer
+ * or focus reaches it), so no page fetches it before a reader asks for the menu
+ * (docs/decisions/030-echo-counts-without-the-contract.md).
+ */
+const loadModalDialog = () => import("./modal-dialog.tsx");
+const ModalDialog = lazy(() =>
+  loadModalDialog().then(({ ModalDialog }) => ({ default: ModalDialog })),
+);
 
 interface NavItem {
   to: string;
@@ -166,6 +175,8 @@ export function SiteHeader({ siteName, audience }: { siteName: string; audience:
           <button
             type="button"
             onClick={() => setMenuOpen(true)}
+            onPointerEnter={loadModalDialog}
+            onFocus={loadModalDialog}
             className="rounded p-2 text-stone-800 hover:bg-stone-100"
             aria-label="Open menu"
             aria-haspopup="dialog"
@@ -174,41 +185,43 @@ export function SiteHeader({ siteName, audience }: { siteName: string; audience:
           </button>
         </div>
         {isMenuOpen && (
-          <ModalDialog
-            title={siteName}
-            description="Site navigation"
-            onClose={closeMenu}
-            backdropTestId="menu-backdrop"
-            backdropClassName="bg-black/50 motion-safe:animate-fade-in"
-            panelClassName="fixed inset-y-0 right-0 flex w-72 max-w-[85vw] flex-col gap-2 bg-paper p-6 shadow-xl"
-            titleClassName="font-serif text-lg"
-            descriptionClassName="sr-only"
-            headerAction={
-              <button
-                type="button"
-                onClick={closeMenu}
-                className="rounded p-2 hover:bg-stone-100"
-                aria-label="Close menu"
-              >
-                <X aria-hidden="true" className="h-5 w-5" />
-              </button>
-            }
-          >
-            <nav aria-label="Mobile" className="mt-4 flex flex-col gap-1 text-base">
-              {items.map((item) => (
-                <NavLink
-                  key={item.to}
-                  to={item.to}
-                  end={item.to === "/"}
-                  className={linkClass}
+          <Suspense fallback={null}>
+            <ModalDialog
+              title={siteName}
+              description="Site navigation"
+              onClose={closeMenu}
+              backdropTestId="menu-backdrop"
+              backdropClassName="bg-black/50 motion-safe:animate-fade-in"
+              panelClassName="fixed inset-y-0 right-0 flex w-72 max-w-[85vw] flex-col gap-2 bg-paper p-6 shadow-xl"
+              titleClassName="font-serif text-lg"
+              descriptionClassName="sr-only"
+              headerAction={
+                <button
+                  type="button"
                   onClick={closeMenu}
+                  className="rounded p-2 hover:bg-stone-100"
+                  aria-label="Close menu"
                 >
-                  {item.label}
-                </NavLink>
-              ))}
-            </nav>
-            <SessionButton audience={audience} className={`${buttonClass} mt-4 text-center`} />
-          </ModalDialog>
+                  <X aria-hidden="true" className="h-5 w-5" />
+                </button>
+              }
+            >
+              <nav aria-label="Mobile" className="mt-4 flex flex-col gap-1 text-base">
+                {items.map((item) => (
+                  <NavLink
+                    key={item.to}
+                    to={item.to}
+                    end={item.to === "/"}
+                    className={linkClass}
+                    onClick={closeMenu}
+                  >
+                    {item.label}
+                  </NavLink>
+                ))}
+              </nav>
+              <SessionButton audience={audience} className={`${buttonClass} mt-4 text-center`} />
+            </ModalDialog>
+          </Suspense>
         )}
       </div>
       {isSearchOpen && (

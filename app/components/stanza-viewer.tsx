@@ -1,5 +1,14 @@
 import { ChevronLeft, ChevronRight, Copy, Download, Link2, Share2 } from "lucide-react";
-import { type TouchEvent, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import {
+  lazy,
+  Suspense,
+  type TouchEvent,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from "react";
 import { SMALL_SCREEN_MAX_PX, SWIPE_THRESHOLD_PX } from "../../common/constants.ts";
 import { clampStanzaIndex, stanzaLines } from "../../common/stanza.ts";
 import { copyText } from "../lib/clipboard.ts";
@@ -9,10 +18,14 @@ import {
   EchoButton,
   JournalButton,
   usePersonalPoemState,
-  WhispersPanel,
   WhispersToggle,
 } from "./stanza-interactions.tsx";
 import { VerseLines } from "./verse.tsx";
+
+/** Whispers are read on a reader's request, so their code comes with the first opening. */
+const WhispersPanel = lazy(() =>
+  import("./whispers-panel.tsx").then(({ WhispersPanel }) => ({ default: WhispersPanel })),
+);
 
 export interface ViewerPoem {
   id?: number;
@@ -286,7 +299,9 @@ export function StanzaViewer({
         </div>
       )}
       {interactive && isWhispersOpen && (
-        <WhispersPanel key={index} poem={interactive} stanzaIndex={index} />
+        <Suspense fallback={<p className="text-sm text-stone-600">Loading whispers…</p>}>
+          <WhispersPanel key={index} poem={interactive} stanzaIndex={index} />
+        </Suspense>
       )}
     </div>
   );

@@ -1,5 +1,6 @@
 import { callApi } from "./api.ts";
 import { clearSynced, localEntryKey, readLocalJournal } from "./local-journal.ts";
+import { notify, notifyError } from "./toast.ts";
 
 export interface SyncResult {
   synced: number;
@@ -36,7 +37,24 @@ export function syncLocalJournal(): Promise<SyncResult> {
   return inFlight;
 }
 
-export const hasUnsyncedEntries = () => readLocalJournal().some((entry) => !entry.synced);
-
 /** 'entry' or 'entries' (docs/product/interactions.md, Journal). */
 export const entries = (count: number) => (count === 1 ? "entry" : "entries");
+
+/**
+ * The sync toasts (docs/product/interactions.md, Syncing the local journal); `style` picks the
+ * sign-in or the journal page wording.
+ */
+export function announceSync({ synced, failed }: SyncResult, style: "sign-in" | "journal-page") {
+  if (synced === 0 && failed > 0) {
+    notifyError("Sync failed", "Unable to sync your journal entries. Please try again.");
+  } else if (failed > 0) {
+    notifyError("Partial sync", `${failed} ${entries(failed)} failed to sync.`);
+  } else if (synced > 0) {
+    notify(
+      "Journal synced",
+      style === "sign-in"
+        ? `${synced} local ${synced === 1 ? "entry" : "entries"} synced to your cloud journal.`
+        : `${synced} ${entries(synced)} synced to cloud.`,
+    );
+  }
+}

@@ -50,6 +50,8 @@ function writeLocalJournal(entries: LocalJournalEntry[]) {
   }
 }
 
+export const hasUnsyncedEntries = () => readLocalJournal().some((entry) => !entry.synced);
+
 const sameStanza = (entry: LocalJournalEntry, poemSlug: string, stanzaIndex: number) =>
   entry.poemSlug === poemSlug && entry.stanzaIndex === stanzaIndex;
 

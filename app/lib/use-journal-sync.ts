@@ -1,26 +1,6 @@
 import { useEffect } from "react";
 import { JOURNAL_AUTO_SYNC_DELAY_MS } from "../../common/constants.ts";
-import { entries, hasUnsyncedEntries, type SyncResult, syncLocalJournal } from "./journal-sync.ts";
-import { notify, notifyError } from "./toast.ts";
-
-/**
- * The sync toasts (docs/product/interactions.md, Syncing the local journal); `style` picks the
- * sign-in or the journal page wording.
- */
-export function announceSync({ synced, failed }: SyncResult, style: "sign-in" | "journal-page") {
-  if (synced === 0 && failed > 0) {
-    notifyError("Sync failed", "Unable to sync your journal entries. Please try again.");
-  } else if (failed > 0) {
-    notifyError("Partial sync", `${failed} ${entries(failed)} failed to sync.`);
-  } else if (synced > 0) {
-    notify(
-      "Journal synced",
-      style === "sign-in"
-        ? `${synced} local ${synced === 1 ? "entry" : "entries"} synced to your cloud journal.`
-        : `${synced} ${entries(synced)} synced to cloud.`,
-    );
-  }
-}
+import { hasUnsyncedEntries } from "./local-journal.ts";
 
 /**
  * One second after the reader is signed in, unsynced local entries go to the cloud journal
@@ -34,6 +14,8 @@ export function useJournalAutoSync(
   useEffect(() => {
     if (!isSignedIn || !hasUnsyncedEntries()) return;
     const timer = setTimeout(async () => {
+      // The syncing code comes only to a signed-in reader with something to sync.
+      const { announceSync, syncLocalJournal } = await import("./journal-sync.ts");
       const result = await syncLocalJournal();
       announceSync(result, style);
       onDone?.();

@@ -5,13 +5,13 @@ import { normaliseDisplayName, splitDisplayName } from "../../common/display-nam
 import { endpoints } from "../../common/endpoints.ts";
 import type { ReaderAccount } from "../../common/schemas/account.ts";
 import { FileUpload } from "../components/admin/file-upload.tsx";
-import { whisperAuthor } from "../components/stanza-interactions.tsx";
 import { ApiError, callApi } from "../lib/api.ts";
 import { appContext } from "../lib/app-context.ts";
 import { sharedWithAnonymousReaders } from "../lib/cache-policy.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
 import { notify, notifyError } from "../lib/toast.ts";
 import { forgetCurrentUser } from "../lib/use-current-user.ts";
+import { whisperAuthor } from "../lib/whisper-author.ts";
 import type { Route } from "./+types/account";
 
 /** Anonymous readers all get the same page (sign in first); a reader's holds their account. */

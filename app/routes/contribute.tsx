@@ -2,11 +2,7 @@ import { type FormEvent, useState } from "react";
 import { Link } from "react-router";
 import { CONTRIBUTION_BIO_MAX_LENGTH } from "../../common/constants.ts";
 import type { endpoints } from "../../common/endpoints.ts";
-import {
-  BIO_TOO_LONG,
-  DECOY_FIELD,
-  MISSING_FIELDS,
-} from "../../common/schemas/guest-submission.ts";
+import { BIO_TOO_LONG, DECOY_FIELD, MISSING_FIELDS } from "../../common/guest-submission-form.ts";
 import { type CallRequest, callApi } from "../lib/api.ts";
 import { sharedPage } from "../lib/cache-policy.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";

@@ -6,12 +6,12 @@ import { stanzaLines } from "../../common/stanza.ts";
 import { VerseLines } from "../components/verse.tsx";
 import { appContext } from "../lib/app-context.ts";
 import { sharedWithAnonymousReaders } from "../lib/cache-policy.ts";
-import { entries, syncLocalJournal } from "../lib/journal-sync.ts";
+import { announceSync, entries, syncLocalJournal } from "../lib/journal-sync.ts";
 import { type LocalJournalEntry, readLocalJournal, removeLocally } from "../lib/local-journal.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
 import { notify } from "../lib/toast.ts";
 import { useIsHydrated } from "../lib/use-is-hydrated.ts";
-import { announceSync, useJournalAutoSync } from "../lib/use-journal-sync.ts";
+import { useJournalAutoSync } from "../lib/use-journal-sync.ts";
 import type { Route } from "./+types/journal";
 
 /** Anonymous readers all get the same page; a signed-in reader's holds their cloud journal. */

@@ -1,22 +1,8 @@
 import { z } from "zod/mini";
 import { CONTRIBUTION_BIO_MAX_LENGTH } from "../constants.ts";
 import { EMAIL_MESSAGE, EMAIL_PATTERN } from "../email.ts";
+import { BIO_TOO_LONG, DECOY_FIELD, MISSING_FIELDS } from "../guest-submission-form.ts";
 import { dateTime } from "./answer.ts";
-
-export const MISSING_FIELDS = {
-  title: "Missing fields",
-  description: "Please fill in all required fields and confirm consent.",
-};
-export const BIO_TOO_LONG = {
-  title: "Bio too long",
-  description: "Please keep your bio under 160 characters.",
-};
-
-/**
- * The hidden decoy field's name: people never see it, form-filling bots do
- * (docs/product/reading.md, Contribute).
- */
-export const DECOY_FIELD = "fax";
 
 const required = (max: number) =>
   z

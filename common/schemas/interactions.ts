@@ -1,5 +1,6 @@
 import { z } from "zod/mini";
 import { WHISPER_MAX_LENGTH } from "../constants.ts";
+import { ECHOED_STANZA_TEXT, echoedStanzaFromText, echoedStanzaToText } from "../echo-counts.ts";
 import { isWithinVisibleLength } from "../text.ts";
 import { dateTime } from "./answer.ts";
 
@@ -52,12 +53,9 @@ const storedStanzaIndex = z.codec(
 );
 /** An echo's stanza: null is the whole poem, stored and sent as "". */
 const echoedStanzaIndex = z.codec(
-  z.string().check(z.regex(/^(0|[1-9]\d*)?$/)),
+  z.string().check(z.regex(ECHOED_STANZA_TEXT)),
   z.nullable(z.int().check(z.gte(0))),
-  {
-    decode: (text) => (text === "" ? null : Number(text)),
-    encode: (index) => (index === null ? "" : String(index)),
-  },
+  { decode: echoedStanzaFromText, encode: echoedStanzaToText },
 );
 
 /** GET /api/poems/{slug}/echos: per stanza, how many echoes and whether one is the reader's. */

@@ -7,10 +7,8 @@ import {
   type ImportPreview,
 } from "../../common/schemas/import.ts";
 import type { Config } from "../config.ts";
-import { type Backup, createBackup, describeBackup, restoreBackup } from "../db/backup.ts";
+import type { Backup } from "../db/backup.ts";
 import type { DatabaseHandle } from "../db/client.ts";
-import { seedDemo } from "../db/seed-demo.ts";
-import { seedLoad } from "../db/seed-load.ts";
 import { IMPORT_SOURCES, type ImportSource } from "../import/types.ts";
 import type { Logger } from "../logger.ts";
 import { isServiceError } from "../services/errors.ts";
@@ -35,6 +33,13 @@ export interface Command {
   /** Runs the command and returns what it prints. */
   run(context: CommandContext, args: string[]): Promise<string>;
 }
+
+/**
+ * What the database commands run is imported when one runs: most calls (a login link to a running
+ * server) only hand their command over the control socket, and these modules would cost each
+ * call most of its start-up.
+ */
+const backups = () => import("../db/backup.ts");
 
 /** Writes a file that must not exist yet: an export or backup never overwrites another. */
 async function writeNewFile(file: string, data: string | Buffer) {
@@ -152,6 +157,7 @@ export const commands: Record<string, Command> = {
     async run(context, args) {
       expectArgs(args, 0, this.usage);
       await context.handle.migrate();
+      const { seedDemo } = await import("../db/seed-demo.ts");
       const seeded = await seedDemo(context.handle.db, context.config, context.logger);
       if (seeded) await context.services.contentChanges.announce();
       return seeded ? "demo content seeded" : "the database already has poems; nothing seeded";
@@ -165,6 +171,7 @@ export const commands: Record<string, Command> = {
     async run(context, args) {
       expectArgs(args, 1, this.usage);
       const [file = ""] = args;
+      const { createBackup, describeBackup } = await backups();
       const backup = await createBackup(context.handle.db);
       await writeNewFile(file, gzipSync(JSON.stringify(backup)));
       return `backup written to ${file}: ${describeBackup(backup)}`;
@@ -178,6 +185,7 @@ export const commands: Record<string, Command> = {
       expectArgs(args, 1, this.usage);
       const [file = ""] = args;
       const backup = await readBackupFile(file, gunzipSync);
+      const { describeBackup, restoreBackup } = await backups();
       await context.handle.migrate();
       await restoreBackup(context.handle.db, backup);
       await context.services.contentChanges.announce();
@@ -191,6 +199,7 @@ export const commands: Record<string, Command> = {
     async run(context, args) {
       expectArgs(args, 1, this.usage);
       const [file = ""] = args;
+      const { createBackup, describeBackup } = await backups();
       const content = await createBackup(context.handle.db, "content");
       await writeNewFile(file, `${JSON.stringify(content, null, 2)}\n`);
       return `content exported to ${file}: ${describeBackup(content)}`;
@@ -211,6 +220,7 @@ export const commands: Record<string, Command> = {
       });
       if (!choices.source && stat.isFile() && (await isContentExport(file))) {
         const content = await readBackupFile(file, (bytes) => bytes);
+        const { describeBackup, restoreBackup } = await backups();
         await context.handle.migrate();
         await restoreBackup(context.handle.db, content);
         await context.services.contentChanges.announce();
@@ -257,6 +267,7 @@ export const commands: Record<string, Command> = {
         }
         size[name] = value;
       }
+      const { seedLoad } = await import("../db/seed-load.ts");
       const report = await seedLoad(context.handle.db, size);
       await context.services.contentChanges.announce();
       return report;

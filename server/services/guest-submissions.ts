@@ -1,8 +1,8 @@
 import { desc, eq } from "drizzle-orm";
-import {
-  DECOY_FIELD,
-  type GuestSubmission,
-  type GuestSubmissionInput,
+import { DECOY_FIELD } from "../../common/guest-submission-form.ts";
+import type {
+  GuestSubmission,
+  GuestSubmissionInput,
 } from "../../common/schemas/guest-submission.ts";
 import { guestSubmissions } from "../db/schema.ts";
 import type { AdminActor } from "./actor.ts";
