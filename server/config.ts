@@ -36,6 +36,14 @@ export interface Config {
   /** Undefined means "generate once into DATA_DIR" (server/secrets.ts). */
   sessionSecret: string | undefined;
   trustProxy: number;
+  /** The site as one ActivityPub actor (docs/decisions/045-federation-layer.md). */
+  fediverse: {
+    enabled: boolean;
+    /** The actor's name in `@{handle}@{host of PUBLIC_URL}`. */
+    handle: string;
+    /** Lets remote fetches reach loopback and private addresses: for tests with local peers. */
+    allowPrivateAddresses: boolean;
+  };
 }
 
 export class ConfigError extends Error {
@@ -122,6 +130,18 @@ function readS3(env: Env): Config["s3"] {
   };
 }
 
+function readFediverse(env: Env): Config["fediverse"] {
+  const handle = read(env, "FEDIVERSE_HANDLE") ?? "poet";
+  if (!/^[a-z0-9_]{1,30}$/i.test(handle)) {
+    fail("FEDIVERSE_HANDLE", "1 to 30 letters, digits or underscores", handle);
+  }
+  return {
+    enabled: readBoolean(env, "FEDIVERSE", true),
+    handle,
+    allowPrivateAddresses: readBoolean(env, "FEDIVERSE_ALLOW_PRIVATE_ADDRESSES", false),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const rawNodeEnv = read(env, "NODE_ENV") ?? "development";
   if (!["development", "production", "test"].includes(rawNodeEnv)) {
@@ -167,5 +187,6 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitScale: readInteger(env, "RATE_LIMIT_SCALE", 1, 1_000_000, 1),
     sessionSecret,
     trustProxy: readInteger(env, "TRUST_PROXY", 0, 10, 0),
+    fediverse: readFediverse(env),
   };
 }

@@ -630,3 +630,100 @@ export const fediversePoemState = pgTable("fediverse_poem_state", {
   contentHash: text("content_hash"),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Fedify's key–value store (server/fediverse/kv-store.ts, docs/decisions/044-fediverse-store-and-queue.md):
+ * its caches of remote documents and keys, and the ids of activities already received. The key
+ * is Fedify's key parts joined by a separator no part holds, so `list(prefix)` is a range scan.
+ */
+export const fediverseKv = pgTable(
+  "fediverse_kv",
+  {
+    key: text("key").primaryKey(),
+    value: jsonb("value").notNull(),
+    /** Null: kept until deleted. */
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+  },
+  (table) => [index("fediverse_kv_expires_at_idx").on(table.expiresAt)],
+);
+
+/**
+ * Fedify's message queue (server/fediverse/message-queue.ts, decision 044): one row per message,
+ * claimed by one instance until `lockedUntil` and deleted once handled, so a message whose
+ * instance died is taken up again by another when its lock ends.
+ */
+export const fediverseMessages = pgTable(
+  "fediverse_messages",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    message: jsonb("message").notNull(),
+    /** Messages with the same key are handled one at a time, in order. */
+    orderingKey: text("ordering_key"),
+    readyAt: timestamp("ready_at", { withTimezone: true }).notNull().defaultNow(),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [index("fediverse_messages_ready_idx").on(table.readyAt, table.id)],
+);
+
+/**
+ * The site actor's key pairs (docs/decisions/045-federation-layer.md): made once by whichever
+ * instance needs them first (insert if absent, then read back), so every instance signs with the
+ * same keys. One row per algorithm: RSA for HTTP signatures, Ed25519 for integrity proofs.
+ */
+export const fediverseKeys = pgTable("fediverse_keys", {
+  algorithm: text("algorithm", { enum: ["RSASSA-PKCS1-v1_5", "Ed25519"] }).primaryKey(),
+  privateKey: jsonb("private_key").$type<JsonWebKey>().notNull(),
+  publicKey: jsonb("public_key").$type<JsonWebKey>().notNull(),
+  createdAt: createdAt(),
+});
+
+/**
+ * A fediverse account that followed, replied to or liked the site (decision 045): what was read
+ * from its actor document, refreshed whenever it sends an activity. Never a reader's account.
+ */
+export const remoteActors = pgTable(
+  "remote_actors",
+  {
+    /** The actor's id, an absolute URL. */
+    id: text("id").primaryKey(),
+    /** `@name@server`. */
+    handle: text("handle").notNull(),
+    name: text("name"),
+    avatarUrl: text("avatar_url"),
+    profileUrl: text("profile_url"),
+    inbox: text("inbox").notNull(),
+    sharedInbox: text("shared_inbox"),
+    publicKeyId: text("public_key_id"),
+    /** The host of the actor's id (with its port, if any): what a server block matches. */
+    server: text("server").notNull(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index("remote_actors_server_idx").on(table.server)],
+);
+
+/** Who follows the site's actor, since when, and the Follow that made them a follower. */
+export const fediverseFollowers = pgTable(
+  "fediverse_followers",
+  {
+    actorId: text("actor_id")
+      .primaryKey()
+      .references(() => remoteActors.id, { onDelete: "cascade" }),
+    followId: text("follow_id"),
+    createdAt: createdAt(),
+  },
+  (table) => [index("fediverse_followers_created_at_idx").on(table.createdAt.desc())],
+);
+
+/** What the poet blocked: a whole server (its host) or one account (its actor id URL). */
+export const fediverseBlocks = pgTable(
+  "fediverse_blocks",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    kind: text("kind", { enum: ["server", "account"] }).notNull(),
+    /** A host (lower case, port included when there is one), or an actor id URL. */
+    value: text("value").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [unique("fediverse_blocks_kind_value_key").on(table.kind, table.value)],
+);

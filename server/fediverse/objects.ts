@@ -1,0 +1,94 @@
+import { Article, Hashtag, Image, Note, PUBLIC_COLLECTION } from "@fedify/vocab";
+import { Temporal } from "@js-temporal/polyfill";
+import type { Poem } from "../../common/schemas/poems.ts";
+import { tagSlug } from "../../common/slug.ts";
+import { stanzaLines } from "../../common/stanza.ts";
+import { escapeMarkup } from "../escape.ts";
+import { poemObjectUrl, stanzaObjectUrl } from "./object-urls.ts";
+
+/**
+ * What a poem and its stanzas are to other servers (docs/product/fediverse.md): a poem is an
+ * `Article` at its page, a stanza a `Note` at its share address that answers the poem. The same
+ * builders answer content negotiation and make the activities sent to followers, so what a
+ * follower's server was sent is what it finds when it looks the poem up again.
+ */
+
+/** Who the objects are from and to whom they go: the site's actor and its followers. */
+export interface ObjectAudience {
+  publicUrl: URL;
+  actorUrl: URL;
+  followersUrl: URL;
+}
+
+export type FederatedPoem = Pick<
+  Poem,
+  "slug" | "title" | "stanzas" | "coverUrl" | "coverAlt" | "publishAt" | "updatedAt" | "tags"
+>;
+
+const instant = (date: Date) => Temporal.Instant.fromEpochMilliseconds(date.getTime());
+
+/** A stanza's lines as one HTML paragraph body, each line escaped, broken with `<br>`. */
+function stanzaHtml(stanza: string): string {
+  return stanzaLines(stanza).map(escapeMarkup).join("<br>");
+}
+
+/**
+ * The poem's text as Mastodon shows it: one paragraph per stanza with its line breaks, each
+ * ending in a pilcrow that links to the stanza's own address, where a reader can answer that
+ * stanza alone. No `summary`: Mastodon would show it as a content warning over the poem.
+ */
+export function poemContentHtml(publicUrl: URL, poem: Pick<Poem, "slug" | "stanzas">): string {
+  return poem.stanzas
+    .map((stanza, index) => {
+      const href = escapeMarkup(stanzaObjectUrl(publicUrl, poem.slug, index).href);
+      return `<p>${stanzaHtml(stanza)} <a href="${href}">¶</a></p>`;
+    })
+    .join("");
+}
+
+export function poemArticle(audience: ObjectAudience, poem: FederatedPoem): Article {
+  const id = poemObjectUrl(audience.publicUrl, poem.slug);
+  return new Article({
+    id,
+    url: id,
+    attribution: audience.actorUrl,
+    name: poem.title,
+    content: poemContentHtml(audience.publicUrl, poem),
+    mediaType: "text/html",
+    image: poem.coverUrl
+      ? new Image({
+          url: new URL(poem.coverUrl, audience.publicUrl),
+          name: poem.coverAlt ?? null,
+        })
+      : null,
+    tags: poem.tags.map(
+      (tag) =>
+        new Hashtag({
+          href: new URL(`/themes/${encodeURIComponent(tagSlug(tag.name))}`, audience.publicUrl),
+          name: `#${tag.name.replace(/\s+/g, "")}`,
+        }),
+    ),
+    to: PUBLIC_COLLECTION,
+    cc: audience.followersUrl,
+    published: instant(poem.publishAt),
+    updated: poem.updatedAt > poem.publishAt ? instant(poem.updatedAt) : null,
+  });
+}
+
+/** A stanza on its own: its text, answering the poem, in the poem's conversation. */
+export function stanzaNote(audience: ObjectAudience, poem: FederatedPoem, index: number): Note {
+  const id = stanzaObjectUrl(audience.publicUrl, poem.slug, index);
+  const poemUrl = poemObjectUrl(audience.publicUrl, poem.slug);
+  return new Note({
+    id,
+    url: id,
+    attribution: audience.actorUrl,
+    content: `<p>${stanzaHtml(poem.stanzas[index] ?? "")}</p>`,
+    mediaType: "text/html",
+    replyTarget: poemUrl,
+    contexts: [poemUrl],
+    to: PUBLIC_COLLECTION,
+    cc: audience.followersUrl,
+    published: instant(poem.publishAt),
+  });
+}
