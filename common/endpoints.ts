@@ -28,6 +28,7 @@ import {
   digestSendInput,
 } from "./schemas/digest.ts";
 import { archivedEmbers, emberPageQuery, featuredEmber, todaysEmber } from "./schemas/embers.ts";
+import { poemDeliveryState } from "./schemas/fediverse-delivery.ts";
 import { guestSubmission, guestSubmissionInput } from "./schemas/guest-submission.ts";
 import {
   GUEST_VOICE_MESSAGES,
@@ -511,6 +512,12 @@ export const endpoints = {
     method: "GET",
     path: "/api/admin/digest/runs",
     answer: z.array(digestRun),
+  }),
+  /** What followers on the fediverse were sent of each poem (docs/product/fediverse-delivery.md). */
+  fediverseDeliveries: endpoint({
+    method: "GET",
+    path: "/api/admin/fediverse/deliveries",
+    answer: z.array(poemDeliveryState),
   }),
   countDigestRecipients: endpoint({
     method: "GET",

@@ -125,8 +125,12 @@ const control =
     : undefined;
 
 // On the embedded database this process is the only sender, so claims from before a crash are void.
-if (handle.driver === "pglite") await services.digestSender.releaseOwnClaims();
+if (handle.driver === "pglite") {
+  await services.digestSender.releaseOwnClaims();
+  await services.fediverseOutbound.releaseOwnClaims();
+}
 services.digestSender.start();
+services.fediverseOutbound.start();
 services.subscriptions.verificationRetries.start();
 services.databaseUpkeep.loop.start();
 services.digest.scheduleLoop.start();
@@ -169,6 +173,7 @@ async function shutdown(signal: string) {
   await control?.close();
   await closeVite();
   await services.digestSender.stop();
+  await services.fediverseOutbound.stop();
   await services.subscriptions.verificationRetries.stop();
   await services.databaseUpkeep.loop.stop();
   await services.digest.scheduleLoop.stop();

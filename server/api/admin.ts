@@ -8,6 +8,7 @@ import { adminContentRoutes } from "./admin-content.ts";
 import { adminReaderRoutes } from "./admin-readers.ts";
 import { audioRoutes } from "./audio.ts";
 import { digestRoutes } from "./digest.ts";
+import { fediverseDeliveryRoutes } from "./fediverse-deliveries.ts";
 import { guestVoiceRoutes } from "./guest-voices.ts";
 import { imageRoutes } from "./images.ts";
 import { settingsRoutes } from "./settings.ts";
@@ -26,6 +27,7 @@ export function adminRoutes(services: Services, images: ImageService, audio: Aud
     .route("/", adminContentRoutes(services))
     .route("/", adminReaderRoutes(services))
     .route("/", digestRoutes(services))
+    .route("/", fediverseDeliveryRoutes(services))
     .route("/", guestVoiceRoutes(services))
     .route("/", imageRoutes(images))
     .route("/", audioRoutes(audio))

@@ -4,9 +4,10 @@ import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
 import { signRequest } from "@fedify/fedify";
-import { and, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import type { PoemDeliveryState } from "../../common/schemas/fediverse-delivery.ts";
 import type { Database } from "../db/client.ts";
-import { fediverseActivities, fediverseDeliveries } from "../db/schema.ts";
+import { fediverseActivities, fediverseDeliveries, poems } from "../db/schema.ts";
 import { isPublicAddress } from "../images/public-address.ts";
 import { createBackgroundLoop } from "../services/background-loop.ts";
 import type { ServiceDeps } from "../services/deps.ts";
@@ -433,4 +434,37 @@ export async function enqueueActivity(
       .onConflictDoNothing();
   }
   return row.id;
+}
+
+/**
+ * Per poem that followers were sent anything about: its deliveries counted by state, and its
+ * latest activity, newest first (the admin's fediverse page).
+ */
+export async function deliveryStateByPoem(db: Database): Promise<PoemDeliveryState[]> {
+  const counted = (state: string) =>
+    sql<number>`count(${fediverseDeliveries.id}) filter (where ${fediverseDeliveries.state} = ${state})::int`;
+  const rows = await db
+    .select({
+      poemId: fediverseActivities.poemId,
+      title: poems.title,
+      slug: poems.slug,
+      sent: counted("sent"),
+      retrying: sql<number>`count(${fediverseDeliveries.id}) filter (where ${fediverseDeliveries.state} in ('pending', 'retrying'))::int`,
+      failed: counted("failed"),
+      lastAt: sql<Date>`max(${fediverseActivities.createdAt})`.mapWith(
+        fediverseActivities.createdAt,
+      ),
+      lastType: sql<
+        PoemDeliveryState["lastActivity"]["type"]
+      >`(array_agg(${fediverseActivities.type} order by ${fediverseActivities.createdAt} desc, ${fediverseActivities.id} desc))[1]`,
+    })
+    .from(fediverseActivities)
+    .leftJoin(fediverseDeliveries, eq(fediverseDeliveries.activityId, fediverseActivities.id))
+    .leftJoin(poems, eq(poems.id, fediverseActivities.poemId))
+    .groupBy(fediverseActivities.poemId, poems.title, poems.slug)
+    .orderBy(sql`max(${fediverseActivities.createdAt}) desc`, desc(fediverseActivities.poemId));
+  return rows.map(({ lastAt, lastType, ...row }) => ({
+    ...row,
+    lastActivity: { type: lastType, at: lastAt },
+  }));
 }

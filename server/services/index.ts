@@ -1,4 +1,6 @@
 import type { DatabaseHandle } from "../db/client.ts";
+import { siteActorAudience } from "../fediverse/actor-address.ts";
+import type { FediverseDeliveryOptions } from "../fediverse/delivery.ts";
 import type { Mailer } from "../mail/transport.ts";
 import { resolveSessionSecret } from "../secrets.ts";
 import { createAccountService } from "./accounts.ts";
@@ -10,6 +12,7 @@ import type { ServiceDeps } from "./deps.ts";
 import { createDigestService } from "./digest.ts";
 import { createDigestSender, type DigestSenderOptions } from "./digest-sender.ts";
 import { createEmberService } from "./embers.ts";
+import { createFediverseOutbound } from "./fediverse-outbound.ts";
 import { createGuestSubmissionService } from "./guest-submissions.ts";
 import { createGuestVoiceService } from "./guest-voices.ts";
 import { createHealthService } from "./health.ts";
@@ -31,6 +34,8 @@ export function createServices(
     mailer: Mailer;
     /** Tests shorten the sender's retry delays; servers use its defaults. */
     digestSenderOptions?: Partial<DigestSenderOptions>;
+    /** Tests shorten the fediverse delivery's retry delays; servers use its defaults. */
+    fediverseDeliveryOptions?: Partial<FediverseDeliveryOptions>;
   },
 ) {
   const deps = {
@@ -57,6 +62,12 @@ export function createServices(
   contentChanges.onChange(() => interactions.contentChanged());
   const recentlyDeleted = createRecentlyDeletedService({ ...deps, contentChanges });
   const accounts = createAccountService({ ...deps, rateLimiter, secret });
+  const fediverseOutbound = createFediverseOutbound({
+    ...deps,
+    contentChanges,
+    audience: () => siteActorAudience(deps.config),
+    deliveryOptions: deps.fediverseDeliveryOptions,
+  });
   return {
     health: createHealthService(deps.handle),
     databaseUpkeep: createDatabaseUpkeep({ ...deps, recentlyDeleted }),
@@ -75,6 +86,7 @@ export function createServices(
     subscriptions,
     digest: createDigestService({ ...deps, embers, sender: digestSender }),
     digestSender,
+    fediverseOutbound,
     rateLimiter,
     accounts,
     readerAccounts: createReaderAccountService({ ...deps, accounts, interactions }),

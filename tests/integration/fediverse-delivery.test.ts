@@ -4,102 +4,92 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   fediverseActivities,
   fediverseDeliveries,
+  fediverseFollowers,
   fediversePoemState,
   poems,
+  remoteActors,
 } from "../../server/db/schema.ts";
-import { createFediverseDelivery } from "../../server/fediverse/delivery.ts";
-import {
-  createFediversePublishing,
-  DELETE_AFTER_UNDO_MS,
-  markPoemsAsHistory,
-} from "../../server/fediverse/publishing.ts";
-import { createLogger } from "../../server/logger.ts";
+import { actorKeyPairs } from "../../server/fediverse/keys.ts";
+import { DELETE_AFTER_UNDO_MS } from "../../server/fediverse/publishing.ts";
 import { requireAdmin } from "../../server/services/actor.ts";
+import { api } from "../helpers/api.ts";
 import { drivers } from "../helpers/database.ts";
 import { createPoem } from "../helpers/factories.ts";
 import { startInboxServer } from "../helpers/inbox-server.ts";
+import { signIn } from "../helpers/session.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 
 const admin = requireAdmin({
   id: "poet",
-  name: "Poet",
   email: "poet@example.com",
+  firstName: null,
+  lastName: null,
+  profileImageUrl: null,
   role: "ADMIN",
-} as Parameters<typeof requireAdmin>[0]);
+  isBlocked: false,
+});
 
 /**
  * Publishing federates and every delivery is durable and exactly-once per inbox
- * (docs/decisions/047-fediverse-delivery.md), against inboxes that verify each signature with a
- * library other than Fedify.
+ * (docs/decisions/047-fediverse-delivery.md), to followers whose inboxes check each signature
+ * against the site actor's key with a library other than Fedify.
  */
 describe.each(drivers)("fediverse delivery (%s)", (driver) => {
   let t: TestApp;
   let clock: Date;
-  let rsa: CryptoKeyPair;
   let inboxes: Awaited<ReturnType<typeof startInboxServer>>;
   const answers = new Map<string, { status: number; headers?: Record<string, string> }[]>();
-  let followers: string[] = [];
-  let delivery: ReturnType<typeof createFediverseDelivery>;
-  let publishing: ReturnType<typeof createFediversePublishing>;
 
   beforeAll(async () => {
     clock = new Date("2026-11-26T09:00:00Z");
-    t = await createTestApp(driver, { now: () => clock });
-    rsa = await generateCryptoKeyPair("RSASSA-PKCS1-v1_5");
-    const ed25519 = await generateCryptoKeyPair("Ed25519");
-    inboxes = await startInboxServer({ publicKey: rsa.publicKey, answers });
-    const actorUrl = new URL("/fediverse/actor", t.config.publicUrl);
-    const deps = {
-      db: t.db,
-      config: t.config,
-      logger: createLogger("silent"),
+    t = await createTestApp(driver, {
       now: () => clock,
-      ownsDatabase: driver === "pglite",
-    };
-    delivery = createFediverseDelivery({
-      ...deps,
-      signer: async () => ({ keyId: new URL("#main-key", actorUrl), privateKey: rsa.privateKey }),
-      allowPrivateAddresses: true,
-      options: { retryBaseMs: 0, pollMs: 50 },
+      env: { FEDIVERSE_ALLOW_PRIVATE_ADDRESSES: "true" },
+      fediverseDeliveryOptions: { retryBaseMs: 0 },
     });
-    publishing = createFediversePublishing({
-      ...deps,
-      identity: async () => ({
-        audience: {
-          publicUrl: t.config.publicUrl,
-          actorUrl,
-          followersUrl: new URL("/fediverse/followers", t.config.publicUrl),
-        },
-        proofSigner: { keyId: new URL("#ed25519-key", actorUrl), privateKey: ed25519.privateKey },
-      }),
-      followerInboxes: async () => followers,
-    });
+    const [rsa] = await actorKeyPairs(t.db);
+    if (!rsa) throw new Error("no RSA key pair");
+    inboxes = await startInboxServer({ publicKey: rsa.publicKey, answers });
   });
 
   afterAll(async () => {
-    await delivery.stop();
+    await t.services.fediverseOutbound.stop();
     await inboxes.close();
     await t.close();
   });
 
+  /** Followers with these inboxes (a shared inbox where `shared` is given), replacing any. */
+  async function follow(...people: { name: string; inbox: string; shared?: string }[]) {
+    await t.db.delete(remoteActors);
+    for (const person of people) {
+      const id = inboxes.inbox(`/users/${person.name}`);
+      await t.db.insert(remoteActors).values({
+        id,
+        handle: `@${person.name}@localhost`,
+        inbox: inboxes.inbox(person.inbox),
+        sharedInbox: person.shared ? inboxes.inbox(person.shared) : null,
+        server: new URL(id).host,
+      });
+      await t.db.insert(fediverseFollowers).values({ actorId: id, followId: null });
+    }
+  }
+
   beforeEach(async () => {
     inboxes.received.length = 0;
     answers.clear();
-    followers = [
-      inboxes.inbox("/shared"),
-      inboxes.inbox("/users/ann/inbox"),
-      inboxes.inbox("/shared"),
-    ];
+    // Two followers on one server share its inbox; a third has only its own.
+    await follow(
+      { name: "ann", inbox: "/users/ann/inbox", shared: "/shared" },
+      { name: "bo", inbox: "/users/bo/inbox", shared: "/shared" },
+      { name: "cy", inbox: "/users/cy/inbox" },
+    );
     await t.db.delete(fediverseActivities);
     await t.db.delete(fediversePoemState);
     await t.db.delete(poems);
   });
 
   /** One reconciliation round and everything it queued sent. */
-  async function federate() {
-    await publishing.reconcile();
-    await delivery.drain();
-  }
+  const federate = () => t.services.fediverseOutbound.federateNow();
 
   const received = (type: string) =>
     inboxes.received.filter(({ activity }) => activity.type === type);
@@ -109,7 +99,7 @@ describe.each(drivers)("fediverse delivery (%s)", (driver) => {
     await federate();
     await federate();
     const creates = received("Create");
-    expect(creates.map(({ inbox }) => inbox).sort()).toEqual(["/shared", "/users/ann/inbox"]);
+    expect(creates.map(({ inbox }) => inbox).sort()).toEqual(["/shared", "/users/cy/inbox"]);
     const object = creates[0]?.activity.object as Record<string, unknown>;
     expect(object.type).toBe("Article");
     expect(object.id).toBe(new URL(`/poetry/${poem.slug}`, t.config.publicUrl).href);
@@ -176,33 +166,60 @@ describe.each(drivers)("fediverse delivery (%s)", (driver) => {
 
   it("never sends a poem marked as history", async () => {
     const poem = await createPoem(t.db, { publishAt: clock });
-    await markPoemsAsHistory(t.db, [poem.id]);
+    await t.services.fediverseOutbound.markPoemsAsHistory([poem.id]);
     await federate();
     expect(inboxes.received).toEqual([]);
   });
 
   it("retries a 503 and a 429 until the inbox takes it, and delivers it exactly once", async () => {
-    followers = [inboxes.inbox("/busy")];
+    await follow({ name: "dee", inbox: "/busy" });
     answers.set("/busy", [{ status: 503 }, { status: 429, headers: { "retry-after": "0" } }]);
     await createPoem(t.db, { publishAt: clock });
-    await publishing.reconcile();
-    delivery.start();
-    await expect.poll(() => inboxes.received.length, { timeout: 10_000 }).toBe(1);
-    await delivery.stop();
+    await federate();
     const [row] = await t.db.select().from(fediverseDeliveries);
     expect(row).toMatchObject({ state: "sent", attempts: 3, lastStatus: 202 });
-    await delivery.drain();
+    await federate();
     expect(inboxes.received).toHaveLength(1);
   });
 
   it("gives up at once on 410 and never sends that delivery again", async () => {
-    followers = [inboxes.inbox("/gone")];
+    await follow({ name: "eve", inbox: "/gone" });
     answers.set("/gone", [{ status: 410 }]);
     await createPoem(t.db, { publishAt: clock });
     await federate();
-    await delivery.drain();
+    await federate();
     const [row] = await t.db.select().from(fediverseDeliveries);
     expect(row).toMatchObject({ state: "failed", attempts: 1, lastStatus: 410 });
     expect(inboxes.received).toEqual([]);
+  });
+
+  it("shows the admin each poem's deliveries by state and its latest activity", async () => {
+    await follow(
+      { name: "fay", inbox: "/fay" },
+      { name: "gus", inbox: "/gus" },
+      { name: "hal", inbox: "/hal" },
+    );
+    answers.set("/gus", [{ status: 404 }]);
+    answers.set("/hal", [{ status: 503, headers: { "retry-after": "3600" } }]);
+    const poem = await createPoem(t.db, { title: "Counted", publishAt: clock });
+    await t.services.fediverseOutbound.federateNow();
+    const admin = await signIn(t, "poet@example.com", { admin: true });
+    const response = await api(t.app, "GET", "/api/admin/fediverse/deliveries", { cookie: admin });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual([
+      {
+        poemId: poem.id,
+        title: "Counted",
+        slug: poem.slug,
+        sent: 1,
+        retrying: 1,
+        failed: 1,
+        lastActivity: { type: "Create", at: expect.any(String) },
+      },
+    ]);
+    const reader = await signIn(t, "reader@example.com");
+    expect(
+      (await api(t.app, "GET", "/api/admin/fediverse/deliveries", { cookie: reader })).status,
+    ).toBe(403);
   });
 });
