@@ -39,7 +39,7 @@ export interface FediverseDeliveryOptions {
 const HOUR_MS = 60 * 60 * 1000;
 
 const DEFAULTS: FediverseDeliveryOptions = {
-  batchSize: 200,
+  batchSize: 64,
   concurrency: 32,
   requestTimeoutMs: 10_000,
   retryBaseMs: 60_000,

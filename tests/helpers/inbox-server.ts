@@ -22,6 +22,8 @@ export interface ReceivedActivity {
 export async function startInboxServer(options: {
   publicKey: CryptoKey;
   answers?: Map<string, { status: number; headers?: Record<string, string> }[]>;
+  /** How long each accepted POST takes to answer (a slow server, so a fan-out lasts). */
+  delayMs?: number;
 }) {
   const received: ReceivedActivity[] = [];
   const refused: string[] = [];
@@ -49,6 +51,7 @@ export async function startInboxServer(options: {
       return;
     }
     received.push({ inbox: path, activity: JSON.parse(body.toString("utf8")) });
+    if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
     response.writeHead(202).end();
   });
   server.keepAliveTimeout = 60_000;
