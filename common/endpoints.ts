@@ -10,7 +10,9 @@ import {
   bookInput,
   emberInput,
   emberScheduleQuery,
+  fediverseReactions,
   moderatedWhisper,
+  moveWhisperInput,
   poemInput,
   scheduledEmber,
   tagInput,
@@ -29,6 +31,12 @@ import {
 } from "./schemas/digest.ts";
 import { archivedEmbers, emberPageQuery, featuredEmber, todaysEmber } from "./schemas/embers.ts";
 import { poemDeliveryState } from "./schemas/fediverse-delivery.ts";
+import {
+  fediverseBlock,
+  fediverseBlockInput,
+  fediverseFollowers,
+  fediverseFollowersQuery,
+} from "./schemas/fediverse.ts";
 import { guestSubmission, guestSubmissionInput } from "./schemas/guest-submission.ts";
 import {
   GUEST_VOICE_MESSAGES,
@@ -397,6 +405,43 @@ export const endpoints = {
     params: idParams("Whisper"),
     body: unreadBody,
     answer: messageAnswer,
+  }),
+  moveWhisper: endpoint({
+    method: "POST",
+    path: "/api/admin/whispers/:id/move",
+    params: idParams("Whisper"),
+    body: moveWhisperInput,
+    answer: messageAnswer,
+  }),
+  listFediverseReactions: endpoint({
+    method: "GET",
+    path: "/api/admin/fediverse/reactions",
+    answer: fediverseReactions,
+  }),
+  listFediverseFollowers: endpoint({
+    method: "GET",
+    path: "/api/admin/fediverse/followers",
+    query: fediverseFollowersQuery,
+    answer: fediverseFollowers,
+  }),
+  listFediverseBlocks: endpoint({
+    method: "GET",
+    path: "/api/admin/fediverse/blocks",
+    answer: z.array(fediverseBlock),
+  }),
+  addFediverseBlock: endpoint({
+    method: "POST",
+    path: "/api/admin/fediverse/blocks",
+    body: fediverseBlockInput,
+    answer: fediverseBlock,
+    status: 201,
+  }),
+  removeFediverseBlock: endpoint({
+    method: "DELETE",
+    path: "/api/admin/fediverse/blocks/:id",
+    params: idParams("Block"),
+    answer: noContent,
+    status: 204,
   }),
   blockReader: endpoint({
     method: "POST",

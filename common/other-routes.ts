@@ -37,6 +37,32 @@ export const otherRoutes = {
     answers: "file",
   }),
 
+  /**
+   * The site as a fediverse actor (docs/decisions/045-federation-layer.md), answered by Fedify:
+   * discovery documents, the actor and its collections (ActivityStreams JSON), and the inboxes,
+   * which take signed activities from other servers.
+   */
+  webfinger: route({ method: "GET", path: "/.well-known/webfinger", answers: "json" }),
+  nodeInfoLinks: route({ method: "GET", path: "/.well-known/nodeinfo", answers: "json" }),
+  nodeInfo: route({ method: "GET", path: "/fediverse/nodeinfo/2.1", answers: "json" }),
+  fediverseActor: route({ method: "GET", path: "/fediverse/actor/:identifier", answers: "json" }),
+  fediverseOutbox: route({
+    method: "GET",
+    path: "/fediverse/actor/:identifier/outbox",
+    answers: "json",
+  }),
+  fediverseFollowers: route({
+    method: "GET",
+    path: "/fediverse/actor/:identifier/followers",
+    answers: "json",
+  }),
+  fediverseInbox: route({
+    method: "POST",
+    path: "/fediverse/actor/:identifier/inbox",
+    answers: "json",
+  }),
+  fediverseSharedInbox: route({ method: "POST", path: "/fediverse/inbox", answers: "json" }),
+
   /** Full-page navigation to the sign-in page, returning where the reader was. */
   login: route({ method: "GET", path: "/api/login", answers: "redirect" }),
   logout: route({ method: "GET", path: "/api/logout", answers: "redirect" }),

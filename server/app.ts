@@ -18,6 +18,7 @@ import { subscriptionRoutes } from "./api/subscriptions.ts";
 import { localUploadRoutes } from "./api/uploads.ts";
 import { clearedSessionCookie, sessionCookieIn } from "./auth/session-cookie.ts";
 import type { Config } from "./config.ts";
+import { activityObjects, fediverseRoutes } from "./fediverse/routes.ts";
 import { apiBodyLimit } from "./http/body-limit.ts";
 import { builtFiles } from "./http/built-files.ts";
 import { compressText } from "./http/compression.ts";
@@ -92,6 +93,12 @@ export function createApp(deps: AppDeps) {
     );
   }
   app.use(securityHeaders(config));
+  if (config.fediverse.enabled) {
+    // Before the pages: a poem's address answers its ActivityStreams object to a client that
+    // asks for one, and the actor's documents and inboxes need no session.
+    app.use(activityObjects(services, config));
+    app.route("/", fediverseRoutes(services, config));
+  }
   const storage = {
     config,
     objectStore: deps.objectStore,

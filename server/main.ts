@@ -134,6 +134,7 @@ services.fediverseOutbound.start();
 services.subscriptions.verificationRetries.start();
 services.databaseUpkeep.loop.start();
 services.digest.scheduleLoop.start();
+if (config.fediverse.enabled) services.fediverse.start();
 
 server.listen(config.port, config.host, () => {
   const address = server.address();
@@ -177,6 +178,7 @@ async function shutdown(signal: string) {
   await services.subscriptions.verificationRetries.stop();
   await services.databaseUpkeep.loop.stop();
   await services.digest.scheduleLoop.stop();
+  await services.fediverse.stop();
   await stopListening();
   mailer.close();
   await handle.close();

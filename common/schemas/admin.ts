@@ -3,7 +3,7 @@ import { SLUG_PATTERN } from "../slug.ts";
 import { dateTime } from "./answer.ts";
 import { emberFields } from "./embers.ts";
 import { digitsInText } from "./input.ts";
-import { whisperAuthor } from "./interactions.ts";
+import { fediverseOrigin, stanzaIndexInput, whisperAuthor } from "./interactions.ts";
 import { tagRef } from "./poems.ts";
 
 /**
@@ -205,7 +205,9 @@ export const emberScheduleQuery = z.object({
 
 /**
  * A whisper in the admin's moderation list (docs/product/admin.md, Whispers): approved or hidden,
- * with its poem and stanza.
+ * with its poem and stanza (and how many stanzas the poem has, to move it to another). A reply
+ * from the fediverse carries where it came from, and its whole text even where readers are shown
+ * it cut (docs/decisions/046-fediverse-voices.md).
  */
 export const moderatedWhisper = z.object({
   id: z.int(),
@@ -213,14 +215,39 @@ export const moderatedWhisper = z.object({
   isApproved: z.boolean(),
   createdAt: dateTime,
   stanzaIndex: z.int().check(z.gte(0)),
+  stanzaCount: z.int(),
   poemSlug: z.string(),
   poemTitle: z.string(),
-  /** The poet also sees who wrote it (their address) and whether they are blocked. */
+  /**
+   * The poet also sees who wrote it (their address; none for a fediverse author) and whether
+   * they are blocked.
+   */
   user: z.extend(whisperAuthor, {
     id: z.string(),
-    email: z.string(),
+    email: z.nullable(z.string()),
     isAdmin: z.boolean(),
     isBlocked: z.boolean(),
   }),
+  fediverse: z.nullable(fediverseOrigin),
 });
 export type ModeratedWhisper = z.output<typeof moderatedWhisper>;
+
+/** POST /api/admin/whispers/{id}/move: the stanza of the same poem the whisper moves to. */
+export const moveWhisperInput = z.object({ stanzaIndex: stanzaIndexInput });
+
+/**
+ * GET /api/admin/fediverse/reactions: per poem that has any, what came from the fediverse —
+ * boosts (counted only here), likes (echoes by fediverse authors) and replies (whispers by them,
+ * approved or not) (docs/decisions/046-fediverse-voices.md).
+ */
+export const fediverseReactions = z.array(
+  z.object({
+    poemId: z.int(),
+    slug: z.string(),
+    title: z.string(),
+    boosts: z.int(),
+    likes: z.int(),
+    replies: z.int(),
+  }),
+);
+export type FediverseReactions = z.output<typeof fediverseReactions>;

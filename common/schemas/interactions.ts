@@ -76,13 +76,33 @@ export const whisperAuthor = z.object({
   profileImageUrl: z.nullable(z.string()),
 });
 
-/** A whisper (docs/product/api.md): POST /api/poems/{slug}/whispers answers one, GET lists them. */
+/**
+ * Where a whisper that came as a reply from the fediverse was written: its author's name (null
+ * when their account has none), "@name@server" handle, server, profile, and the original post,
+ * which holds the whole reply when `isCut` (docs/decisions/046-fediverse-voices.md). No avatar:
+ * readers' browsers never load one from a remote server.
+ */
+export const fediverseOrigin = z.object({
+  name: z.nullable(z.string()),
+  handle: z.string(),
+  server: z.string(),
+  profileUrl: z.nullable(z.string()),
+  postUrl: z.nullable(z.string()),
+  isCut: z.boolean(),
+});
+export type FediverseOrigin = z.output<typeof fediverseOrigin>;
+
+/**
+ * A whisper (docs/product/api.md): POST /api/poems/{slug}/whispers answers one, GET lists them.
+ * `fediverse` is null for a reader's whisper.
+ */
 export const whisper = z.object({
   id: z.int(),
   userId: z.string(),
   text: z.string(),
   createdAt: dateTime,
   user: whisperAuthor,
+  fediverse: z.nullable(fediverseOrigin),
 });
 export type Whisper = z.output<typeof whisper>;
 

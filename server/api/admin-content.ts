@@ -9,7 +9,7 @@ import type { Services } from "../services/index.ts";
  * delete; the schemas' messages on 400, 404 for unknown ids, 409 for taken slugs and names.
  */
 export function adminContentRoutes(services: Services) {
-  const { contentAdmin, guestSubmissions, recentlyDeleted } = services;
+  const { contentAdmin, fediverseVoices, guestSubmissions, recentlyDeleted } = services;
   return routesAt<AdminEnv>("/api/admin")
     .call(endpoints.listAdminPoems, (_input, c) => contentAdmin.listPoems(c.var.admin))
     .call(endpoints.createPoem, ({ body }, c) => contentAdmin.createPoem(c.var.admin, body))
@@ -66,6 +66,11 @@ export function adminContentRoutes(services: Services) {
       await contentAdmin.setWhisperApproval(c.var.admin, params.id, false);
       return { message: "Whisper hidden" };
     })
+    .call(endpoints.moveWhisper, async ({ params, body }, c) => {
+      await contentAdmin.moveWhisper(c.var.admin, params.id, body.stanzaIndex);
+      return { message: `Whisper moved to stanza ${body.stanzaIndex + 1}` };
+    })
+    .call(endpoints.listFediverseReactions, (_input, c) => fediverseVoices.reactions(c.var.admin))
     .call(endpoints.listGuestSubmissions, (_input, c) =>
       guestSubmissions.listSubmissions(c.var.admin),
     )

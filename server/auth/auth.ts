@@ -77,12 +77,21 @@ export function createAuth({ db, config, logger, secret, deliverSignInLink }: Au
     databaseHooks: {
       session: {
         create: {
+          // Every way in (an emailed or printed link, OpenID Connect) ends in a new session: a
+          // fediverse author's row never gets one (docs/decisions/046-fediverse-voices.md).
+          before: async (session) => {
+            const [user] = await db
+              .select({ isRemote: users.isRemote })
+              .from(users)
+              .where(eq(users.id, session.userId));
+            return !user?.isRemote;
+          },
           after: async (session) => {
             const [user] = await db
               .select({ email: users.email })
               .from(users)
               .where(eq(users.id, session.userId));
-            if (user) await promoteListedAdmin(session.userId, user.email);
+            if (user?.email) await promoteListedAdmin(session.userId, user.email);
           },
         },
       },

@@ -49,27 +49,69 @@ const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
  */
 const searchVector = (name: string, document: SQL) => tsvector(name).generatedAlwaysAs(document);
 
-export const users = pgTable("users", {
-  id: uuid("id").primaryKey().defaultRandom(),
-  email: text("email").notNull().unique(),
-  emailVerified: boolean("email_verified").notNull().default(false),
-  /** Display name kept for the sign-in library; the site shows firstName/lastName. */
-  name: text("name").notNull().default(""),
-  firstName: text("first_name"),
-  lastName: text("last_name"),
-  profileImageUrl: text("profile_image_url"),
-  role: text("role", { enum: ["USER", "ADMIN"] })
-    .notNull()
-    .default("USER"),
-  /**
-   * Set while the poet has blocked this reader: no echoes or whispers, and their whispers are
-   * hidden from readers by this column alone, so unblocking brings back exactly those the poet
-   * had approved (docs/decisions/041-blocking-a-reader.md).
-   */
-  blockedAt: timestamp("blocked_at", { withTimezone: true }),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-});
+export const users = pgTable(
+  "users",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** Null only for a fediverse author, who has no address here (isRemote). */
+    email: text("email").unique(),
+    emailVerified: boolean("email_verified").notNull().default(false),
+    /** Display name kept for the sign-in library; the site shows firstName/lastName. */
+    name: text("name").notNull().default(""),
+    firstName: text("first_name"),
+    lastName: text("last_name"),
+    profileImageUrl: text("profile_image_url"),
+    role: text("role", { enum: ["USER", "ADMIN"] })
+      .notNull()
+      .default("USER"),
+    /**
+     * Set while the poet has blocked this reader: no echoes or whispers, and their whispers are
+     * hidden from readers by this column alone, so unblocking brings back exactly those the poet
+     * had approved (docs/decisions/041-blocking-a-reader.md).
+     */
+    blockedAt: timestamp("blocked_at", { withTimezone: true }),
+    /**
+     * A fediverse author (their details in remote_authors): the row gives their whispers and
+     * echoes the userId every reader's carry, and no sign-in path ever makes a session for it
+     * (docs/decisions/046-fediverse-voices.md).
+     */
+    isRemote: boolean("is_remote").notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    check("users_email_unless_remote", sql`${table.isRemote} or ${table.email} is not null`),
+  ],
+);
+
+/**
+ * A fediverse account whose reply, like or boost reached the site: its actor document's details
+ * as they were last received, beside the user row that carries its whispers and echoes
+ * (docs/decisions/046-fediverse-voices.md).
+ */
+export const remoteAuthors = pgTable(
+  "remote_authors",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    userId: uuid("user_id")
+      .notNull()
+      .unique()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The actor's id, the key every activity names it by. */
+    actorUrl: text("actor_url").notNull().unique(),
+    /** "@name@server". */
+    handle: text("handle").notNull(),
+    name: text("name"),
+    /** Kept, never loaded by readers' browsers: a letter stands for it (decision 046). */
+    avatarUrl: text("avatar_url"),
+    profileUrl: text("profile_url"),
+    /** The host of the actor's server, for blocking a whole server. */
+    server: text("server").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index("remote_authors_server_idx").on(table.server)],
+);
 
 /** The session store (the data model's sid, sess, expire) as the sign-in library keeps it. */
 export const sessions = pgTable(
@@ -296,6 +338,8 @@ export const echoes = pgTable(
     userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
     /** Part of the data model's unique key; nothing here writes it (docs/product/README.md). */
     sessionId: text("session_id"),
+    /** The id of the fediverse Like this echo is, so its Undo can name it (decision 046). */
+    remoteActivityId: text("remote_activity_id"),
     removedWithVersionId: removedWithVersion(),
     createdAt: createdAt(),
   },
@@ -328,8 +372,17 @@ export const whispers = pgTable(
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    /** What readers are shown: at most 280 characters. */
     text: text("text").notNull(),
     isApproved: boolean("is_approved").notNull().default(true),
+    /**
+     * A reply from the fediverse: its Note's id (a repeated Create stores nothing twice), the
+     * original post's address, and the whole reply when it was longer than readers are shown
+     * (docs/decisions/046-fediverse-voices.md). Null for a reader's whisper.
+     */
+    remoteNoteId: text("remote_note_id").unique(),
+    remoteUrl: text("remote_url"),
+    fullText: text("full_text"),
     removedWithVersionId: removedWithVersion(),
     createdAt: createdAt(),
   },
@@ -726,4 +779,28 @@ export const fediverseBlocks = pgTable(
     createdAt: createdAt(),
   },
   (table) => [unique("fediverse_blocks_kind_value_key").on(table.kind, table.value)],
+);
+
+/**
+ * Boosts (Announce) of a poem or one of its stanzas from the fediverse: counted per poem for the
+ * poet, never shown as echoes; one per remote author and poem (decision 046).
+ */
+export const poemBoosts = pgTable(
+  "poem_boosts",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    poemId: integer("poem_id")
+      .notNull()
+      .references(() => poems.id, { onDelete: "cascade" }),
+    remoteAuthorId: integer("remote_author_id")
+      .notNull()
+      .references(() => remoteAuthors.id, { onDelete: "cascade" }),
+    /** The Announce's id, so its Undo can name it. */
+    activityId: text("activity_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    unique("poem_boosts_author_poem_key").on(table.remoteAuthorId, table.poemId),
+    index("poem_boosts_poem_id_idx").on(table.poemId),
+  ],
 );

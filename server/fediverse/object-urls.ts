@@ -37,11 +37,11 @@ export function readPoemObjectUrl(publicUrl: URL, id: string): PoemObjectRef | n
   }
   if (url.origin !== publicUrl.origin) return null;
   const poem = POEM_PATH.exec(url.pathname);
-  if (poem) return { slug: decodeSlug(poem[1]), stanzaIndex: null };
+  if (poem) return { slug: decodeSlug(poem[1] ?? ""), stanzaIndex: null };
   const stanza = STANZA_PATH.exec(url.pathname);
   const index = url.searchParams.get("s");
   if (!stanza || index === null || !/^\d{1,4}$/.test(index)) return null;
-  return { slug: decodeSlug(stanza[1]), stanzaIndex: Number(index) };
+  return { slug: decodeSlug(stanza[1] ?? ""), stanzaIndex: Number(index) };
 }
 
 function decodeSlug(segment: string): string {

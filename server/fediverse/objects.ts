@@ -1,5 +1,5 @@
 import { Article, Hashtag, Image, Note, PUBLIC_COLLECTION } from "@fedify/vocab";
-import { Temporal } from "@js-temporal/polyfill";
+import { Temporal as Polyfill } from "@js-temporal/polyfill";
 import type { Poem } from "../../common/schemas/poems.ts";
 import { tagSlug } from "../../common/slug.ts";
 import { stanzaLines } from "../../common/stanza.ts";
@@ -25,7 +25,12 @@ export type FederatedPoem = Pick<
   "slug" | "title" | "stanzas" | "coverUrl" | "coverAlt" | "publishAt" | "updatedAt" | "tags"
 >;
 
-const instant = (date: Date) => Temporal.Instant.fromEpochMilliseconds(date.getTime());
+/**
+ * An instant as Fedify's types name it (the standard Temporal's), made with the polyfill Fedify
+ * itself runs on, as Node has no Temporal yet.
+ */
+export const instant = (date: Date): Temporal.Instant =>
+  Polyfill.Instant.fromEpochMilliseconds(date.getTime()) as unknown as Temporal.Instant;
 
 /** A stanza's lines as one HTML paragraph body, each line escaped, broken with `<br>`. */
 function stanzaHtml(stanza: string): string {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { signObject } from "@fedify/fedify";
 import { type Activity, Create, Delete, PUBLIC_COLLECTION, Tombstone, Update } from "@fedify/vocab";
+import type { DocumentLoader } from "@fedify/vocab-runtime";
 import { Temporal as TemporalPolyfill } from "@js-temporal/polyfill";
 import { and, eq, isNull, or, sql } from "drizzle-orm";
 import { type Database, rowsOf } from "../db/client.ts";
@@ -29,6 +30,8 @@ export interface PublishingIdentity {
   audience: ObjectAudience;
   /** The Ed25519 key for the object integrity proof each activity carries. */
   proofSigner: DeliverySigner | null;
+  /** Expands JSON-LD contexts from Fedify's preloaded copies, never the network. */
+  contextLoader: DocumentLoader;
 }
 
 export interface FediversePublishingOptions {
@@ -151,9 +154,14 @@ export function createFediversePublishing(
     activity: Activity,
   ): Promise<Record<string, unknown>> {
     const signed = identity.proofSigner
-      ? await signObject(activity, identity.proofSigner.privateKey, identity.proofSigner.keyId)
+      ? await signObject(activity, identity.proofSigner.privateKey, identity.proofSigner.keyId, {
+          contextLoader: identity.contextLoader,
+        })
       : activity;
-    return (await signed.toJsonLd({ format: "compact" })) as Record<string, unknown>;
+    return (await signed.toJsonLd({
+      format: "compact",
+      contextLoader: identity.contextLoader,
+    })) as Record<string, unknown>;
   }
 
   /** Builds the activities for one poem's plan, re-read inside its lock. */

@@ -4,6 +4,7 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 import type { Audience } from "../../common/session.ts";
 import { clearedSessionCookie, sessionCookieIn } from "../auth/session-cookie.ts";
+import { wantsActivityJson } from "../fediverse/negotiation.ts";
 import type { Logger } from "../logger.ts";
 import type { Sharing } from "./cache-policy.ts";
 import {
@@ -68,6 +69,12 @@ interface Entry extends SharedPage {
 }
 
 const CODINGS: Encoding[] = ["identity", "gzip", "br"];
+
+/** The page's own Vary (a poem's page varies with Accept) and the names every copy varies by. */
+function withVary(own: string | undefined, names: string[]): string {
+  const all = [...(own ?? "").split(","), ...names].map((name) => name.trim()).filter(Boolean);
+  return [...new Map(all.map((name) => [name.toLowerCase(), name])).values()].join(", ");
+}
 
 /**
  * The validator to answer 304 with, when If-None-Match names the page in a coding this request
@@ -212,7 +219,7 @@ export function createPageCache(options: {
     return {
       headers: {
         ...headers,
-        vary: "Accept-Encoding, Cookie",
+        vary: withVary(headers.vary, ["Accept-Encoding", "Cookie"]),
         // A signed-in audience's copy is shared by its readers here, never by a cache between.
         "cache-control": audience === "anonymous" ? "no-cache" : "private, no-cache",
       },
@@ -365,7 +372,8 @@ export function createPageCache(options: {
       const url = request.url ?? "/";
       const sharing =
         request.method === "GET" || request.method === "HEAD" ? options.sharingOf(url) : undefined;
-      if (!sharing) return passToApp();
+      // An ActivityStreams client asks for the poem's object, not the page kept here.
+      if (!sharing || wantsActivityJson(request.headers.accept)) return passToApp();
       const cookie = request.headers.cookie ?? "";
       const sessionCookie = sessionCookieIn(cookie)?.name;
       if (!sessionCookie) return answerFor(request, response, passToApp, url, "anonymous", {});

@@ -30,6 +30,7 @@ import {
   poems,
   poemTags,
   poemVersions,
+  remoteAuthors,
   tags,
   users,
   whispers,
@@ -40,6 +41,7 @@ import { asBook, bookColumns } from "./books.ts";
 import type { ContentChanges } from "./content-changes.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { conflict, invalid, isUniqueViolation, notFound } from "./errors.ts";
+import { fediverseOrigin } from "./interactions.ts";
 import { countRemovedWords, keepVersion, listVersions } from "./poem-revisions.ts";
 import { type PoemService, poemColumns, withTags } from "./poems.ts";
 
@@ -452,10 +454,12 @@ export function createContentAdminService({
       const rows = await db
         .select({
           id: whispers.id,
-          text: whispers.text,
+          // The poet reads a long fediverse reply whole (decision 046).
+          text: sql<string>`coalesce(${whispers.fullText}, ${whispers.text})`,
           isApproved: whispers.isApproved,
           createdAt: whispers.createdAt,
           stanzaIndex: whispers.stanzaIndex,
+          stanzaCount: sql<number>`jsonb_array_length(${poems.stanzas})`,
           poemSlug: poems.slug,
           poemTitle: poems.title,
           user: {
@@ -467,13 +471,49 @@ export function createContentAdminService({
             isAdmin: sql<boolean>`${users.role} = 'ADMIN'`,
             isBlocked: sql<boolean>`${users.blockedAt} is not null`,
           },
+          remote: {
+            name: remoteAuthors.name,
+            handle: remoteAuthors.handle,
+            server: remoteAuthors.server,
+            profileUrl: remoteAuthors.profileUrl,
+            postUrl: whispers.remoteUrl,
+            isCut: sql<boolean>`${whispers.fullText} is not null`,
+          },
         })
         .from(whispers)
         .innerJoin(poems, and(eq(poems.id, whispers.poemId), isLive(poems)))
         .innerJoin(users, eq(users.id, whispers.userId))
+        .leftJoin(remoteAuthors, eq(remoteAuthors.userId, whispers.userId))
         .orderBy(desc(whispers.createdAt), desc(whispers.id))
         .limit(MODERATION_LIST_MAX);
-      return rows.map((row) => ({ ...row, stanzaIndex: Number(row.stanzaIndex) }));
+      return rows.map(({ remote, ...row }) => ({
+        ...row,
+        stanzaIndex: Number(row.stanzaIndex),
+        stanzaCount: Number(row.stanzaCount),
+        fediverse: fediverseOrigin(remote),
+      }));
+    },
+
+    /**
+     * Moves a whisper to another stanza of its poem, as the poet moderates: a reply to the poem
+     * from the fediverse lands on the first stanza and may belong to another. A whisper set aside
+     * on a stanza a revision removed comes back on the stanza it is moved to.
+     */
+    async moveWhisper(_admin: AdminActor, id: number, stanzaIndex: number): Promise<void> {
+      const [whisper] = await db
+        .select({ stanzaCount: sql<number>`jsonb_array_length(${poems.stanzas})` })
+        .from(whispers)
+        .innerJoin(poems, and(eq(poems.id, whispers.poemId), isLive(poems)))
+        .where(eq(whispers.id, id));
+      if (!whisper) throw notFound("Whisper not found");
+      const stanzaCount = Number(whisper.stanzaCount);
+      if (stanzaIndex < 0 || stanzaIndex >= stanzaCount) {
+        throw invalid(`stanzaIndex must be from 0 to ${stanzaCount - 1}`);
+      }
+      await db
+        .update(whispers)
+        .set({ stanzaIndex: String(stanzaIndex), removedWithVersionId: null })
+        .where(eq(whispers.id, id));
     },
 
     /**

@@ -1,3 +1,4 @@
+import type { DocumentLoader } from "@fedify/vocab-runtime";
 import type { PoemDeliveryState } from "../../common/schemas/fediverse-delivery.ts";
 import {
   createFediverseDelivery,
@@ -26,6 +27,8 @@ export function createFediverseOutbound(
     contentChanges: ContentChanges;
     /** The site actor and its followers collection (server/fediverse/federation.ts). */
     audience: () => ObjectAudience;
+    /** Expands JSON-LD contexts from Fedify's preloaded copies, never the network. */
+    contextLoader: DocumentLoader;
     deliveryOptions?: Partial<FediverseDeliveryOptions>;
     publishingOptions?: Partial<FediversePublishingOptions>;
   },
@@ -47,7 +50,11 @@ export function createFediverseOutbound(
   });
   const publishing = createFediversePublishing({
     ...deps,
-    identity: async () => ({ audience: deps.audience(), proofSigner: await keyOf(1, "#key-2") }),
+    identity: async () => ({
+      audience: deps.audience(),
+      proofSigner: await keyOf(1, "#key-2"),
+      contextLoader: deps.contextLoader,
+    }),
     followerInboxes,
     onQueued: delivery.wake,
     options: deps.publishingOptions,

@@ -1,6 +1,6 @@
 import type { DatabaseHandle } from "../db/client.ts";
-import { siteActorAudience } from "../fediverse/actor-address.ts";
 import type { FediverseDeliveryOptions } from "../fediverse/delivery.ts";
+import { createFediverse } from "../fediverse/federation.ts";
 import type { Mailer } from "../mail/transport.ts";
 import { resolveSessionSecret } from "../secrets.ts";
 import { createAccountService } from "./accounts.ts";
@@ -13,6 +13,8 @@ import { createDigestService } from "./digest.ts";
 import { createDigestSender, type DigestSenderOptions } from "./digest-sender.ts";
 import { createEmberService } from "./embers.ts";
 import { createFediverseOutbound } from "./fediverse-outbound.ts";
+import { createFediverseAdminService } from "./fediverse-admin.ts";
+import { createFediverseVoiceService } from "./fediverse-voices.ts";
 import { createGuestSubmissionService } from "./guest-submissions.ts";
 import { createGuestVoiceService } from "./guest-voices.ts";
 import { createHealthService } from "./health.ts";
@@ -62,10 +64,13 @@ export function createServices(
   contentChanges.onChange(() => interactions.contentChanged());
   const recentlyDeleted = createRecentlyDeletedService({ ...deps, contentChanges });
   const accounts = createAccountService({ ...deps, rateLimiter, secret });
+  const fediverseVoices = createFediverseVoiceService(deps);
+  const fediverse = createFediverse({ ...deps, poems, siteSettings, voices: fediverseVoices });
   const fediverseOutbound = createFediverseOutbound({
     ...deps,
     contentChanges,
-    audience: () => siteActorAudience(deps.config),
+    audience: fediverse.audience,
+    contextLoader: fediverse.contextLoader,
     deliveryOptions: deps.fediverseDeliveryOptions,
   });
   return {
@@ -81,6 +86,9 @@ export function createServices(
     guestSubmissions: createGuestSubmissionService({ ...deps, rateLimiter }),
     guestVoices: createGuestVoiceService({ ...deps, contentChanges }),
     interactions,
+    fediverseVoices,
+    fediverse,
+    fediverseAdmin: createFediverseAdminService({ ...deps, voices: fediverseVoices, fediverse }),
     sitemap: createSitemapService(deps),
     search: createSearchService(deps),
     subscriptions,

@@ -2,13 +2,22 @@ import { and, count, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
 import { READER_BLOCKED_MESSAGE } from "../../common/schemas/account.ts";
 import type {
   EchoCount,
+  FediverseOrigin,
   JournalEntry,
   SharedWhisper,
   Whisper,
 } from "../../common/schemas/interactions.ts";
 import { audienceOf } from "../../common/session.ts";
 import { executeNamed } from "../db/client.ts";
-import { echoes, journalEntries, poems, siteSettings, users, whispers } from "../db/schema.ts";
+import {
+  echoes,
+  journalEntries,
+  poems,
+  remoteAuthors,
+  siteSettings,
+  users,
+  whispers,
+} from "../db/schema.ts";
 import { isLive, isReadable, onPoemStanzas, readablePoems } from "../db/visibility.ts";
 import type { Actor, SessionUser } from "./actor.ts";
 import type { ServiceDeps } from "./deps.ts";
@@ -156,6 +165,14 @@ export function createInteractionService({
       firstName: users.firstName,
       lastName: users.lastName,
       profileImageUrl: users.profileImageUrl,
+    },
+    remote: {
+      name: remoteAuthors.name,
+      handle: remoteAuthors.handle,
+      server: remoteAuthors.server,
+      profileUrl: remoteAuthors.profileUrl,
+      postUrl: whispers.remoteUrl,
+      isCut: sql<boolean>`${whispers.fullText} is not null`,
     },
   };
 
@@ -305,16 +322,21 @@ export function createInteractionService({
           lastName: user.lastName,
           profileImageUrl: user.profileImageUrl,
         },
+        fediverse: null,
       };
     },
 
-    /** Approved whispers on one stanza, newest first, but none of a blocked reader's. */
+    /**
+     * Approved whispers on one stanza, newest first, but none of a blocked reader's; a reply
+     * from the fediverse with where it came from (decision 046).
+     */
     async listWhispers(actor: Actor, slug: string, stanzaIndex: number): Promise<Whisper[]> {
       const poem = await findPoem(actor, slug);
-      return db
+      const rows = await db
         .select(whisperColumns)
         .from(whispers)
         .innerJoin(users, eq(users.id, whispers.userId))
+        .leftJoin(remoteAuthors, eq(remoteAuthors.userId, whispers.userId))
         .where(
           and(
             eq(whispers.poemId, poem.id),
@@ -325,6 +347,7 @@ export function createInteractionService({
           ),
         )
         .orderBy(desc(whispers.createdAt), desc(whispers.id));
+      return rows.map(({ remote, ...row }) => ({ ...row, fediverse: fediverseOrigin(remote) }));
     },
 
     /** Only its author may delete a whisper. */
@@ -442,3 +465,16 @@ export function createInteractionService({
 }
 
 export type InteractionService = ReturnType<typeof createInteractionService>;
+
+/** A whisper's fediverse origin from its left-joined remote author: null for a reader's. */
+export function fediverseOrigin(remote: {
+  name: string | null;
+  handle: string | null;
+  server: string | null;
+  profileUrl: string | null;
+  postUrl: string | null;
+  isCut: boolean;
+}): FediverseOrigin | null {
+  if (remote.handle === null || remote.server === null) return null;
+  return { ...remote, handle: remote.handle, server: remote.server, isCut: Boolean(remote.isCut) };
+}

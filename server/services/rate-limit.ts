@@ -27,6 +27,11 @@ export const RATE_LIMITS = {
   imageUrlCheckPerUser: { name: "image-url-check:user", limit: 30, windowSeconds: 60 },
   /** A reader's avatar: each upload is stored with its resized copies. */
   avatarUploadPerUser: { name: "avatar-upload:user", limit: 10, windowSeconds: 60 * 60 },
+  /**
+   * Activities posted to the inboxes, per sending server (the host of the signing key): a busy
+   * server's replies and likes fit well within it; a flood does not.
+   */
+  fediverseInboxPerServer: { name: "fediverse-inbox:server", limit: 600, windowSeconds: 60 },
 } satisfies Record<string, RateLimitRule>;
 
 export class RateLimitedError extends ServiceError {

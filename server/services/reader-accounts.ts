@@ -58,7 +58,8 @@ export function createReaderAccountService(
       .from(users)
       .where(eq(users.id, userId));
     // The session outlived its account by a moment (deleted in another tab, on another instance).
-    if (!row) throw notFound(ACCOUNT_ALREADY_DELETED);
+    // A fediverse author's row, which has no address, is no account (decision 046).
+    if (!row?.email) throw notFound(ACCOUNT_ALREADY_DELETED);
     return {
       email: row.email,
       displayName: joinDisplayName(row.firstName, row.lastName),
@@ -185,7 +186,8 @@ export function createReaderAccountService(
           .delete(users)
           .where(eq(users.id, user.id))
           .returning({ email: users.email });
-        if (!deleted) throw notFound(ACCOUNT_ALREADY_DELETED);
+        // A fediverse author's row has no address and no session to get here (decision 046).
+        if (!deleted?.email) throw notFound(ACCOUNT_ALREADY_DELETED);
         await tx.delete(subscriptions).where(eq(subscriptions.email, deleted.email));
         // A sign-in link waiting to be used keeps the address in its value (JSON).
         await tx

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fediverseBlocks } from "../../server/db/schema.ts";
 import { RATE_LIMITS, type RateLimitRule } from "../../server/services/rate-limit.ts";
 import { api } from "../helpers/api.ts";
 import { drivers } from "../helpers/database.ts";
@@ -118,6 +119,23 @@ const LIMIT_PROBES: Record<keyof typeof RATE_LIMITS, LimitProbe> = {
         api(t.app, "POST", "/api/admin/images/validate-url", {
           body: { url: "ftp://example.com/cover.png" },
           headers: { Cookie: cookie },
+        });
+    },
+  },
+  fediverseInboxPerServer: {
+    // A blocked server is refused after it is counted and before any key is fetched, so the
+    // probe needs no network.
+    answerWithinLimit: 403,
+    async prepare(t) {
+      await t.db.insert(fediverseBlocks).values({ kind: "server", value: "flood.example" });
+      return () =>
+        t.app.request("http://localhost:3000/fediverse/inbox", {
+          method: "POST",
+          headers: {
+            "Content-Type": "application/activity+json",
+            Signature: 'keyId="https://flood.example/actor#main-key",signature="AAAA"',
+          },
+          body: "{}",
         });
     },
   },

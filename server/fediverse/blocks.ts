@@ -1,0 +1,71 @@
+import { and, desc, eq, or } from "drizzle-orm";
+import type { Database } from "../db/client.ts";
+import { fediverseBlocks } from "../db/schema.ts";
+
+/**
+ * What the poet blocked (docs/product/fediverse.md, Blocks): a server by its host, port included
+ * when it has one, or one account by its actor id. Read on every inbound activity: one indexed
+ * lookup, shared by every instance, so a block holds everywhere at once.
+ */
+export type BlockKind = "server" | "account";
+
+/** The host a server block names for an actor id: `host` (`host:port` when there is a port). */
+export function serverOf(actorUrl: URL | string): string {
+  return new URL(actorUrl).host.toLowerCase();
+}
+
+export async function isBlocked(db: Database, actorUrl: URL | string): Promise<boolean> {
+  const url = new URL(actorUrl);
+  const [row] = await db
+    .select({ id: fediverseBlocks.id })
+    .from(fediverseBlocks)
+    .where(
+      or(
+        and(eq(fediverseBlocks.kind, "server"), eq(fediverseBlocks.value, serverOf(url))),
+        and(eq(fediverseBlocks.kind, "account"), eq(fediverseBlocks.value, url.href)),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+/** Whether a whole server is blocked (checked before a request's body is even read). */
+export async function isServerBlocked(db: Database, server: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: fediverseBlocks.id })
+    .from(fediverseBlocks)
+    .where(and(eq(fediverseBlocks.kind, "server"), eq(fediverseBlocks.value, server.toLowerCase())))
+    .limit(1);
+  return row !== undefined;
+}
+
+export async function listBlocks(db: Database) {
+  return db
+    .select()
+    .from(fediverseBlocks)
+    .orderBy(desc(fediverseBlocks.createdAt), desc(fediverseBlocks.id));
+}
+
+/** Adds a block; answers the existing one when it is there already. */
+export async function addBlock(db: Database, kind: BlockKind, value: string) {
+  const [inserted] = await db
+    .insert(fediverseBlocks)
+    .values({ kind, value })
+    .onConflictDoNothing()
+    .returning();
+  if (inserted) return inserted;
+  const [existing] = await db
+    .select()
+    .from(fediverseBlocks)
+    .where(and(eq(fediverseBlocks.kind, kind), eq(fediverseBlocks.value, value)));
+  if (!existing) throw new Error("The block vanished while it was added");
+  return existing;
+}
+
+export async function removeBlock(db: Database, id: number): Promise<boolean> {
+  const removed = await db
+    .delete(fediverseBlocks)
+    .where(eq(fediverseBlocks.id, id))
+    .returning({ id: fediverseBlocks.id });
+  return removed.length > 0;
+}

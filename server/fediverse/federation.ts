@@ -1,0 +1,264 @@
+import dns from "node:dns/promises";
+import {
+  createFederation,
+  type Federation,
+  getAuthenticatedDocumentLoader,
+} from "@fedify/fedify";
+import {
+  Announce,
+  Create,
+  Delete,
+  Endpoints,
+  Follow,
+  Image,
+  Like,
+  Person,
+  PUBLIC_COLLECTION,
+  Undo,
+  Update,
+} from "@fedify/vocab";
+import { type DocumentLoader, getDocumentLoader } from "@fedify/vocab-runtime";
+import { count } from "drizzle-orm";
+import type { Config } from "../config.ts";
+import type { Database } from "../db/client.ts";
+import { poems } from "../db/schema.ts";
+import { publishedPoems } from "../db/visibility.ts";
+import { escapeMarkup } from "../escape.ts";
+import { isPublicAddress } from "../images/public-address.ts";
+import type { Logger } from "../logger.ts";
+import type { PoemService } from "../services/poems.ts";
+import type { SiteSettingsService } from "../services/site-settings.ts";
+import { isServerBlocked } from "./blocks.ts";
+import { followerCount } from "./followers.ts";
+import { onAnnounce } from "./inbox/announce.ts";
+import type { FediverseVoices, InboxDeps } from "./inbox/context.ts";
+import { onCreate } from "./inbox/create.ts";
+import { onDelete } from "./inbox/delete.ts";
+import { onFollow } from "./inbox/follow.ts";
+import { onLike } from "./inbox/like.ts";
+import { onUndo } from "./inbox/undo.ts";
+import { onUpdate } from "./inbox/update.ts";
+import { actorKeyPairs } from "./keys.ts";
+import { createKvStore } from "./kv-store.ts";
+import { createMessageQueue } from "./message-queue.ts";
+import { type ObjectAudience, poemArticle } from "./objects.ts";
+
+/**
+ * The site as one ActivityPub actor, through Fedify (docs/decisions/045-federation-layer.md):
+ * WebFinger, the actor, its outbox of published poems, its followers' count, NodeInfo, and the
+ * inbox, whose signatures Fedify verifies before any handler runs. Everything it keeps lives on
+ * our schema (decision 044), so every instance answers alike.
+ */
+
+/** Where the actor's documents live on the site. */
+export const FEDIVERSE_PATHS = {
+  actor: "/fediverse/actor/{identifier}",
+  inbox: "/fediverse/actor/{identifier}/inbox",
+  sharedInbox: "/fediverse/inbox",
+  outbox: "/fediverse/actor/{identifier}/outbox",
+  followers: "/fediverse/actor/{identifier}/followers",
+  nodeInfo: "/fediverse/nodeinfo/2.1",
+} as const;
+
+const OUTBOX_PAGE_SIZE = 20;
+
+export interface FediverseDeps {
+  db: Database;
+  config: Config;
+  logger: Logger;
+  now: () => Date;
+  poems: PoemService;
+  siteSettings: SiteSettingsService;
+  voices: FediverseVoices;
+}
+
+/**
+ * Fetches of remote documents (actors, keys, notes) reach only public addresses: every address a
+ * host resolves to must pass the same rule as image URLs (server/images/public-address.ts),
+ * before Fedify's own check, unless FEDIVERSE_ALLOW_PRIVATE_ADDRESSES is on for tests.
+ */
+function publicOnly(load: DocumentLoader, allowPrivate: boolean): DocumentLoader {
+  if (allowPrivate) return load;
+  return async (url, options) => {
+    const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
+    const addresses = (await dns.lookup(host, { all: true, verbatim: true })).map(
+      (entry) => entry.address,
+    );
+    if (addresses.length === 0 || !addresses.every(isPublicAddress)) {
+      throw new Error(`Refused to fetch ${url}: not a public address`);
+    }
+    return load(url, options);
+  };
+}
+
+export function createFediverse(deps: FediverseDeps) {
+  const { db, config, logger } = deps;
+  const { handle, allowPrivateAddresses } = config.fediverse;
+  const publicUrl = config.publicUrl;
+  if (allowPrivateAddresses) {
+    logger.warn(
+      "FEDIVERSE_ALLOW_PRIVATE_ADDRESSES is on: fediverse fetches may reach loopback and private addresses (tests only)",
+    );
+  }
+  const kv = createKvStore(db);
+  const queue = createMessageQueue(db, logger);
+  const federation: Federation<void> = createFederation<void>({
+    kv,
+    // Inbound activities are handled within their request (nothing to lose in a crash: the
+    // sender retries until it is answered); what Fedify sends itself goes through the queue.
+    queue: { outbox: queue },
+    manuallyStartQueue: true,
+    origin: publicUrl.origin,
+    documentLoaderFactory: (options) =>
+      publicOnly(
+        getDocumentLoader({ ...options, allowPrivateAddress: allowPrivateAddresses }),
+        allowPrivateAddresses,
+      ),
+    authenticatedDocumentLoaderFactory: (identity, options) =>
+      publicOnly(
+        getAuthenticatedDocumentLoader(identity, {
+          ...options,
+          allowPrivateAddress: allowPrivateAddresses,
+        }),
+        allowPrivateAddresses,
+      ),
+    // Most of the fediverse (Mastodon among it) reads draft-cavage signatures: sent first.
+    firstKnock: "draft-cavage-http-signatures-12",
+  });
+
+  const actorUrl = () => new URL(FEDIVERSE_PATHS.actor.replace("{identifier}", handle), publicUrl);
+  const audience = (): ObjectAudience => ({
+    publicUrl,
+    actorUrl: actorUrl(),
+    followersUrl: new URL(FEDIVERSE_PATHS.followers.replace("{identifier}", handle), publicUrl),
+  });
+
+  federation
+    .setActorDispatcher(FEDIVERSE_PATHS.actor, async (ctx, identifier) => {
+      if (identifier !== handle) return null;
+      const [site, keys] = await Promise.all([
+        deps.siteSettings.view(),
+        ctx.getActorKeyPairs(identifier),
+      ]);
+      return new Person({
+        id: ctx.getActorUri(identifier),
+        preferredUsername: identifier,
+        name: site.siteTitle || config.siteName,
+        summary: site.poetBio
+          ? site.poetBio
+              .split(/\n{2,}/)
+              .map((paragraph) => `<p>${escapeMarkup(paragraph).replace(/\n/g, "<br>")}</p>`)
+              .join("")
+          : null,
+        icon: site.portraitUrl ? new Image({ url: new URL(site.portraitUrl, publicUrl) }) : null,
+        url: new URL("/", publicUrl),
+        inbox: ctx.getInboxUri(identifier),
+        outbox: ctx.getOutboxUri(identifier),
+        followers: ctx.getFollowersUri(identifier),
+        endpoints: new Endpoints({ sharedInbox: ctx.getInboxUri() }),
+        manuallyApprovesFollowers: false,
+        discoverable: true,
+        indexable: true,
+        publicKey: keys[0]?.cryptographicKey ?? null,
+        assertionMethods: keys.map((key) => key.multikey),
+      });
+    })
+    .setKeyPairsDispatcher(async (_ctx, identifier) =>
+      identifier === handle ? actorKeyPairs(db) : [],
+    );
+
+  const publishedCount = async () => {
+    const [row] = await db.select({ n: count() }).from(poems).where(publishedPoems(deps.now()));
+    return row?.n ?? 0;
+  };
+
+  federation
+    .setOutboxDispatcher(FEDIVERSE_PATHS.outbox, async (ctx, identifier, cursor) => {
+      if (identifier !== handle || cursor === null) return null;
+      const offset = /^\d{1,9}$/.test(cursor) ? Number(cursor) : 0;
+      const page = await deps.poems.listPoems({ limit: OUTBOX_PAGE_SIZE + 1, offset });
+      const objects = audience();
+      const items = page.slice(0, OUTBOX_PAGE_SIZE).map((poem) => {
+        const article = poemArticle(objects, poem);
+        return new Create({
+          id: new URL("#create", article.id ?? undefined),
+          actor: ctx.getActorUri(identifier),
+          object: article,
+          to: PUBLIC_COLLECTION,
+          cc: objects.followersUrl,
+          published: article.published,
+        });
+      });
+      return {
+        items,
+        nextCursor: page.length > OUTBOX_PAGE_SIZE ? String(offset + OUTBOX_PAGE_SIZE) : null,
+        prevCursor: offset > 0 ? String(Math.max(0, offset - OUTBOX_PAGE_SIZE)) : null,
+      };
+    })
+    .setCounter((_ctx, identifier) => (identifier === handle ? publishedCount() : null))
+    .setFirstCursor(() => "0");
+
+  // The followers collection tells anyone how many follow; who they are is the poet's to see, in
+  // the admin, not the world's.
+  federation
+    .setFollowersDispatcher(FEDIVERSE_PATHS.followers, (_ctx, identifier) =>
+      identifier === handle ? { items: [] } : null,
+    )
+    .setCounter((_ctx, identifier) => (identifier === handle ? followerCount(db) : null));
+
+  federation.setNodeInfoDispatcher(FEDIVERSE_PATHS.nodeInfo, async () => ({
+    software: { name: "ember-verse", version: "1.0.0", homepage: publicUrl },
+    protocols: ["activitypub"],
+    usage: {
+      users: { total: 1, activeMonth: 1, activeHalfyear: 1 },
+      localPosts: await publishedCount(),
+      localComments: 0,
+    },
+    openRegistrations: false,
+  }));
+
+  const inboxDeps: InboxDeps = { db, logger, publicUrl, handle, voices: deps.voices };
+  federation
+    .setInboxListeners(FEDIVERSE_PATHS.inbox, FEDIVERSE_PATHS.sharedInbox)
+    .setSharedKeyDispatcher(() => ({ identifier: handle }))
+    .on(Follow, onFollow(inboxDeps))
+    .on(Undo, onUndo(inboxDeps))
+    .on(Create, onCreate(inboxDeps))
+    .on(Update, onUpdate(inboxDeps))
+    .on(Delete, onDelete(inboxDeps))
+    .on(Like, onLike(inboxDeps))
+    .on(Announce, onAnnounce(inboxDeps))
+    .onError((_ctx, error) => {
+      logger.warn({ err: error }, "fediverse inbox activity failed");
+    });
+
+  let stopQueue: AbortController | undefined;
+  let queueRun: Promise<void> | undefined;
+
+  return {
+    federation,
+    queue,
+    kv,
+    audience,
+    actorUrl,
+    /** Expands the ActivityStreams contexts from Fedify's preloaded copies, never the network. */
+    contextLoader: getDocumentLoader(),
+    isServerBlocked: (server: string) => isServerBlocked(db, server),
+    /** `@handle@host`, port included when PUBLIC_URL has one. */
+    handle: `@${handle}@${publicUrl.host}`,
+    /** Starts handling queued messages (the Accepts); main.ts and tests call it. */
+    start() {
+      if (stopQueue) return;
+      stopQueue = new AbortController();
+      queueRun = federation.startQueue(undefined, { signal: stopQueue.signal });
+    },
+    async stop() {
+      stopQueue?.abort();
+      await queueRun;
+      stopQueue = undefined;
+      queueRun = undefined;
+    },
+  };
+}
+
+export type Fediverse = ReturnType<typeof createFediverse>;

@@ -1,0 +1,94 @@
+import type { InboxContext } from "@fedify/fedify";
+import { type Activity, type Actor, getActorHandle, isActor } from "@fedify/vocab";
+import type { Database } from "../../db/client.ts";
+import type { Logger } from "../../logger.ts";
+import type { FediverseVoiceService, RemoteAuthor } from "../../services/fediverse-voices.ts";
+import { isBlocked, serverOf } from "../blocks.ts";
+import { saveRemoteActor } from "../followers.ts";
+
+/**
+ * What every inbox handler works with (docs/decisions/045-federation-layer.md). Each activity
+ * type has its own file beside this one; each first learns who sent it (their actor document,
+ * fetched through Fedify and kept in `remote_actors`) and drops it when the poet blocked them.
+ * What a reply, a like or a boost becomes on the site is the voices service's to decide.
+ */
+
+/** What replies, likes and boosts become on the site: the voices service's part. */
+export type FediverseVoices = Pick<
+  FediverseVoiceService,
+  | "receiveReply"
+  | "updateReply"
+  | "deleteReply"
+  | "receiveLike"
+  | "undoLike"
+  | "receiveAnnounce"
+  | "undoAnnounce"
+  | "hideWhispersOf"
+>;
+
+export interface InboxDeps {
+  db: Database;
+  logger: Logger;
+  publicUrl: URL;
+  /** The site actor's identifier (FEDIVERSE_HANDLE). */
+  handle: string;
+  voices: FediverseVoices;
+}
+
+export type Context = InboxContext<void>;
+
+function text(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  const string = String(value).trim();
+  return string === "" ? null : string;
+}
+
+/**
+ * The sender of an activity, read from its actor document and remembered; null when it cannot be
+ * read or is not an actor, or when the poet blocked its account or its server.
+ */
+export async function senderOf(
+  deps: InboxDeps,
+  ctx: Context,
+  activity: Activity,
+): Promise<{ actor: Actor; author: RemoteAuthor } | null> {
+  const actorId = activity.actorId;
+  if (!actorId || (await isBlocked(deps.db, actorId))) return null;
+  let actor: Actor;
+  try {
+    const fetched = await activity.getActor(ctx);
+    if (!fetched || !isActor(fetched) || fetched.id?.href !== actorId.href) return null;
+    actor = fetched;
+  } catch (error) {
+    deps.logger.info({ err: error, actor: actorId.href }, "fediverse actor could not be read");
+    return null;
+  }
+  const server = serverOf(actorId);
+  const handle = actor.preferredUsername
+    ? `@${actor.preferredUsername}@${actorId.host}`
+    : await getActorHandle(actor).catch(() => `@${actorId.pathname.split("/").pop()}@${server}`);
+  const icon = await actor.getIcon(ctx).catch(() => null);
+  const avatar = icon?.url instanceof URL ? icon.url : (icon?.url?.href ?? null);
+  const inbox = actor.inboxId;
+  if (!inbox) return null;
+  const author: RemoteAuthor = {
+    actorUrl: actorId.href,
+    handle,
+    name: text(actor.name),
+    avatarUrl: avatar ? avatar.href : null,
+    profileUrl: actor.url instanceof URL ? actor.url.href : (actor.url?.href?.href ?? null),
+    server,
+  };
+  await saveRemoteActor(deps.db, {
+    id: author.actorUrl,
+    handle: author.handle,
+    name: author.name,
+    avatarUrl: author.avatarUrl,
+    profileUrl: author.profileUrl,
+    inbox: inbox.href,
+    sharedInbox: actor.endpoints?.sharedInbox?.href ?? null,
+    publicKeyId: actor.publicKeyId?.href ?? null,
+    server,
+  });
+  return { actor, author };
+}

@@ -1,0 +1,21 @@
+import type { Delete } from "@fedify/vocab";
+import { removeFollowers } from "../followers.ts";
+import type { Context, InboxDeps } from "./context.ts";
+
+/**
+ * A deleted reply takes its whisper with it. A deleted account (the actor deleting itself) stops
+ * following. Only the sender's own things are touched: the voices service matches the note's id
+ * with the actor that wrote it.
+ */
+export function onDelete(deps: InboxDeps) {
+  return async (_ctx: Context, deletion: Delete) => {
+    const actorId = deletion.actorId;
+    const objectId = deletion.objectId;
+    if (!actorId || !objectId) return;
+    if (objectId.href === actorId.href) {
+      await removeFollowers(deps.db, [actorId.href]);
+      return;
+    }
+    await deps.voices.deleteReply(actorId.href, objectId.href);
+  };
+}

@@ -1,0 +1,120 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { otherRoutes } from "../../common/other-routes.ts";
+import type { Config } from "../config.ts";
+import { apiBodyLimit } from "../http/body-limit.ts";
+import type { AppEnv } from "../http/env.ts";
+import { routesAt } from "../http/routes.ts";
+import type { Services } from "../services/index.ts";
+import { RATE_LIMITS } from "../services/rate-limit.ts";
+import { varyOnAccept, wantsActivityJson } from "./negotiation.ts";
+import { readPoemObjectUrl } from "./object-urls.ts";
+import { poemArticle, stanzaNote } from "./objects.ts";
+
+/**
+ * Where the fediverse meets the HTTP app (docs/decisions/045-federation-layer.md). Fedify answers
+ * the declared routes itself, signatures included; around the inboxes this layer adds what
+ * Fedify leaves to the site: a size cap (413), a rate per sending server (429) and server blocks
+ * (403), all decided before the body is parsed or a key is fetched.
+ */
+
+/** An inbox body larger than this is refused unread; Mastodon's activities are a few KB. */
+const INBOX_BODY_LIMIT_BYTES = 256 * 1024;
+
+const json = (status: number, message: string, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify({ message }), {
+    status,
+    headers: { "Content-Type": "application/json", ...headers },
+  });
+
+/** The host of the key an inbox POST is signed with (draft-cavage or RFC 9421), if it names one. */
+function signingServer(c: Context): string | null {
+  const header = `${c.req.header("signature") ?? ""} ${c.req.header("signature-input") ?? ""}`;
+  const keyId = /keyid="([^"]+)"/i.exec(header)?.[1];
+  if (!keyId) return null;
+  try {
+    return new URL(keyId).host.toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
+export function fediverseRoutes(services: Services, config: Config) {
+  const { fediverse } = services;
+  const federationAnswer = (c: Context<AppEnv>) =>
+    fediverse.federation.fetch(c.req.raw, {
+      contextData: undefined,
+      onNotFound: () => json(404, "Not found"),
+      // A browser opening the actor's address is shown the site.
+      onNotAcceptable: () =>
+        new Response(null, { status: 302, headers: { Location: "/", Vary: "Accept" } }),
+      onUnauthorized: () => json(401, "The request's signature could not be verified"),
+    });
+
+  const inboxGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
+    const server = signingServer(c);
+    if (!server) return json(401, "The request's signature could not be verified");
+    await services.rateLimiter.consume(RATE_LIMITS.fediverseInboxPerServer, server);
+    if (await services.fediverse.isServerBlocked(server)) {
+      return json(403, "This server is blocked here");
+    }
+    await next();
+  };
+  const bodyLimit = apiBodyLimit(INBOX_BODY_LIMIT_BYTES);
+
+  return routesAt<AppEnv>("/")
+    .route(otherRoutes.webfinger, federationAnswer)
+    .route(otherRoutes.nodeInfoLinks, federationAnswer)
+    .route(otherRoutes.nodeInfo, federationAnswer)
+    .route(otherRoutes.fediverseActor, federationAnswer)
+    .route(otherRoutes.fediverseOutbox, federationAnswer)
+    .route(otherRoutes.fediverseFollowers, federationAnswer)
+    .route(otherRoutes.fediverseInbox, bodyLimit, inboxGuard, federationAnswer)
+    .route(otherRoutes.fediverseSharedInbox, bodyLimit, inboxGuard, federationAnswer).router;
+}
+
+/**
+ * Content negotiation on the pages that are objects (docs/product/fediverse.md): a poem's page
+ * and a stanza's share address answer their `Article` or `Note` to a client that asks for
+ * ActivityStreams, and the page to everyone else, both saying they vary with Accept. What may
+ * be seen is the poem service's rule, as for readers: a draft or a scheduled poem is 404.
+ */
+export function activityObjects(services: Services, config: Config): MiddlewareHandler<AppEnv> {
+  const { fediverse, poems } = services;
+  return async (c, next) => {
+    if (c.req.method !== "GET" && c.req.method !== "HEAD") return next();
+    const path = c.req.path;
+    if (!path.startsWith("/poetry/") && !path.startsWith("/share/poem/")) return next();
+    // Read on PUBLIC_URL: the object's id is there, whatever Host the request came in with.
+    const asked = new URL(c.req.url);
+    const named = readPoemObjectUrl(
+      config.publicUrl,
+      new URL(`${asked.pathname}${asked.search}`, config.publicUrl).href,
+    );
+    if (!named) return next();
+    if (!wantsActivityJson(c.req.header("accept"))) {
+      await next();
+      c.res.headers.set("Vary", varyOnAccept(c.res.headers.get("Vary")));
+      return;
+    }
+    const notFound = () => json(404, "Not found", { Vary: "Accept" });
+    const poem = await poems.getPoem("anonymous", named.slug).catch(() => null);
+    if (!poem) return notFound();
+    const audience = fediverse.audience();
+    let object: ReturnType<typeof poemArticle> | ReturnType<typeof stanzaNote>;
+    if (named.stanzaIndex === null) object = poemArticle(audience, poem);
+    else if (named.stanzaIndex < poem.stanzas.length) {
+      object = stanzaNote(audience, poem, named.stanzaIndex);
+    } else return notFound();
+    const document = await object.toJsonLd({
+      format: "compact",
+      contextLoader: fediverse.contextLoader,
+    });
+    return new Response(JSON.stringify(document), {
+      headers: {
+        "Content-Type": "application/activity+json",
+        Vary: "Accept",
+        "Cache-Control": "public, max-age=60",
+      },
+    });
+  };
+}
