@@ -93,8 +93,13 @@ try {
   const counts = async (): Promise<Record<string, number>> =>
     (await fetch(`${sinkUrl}/counts`)).json();
   const duringStarted = performance.now();
-  const during = autocannon({ url: pageUrl, connections: CONNECTIONS, duration: 120 });
-  const duringResult = new Promise<autocannon.Result>((resolve) => during.on("done", resolve));
+  let during: autocannon.Instance | undefined;
+  const duringResult = new Promise<autocannon.Result>((resolve, reject) => {
+    during = autocannon(
+      { url: pageUrl, connections: CONNECTIONS, duration: 120 },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
+  });
   const started = performance.now();
   const saved = await fetch(`${app.url}/api/admin/poems`, {
     method: "POST",
@@ -114,7 +119,7 @@ try {
     received = await counts();
   }
   const fanOutMs = performance.now() - started;
-  during.stop();
+  during?.stop();
   const duringRun = await duringResult;
   const duringRate = duringRun.requests.total / ((performance.now() - duringStarted) / 1000);
   // Time for a second copy to arrive, were there one.

@@ -6,6 +6,7 @@ import {
   poems,
   remoteActors,
 } from "../../server/db/schema.ts";
+import { DELIVERY_DEFAULTS } from "../../server/fediverse/delivery.ts";
 import { actorKeyPairs } from "../../server/fediverse/keys.ts";
 import { type Cluster, startCluster } from "../helpers/cluster.ts";
 import { startInboxServer } from "../helpers/inbox-server.ts";
@@ -19,8 +20,8 @@ import { startInboxServer } from "../helpers/inbox-server.ts";
  */
 
 const FOLLOWERS = 200;
-/** POSTs one instance has in flight at once (server/fediverse/delivery.ts). */
-const CONCURRENCY = 32;
+/** POSTs one instance has in flight at once. */
+const CONCURRENCY = DELIVERY_DEFAULTS.concurrency;
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
