@@ -129,6 +129,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             copyrightLine({ copyrightFrom: null, poetName: null, siteTitle: siteName }, 0)
           }
           isSignedIn={(rootData?.audience ?? "anonymous") !== "anonymous"}
+          fediverseHandle={rootData?.site.fediverseHandle ?? null}
         />
         <div id={LAYOUT_END_ID} hidden />
         <Toaster />

@@ -23,6 +23,7 @@ export default [
     route("submissions", "routes/admin-submissions.tsx"),
     route("settings", "routes/admin-settings.tsx"),
     route("guest-voices", "routes/admin-guest-voices.tsx"),
+    route("fediverse", "routes/admin-fediverse.tsx"),
   ]),
   route("unsubscribe", "routes/unsubscribe.tsx"),
   route("subscribe/invalid", "routes/subscribe-invalid.tsx"),

@@ -6,6 +6,8 @@ export interface SiteInfo {
   name: string;
   publicUrl: string;
   timezone: string;
+  /** The site's fediverse handle, `@poet@host`, while it federates (FEDIVERSE); else null. */
+  fediverseHandle: string | null;
 }
 
 /**

@@ -93,12 +93,11 @@ export function createApp(deps: AppDeps) {
     );
   }
   app.use(securityHeaders(config));
-  if (config.fediverse.enabled) {
-    // Before the pages: a poem's address answers its ActivityStreams object to a client that
-    // asks for one, and the actor's documents and inboxes need no session.
-    app.use(activityObjects(services, config));
-    app.route("/", fediverseRoutes(services, config));
-  }
+  // Before the pages: a poem's address answers its ActivityStreams object to a client that asks
+  // for one, and the actor's documents and inboxes need no session. With FEDIVERSE=false the
+  // pages are only pages and the actor's addresses answer 404.
+  if (config.fediverse.enabled) app.use(activityObjects(services, config));
+  app.route("/", fediverseRoutes(services, config.fediverse.enabled));
   const storage = {
     config,
     objectStore: deps.objectStore,
@@ -186,6 +185,7 @@ export function createApp(deps: AppDeps) {
         name: config.siteName,
         publicUrl: config.publicUrl.origin,
         timezone: config.siteTimezone,
+        fediverseHandle: config.fediverse.enabled ? services.fediverse.handle : null,
       },
     };
     const page = await deps.pageHandler(c.req.raw, loadContext);

@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { FediverseHandle } from "./fediverse-handle.tsx";
 
 /**
  * A link on the footer's second line: pages the footer's own navigation does not list (that list
@@ -15,8 +16,17 @@ export const FOOTER_SECOND_LINE: FooterLink[] = [{ to: "/about", label: "About" 
 /** Joins the line for a signed-in reader (their pages are cached per audience, decision 024). */
 export const ACCOUNT_LINK: FooterLink = { to: "/account", label: "Account" };
 
-/** The footer's second line, outside its navigation list, above the copyright line. */
-export function FooterSecondLine({ links = FOOTER_SECOND_LINE }: { links?: FooterLink[] }) {
+/**
+ * The footer's second line, outside its navigation list, above the copyright line; with the
+ * fediverse handle at its end while the site federates.
+ */
+export function FooterSecondLine({
+  links = FOOTER_SECOND_LINE,
+  fediverseHandle = null,
+}: {
+  links?: FooterLink[];
+  fediverseHandle?: string | null;
+}) {
   return (
     <nav aria-label="About this site" className="pb-3">
       <ul className="flex flex-wrap justify-center gap-x-5 gap-y-1 text-sm">
@@ -30,6 +40,11 @@ export function FooterSecondLine({ links = FOOTER_SECOND_LINE }: { links?: Foote
             </Link>
           </li>
         ))}
+        {fediverseHandle ? (
+          <li>
+            <FediverseHandle handle={fediverseHandle} />
+          </li>
+        ) : null}
       </ul>
     </nav>
   );

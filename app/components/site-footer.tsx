@@ -13,7 +13,16 @@ const footerLinks = [
  * The footer: its own links and the subscribe form, then the second line (with the signed-in
  * reader's Account) and the copyright line.
  */
-export function SiteFooter({ copyright, isSignedIn }: { copyright: string; isSignedIn: boolean }) {
+export function SiteFooter({
+  copyright,
+  isSignedIn,
+  fediverseHandle = null,
+}: {
+  copyright: string;
+  isSignedIn: boolean;
+  /** `@poet@host` while the site federates (FEDIVERSE), else null. */
+  fediverseHandle?: string | null;
+}) {
   return (
     <footer className="mt-16 border-t border-stone-200 bg-stone-100">
       <div className="mx-auto grid max-w-6xl gap-8 px-4 py-10 md:grid-cols-2">
@@ -28,6 +37,7 @@ export function SiteFooter({ copyright, isSignedIn }: { copyright: string; isSig
       </div>
       <FooterSecondLine
         links={isSignedIn ? [...FOOTER_SECOND_LINE, ACCOUNT_LINK] : FOOTER_SECOND_LINE}
+        fediverseHandle={fediverseHandle}
       />
       <p className="pb-8 text-center text-xs text-stone-600">{copyright}</p>
     </footer>

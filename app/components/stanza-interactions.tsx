@@ -11,6 +11,7 @@ import { isSavedLocally, removeLocally, saveLocally } from "../lib/local-journal
 import { notifySignInNeeded } from "../lib/sign-in.ts";
 import { notify } from "../lib/toast.ts";
 import { useAudience, useCurrentUser } from "../lib/use-current-user.ts";
+import { FediverseOriginalLink, FediverseWhisperAuthor } from "./fediverse-whisper.tsx";
 
 export interface InteractivePoem {
   id: number;
@@ -439,12 +440,22 @@ export function WhispersPanel({
               key={whisper.id}
               className="flex items-start justify-between gap-3 border-t border-stone-100 pt-3"
             >
-              <div>
-                <p className="text-sm font-medium text-stone-900">
-                  <bdi>{whisperAuthor(whisper.user)}</bdi>
-                </p>
-                <p className="whitespace-pre-line break-words text-stone-800">{whisper.text}</p>
-              </div>
+              {whisper.fediverse ? (
+                <div className="min-w-0">
+                  <FediverseWhisperAuthor origin={whisper.fediverse} />
+                  <p className="mt-1 whitespace-pre-line break-words text-stone-800">
+                    {whisper.text}
+                  </p>
+                  <FediverseOriginalLink origin={whisper.fediverse} />
+                </div>
+              ) : (
+                <div>
+                  <p className="text-sm font-medium text-stone-900">
+                    <bdi>{whisperAuthor(whisper.user)}</bdi>
+                  </p>
+                  <p className="whitespace-pre-line break-words text-stone-800">{whisper.text}</p>
+                </div>
+              )}
               {user?.id === whisper.userId && (
                 <button
                   type="button"

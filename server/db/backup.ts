@@ -9,6 +9,7 @@ const BACKUP_VERSION = 1;
 /** Every table, parents before children, so a restore never breaks a foreign key. */
 const TABLES_IN_ORDER: PgTable[] = [
   schema.users,
+  schema.remoteAuthors,
   schema.sessions,
   schema.accounts,
   schema.verifications,
@@ -21,12 +22,19 @@ const TABLES_IN_ORDER: PgTable[] = [
   schema.books,
   schema.echoes,
   schema.whispers,
+  schema.poemBoosts,
   schema.journalEntries,
   schema.subscriptions,
   schema.mailRuns,
   schema.digestDeliveries,
   schema.guestSubmissions,
   schema.guestVoices,
+  // The fediverse account: its keys (a new pair would break every follower's copy of it), who
+  // follows it and what the poet blocked. Fedify's caches and queue are not worth keeping.
+  schema.fediverseKeys,
+  schema.remoteActors,
+  schema.fediverseFollowers,
+  schema.fediverseBlocks,
 ];
 
 /**

@@ -693,7 +693,8 @@ export const fediverseKv = pgTable(
   "fediverse_kv",
   {
     key: text("key").primaryKey(),
-    value: jsonb("value").notNull(),
+    /** SQL null holds Fedify's null (a remembered miss, such as a key that could not be read). */
+    value: jsonb("value"),
     /** Null: kept until deleted. */
     expiresAt: timestamp("expires_at", { withTimezone: true }),
   },

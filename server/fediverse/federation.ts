@@ -1,9 +1,5 @@
 import dns from "node:dns/promises";
-import {
-  createFederation,
-  type Federation,
-  getAuthenticatedDocumentLoader,
-} from "@fedify/fedify";
+import { createFederation, type Federation, getAuthenticatedDocumentLoader } from "@fedify/fedify";
 import {
   Announce,
   Create,
@@ -17,7 +13,12 @@ import {
   Undo,
   Update,
 } from "@fedify/vocab";
-import { type DocumentLoader, getDocumentLoader } from "@fedify/vocab-runtime";
+import {
+  type DocumentLoader,
+  getDocumentLoader,
+  preloadedContexts,
+  UrlError,
+} from "@fedify/vocab-runtime";
 import { count } from "drizzle-orm";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
@@ -80,12 +81,14 @@ export interface FediverseDeps {
 function publicOnly(load: DocumentLoader, allowPrivate: boolean): DocumentLoader {
   if (allowPrivate) return load;
   return async (url, options) => {
+    // The JSON-LD contexts Fedify holds are read from memory, never fetched.
+    if (url in preloadedContexts) return load(url, options);
     const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
-    const addresses = (await dns.lookup(host, { all: true, verbatim: true })).map(
+    const addresses = (await dns.lookup(host, { all: true, verbatim: true }).catch(() => [])).map(
       (entry) => entry.address,
     );
     if (addresses.length === 0 || !addresses.every(isPublicAddress)) {
-      throw new Error(`Refused to fetch ${url}: not a public address`);
+      throw new UrlError(`Refused to fetch ${url}: not a public address`);
     }
     return load(url, options);
   };

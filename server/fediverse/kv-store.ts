@@ -39,8 +39,8 @@ export function createKvStore(db: Database): KvStore {
       const expiresAt = expiryOf(options);
       await db
         .insert(fediverseKv)
-        .values({ key: encode(key), value, expiresAt })
-        .onConflictDoUpdate({ target: fediverseKv.key, set: { value, expiresAt } });
+        .values({ key: encode(key), value: value ?? null, expiresAt })
+        .onConflictDoUpdate({ target: fediverseKv.key, set: { value: value ?? null, expiresAt } });
     },
 
     async delete(key: KvKey): Promise<void> {
@@ -76,7 +76,9 @@ export function createKvStore(db: Database): KvStore {
           and(
             eq(fediverseKv.key, encoded),
             isCurrent(),
-            sql`${fediverseKv.value} = ${JSON.stringify(expectedValue)}::jsonb`,
+            expectedValue === null
+              ? isNull(fediverseKv.value)
+              : sql`${fediverseKv.value} = ${JSON.stringify(expectedValue)}::jsonb`,
           ),
         )
         .returning({ key: fediverseKv.key });

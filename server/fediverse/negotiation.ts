@@ -6,7 +6,7 @@
  * with a page it keeps, nor keep the document as a page.
  */
 export function wantsActivityJson(accept: string | undefined | null): boolean {
-  if (!accept || !accept.includes("json")) return false;
+  if (!accept?.includes("json")) return false;
   let html = 0;
   let activity = 0;
   for (const part of accept.split(",")) {

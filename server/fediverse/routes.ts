@@ -3,6 +3,7 @@ import { otherRoutes } from "../../common/other-routes.ts";
 import type { Config } from "../config.ts";
 import { apiBodyLimit } from "../http/body-limit.ts";
 import type { AppEnv } from "../http/env.ts";
+import { isConnectionError } from "../http/errors.ts";
 import { routesAt } from "../http/routes.ts";
 import type { Services } from "../services/index.ts";
 import { RATE_LIMITS } from "../services/rate-limit.ts";
@@ -19,6 +20,9 @@ import { poemArticle, stanzaNote } from "./objects.ts";
 
 /** An inbox body larger than this is refused unread; Mastodon's activities are a few KB. */
 const INBOX_BODY_LIMIT_BYTES = 256 * 1024;
+
+/** What an activity not signed by its actor is answered, as every refusal of a caller here. */
+const UNSIGNED = "Unauthorized: the activity is not signed by its actor";
 
 const json = (status: number, message: string, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify({ message }), {
@@ -38,21 +42,34 @@ function signingServer(c: Context): string | null {
   }
 }
 
-export function fediverseRoutes(services: Services, config: Config) {
+export function fediverseRoutes(services: Services, isEnabled: boolean) {
   const { fediverse } = services;
   const federationAnswer = (c: Context<AppEnv>) =>
+    isEnabled ? federate(c) : json(404, "Not found");
+  // An activity whose JSON-LD cannot be read (a context nobody serves, a malformed document) is
+  // the sender's mistake: 400, never a 5xx; a database away is still the error handler's 503.
+  const receive = async (c: Context<AppEnv>) => {
+    try {
+      return await federationAnswer(c);
+    } catch (error) {
+      if (isConnectionError(error)) throw error;
+      return json(400, "The activity could not be read");
+    }
+  };
+  const federate = (c: Context<AppEnv>) =>
     fediverse.federation.fetch(c.req.raw, {
       contextData: undefined,
       onNotFound: () => json(404, "Not found"),
       // A browser opening the actor's address is shown the site.
       onNotAcceptable: () =>
         new Response(null, { status: 302, headers: { Location: "/", Vary: "Accept" } }),
-      onUnauthorized: () => json(401, "The request's signature could not be verified"),
+      onUnauthorized: () => json(401, UNSIGNED),
     });
 
   const inboxGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
+    if (!isEnabled) return json(404, "Not found");
     const server = signingServer(c);
-    if (!server) return json(401, "The request's signature could not be verified");
+    if (!server) return json(401, UNSIGNED);
     await services.rateLimiter.consume(RATE_LIMITS.fediverseInboxPerServer, server);
     if (await services.fediverse.isServerBlocked(server)) {
       return json(403, "This server is blocked here");
@@ -68,8 +85,8 @@ export function fediverseRoutes(services: Services, config: Config) {
     .route(otherRoutes.fediverseActor, federationAnswer)
     .route(otherRoutes.fediverseOutbox, federationAnswer)
     .route(otherRoutes.fediverseFollowers, federationAnswer)
-    .route(otherRoutes.fediverseInbox, bodyLimit, inboxGuard, federationAnswer)
-    .route(otherRoutes.fediverseSharedInbox, bodyLimit, inboxGuard, federationAnswer).router;
+    .route(otherRoutes.fediverseInbox, bodyLimit, inboxGuard, receive)
+    .route(otherRoutes.fediverseSharedInbox, bodyLimit, inboxGuard, receive).router;
 }
 
 /**

@@ -7,6 +7,7 @@ import { readPoemObjectUrl } from "../fediverse/object-urls.ts";
 import type { AdminActor } from "./actor.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { isUniqueViolation } from "./errors.ts";
+import type { InteractionService } from "./interactions.ts";
 import { remoteLabel, remoteLink, replyText, shownReplyText } from "./reply-text.ts";
 
 /**
@@ -46,7 +47,12 @@ class AuthorMadeMeanwhile extends Error {}
  * an id that names nothing a reader may see now is ignored. The activities reach here already
  * verified: whose they are is the caller's word.
  */
-export function createFediverseVoiceService({ db, config, now }: ServiceDeps) {
+export function createFediverseVoiceService({
+  db,
+  config,
+  now,
+  interactions,
+}: ServiceDeps & { interactions: InteractionService }) {
   /** The published poem and stanza an object id names; null for anything else. */
   async function findTarget(
     objectId: string,
@@ -278,6 +284,7 @@ export function createFediverseVoiceService({ db, config, now }: ServiceDeps) {
                 ${liker.userId}, ${like.activityId})
         on conflict on constraint echos_poem_stanza_user_session_key
         do update set remote_activity_id = excluded.remote_activity_id`);
+      interactions.echoesWritten(target.poemId);
       return "stored";
     },
 
@@ -297,9 +304,11 @@ export function createFediverseVoiceService({ db, config, now }: ServiceDeps) {
         );
       }
       if (which.length === 0) return;
-      await db
+      const removed = await db
         .delete(echoes)
-        .where(and(eq(echoes.userId, liker.userId), isNull(echoes.sessionId), or(...which)));
+        .where(and(eq(echoes.userId, liker.userId), isNull(echoes.sessionId), or(...which)))
+        .returning({ poemId: echoes.poemId });
+      for (const { poemId } of removed) interactions.echoesWritten(poemId);
     },
 
     /** An Announce (boost) of a poem or of one of its stanzas: counted once per author and poem. */
@@ -365,19 +374,19 @@ export function createFediverseVoiceService({ db, config, now }: ServiceDeps) {
      */
     async reactions(_admin: AdminActor): Promise<FediverseReactions> {
       const boosts = db
-        .select({ poemId: poemBoosts.poemId, n: count().as("n") })
+        .select({ poemId: poemBoosts.poemId, n: count().as("boost_count") })
         .from(poemBoosts)
         .groupBy(poemBoosts.poemId)
         .as("boosts");
       const likes = db
-        .select({ poemId: echoes.poemId, n: count().as("n") })
+        .select({ poemId: echoes.poemId, n: count().as("like_count") })
         .from(echoes)
         .innerJoin(users, and(eq(users.id, echoes.userId), eq(users.isRemote, true)))
         .where(onPoemStanzas(echoes))
         .groupBy(echoes.poemId)
         .as("likes");
       const replies = db
-        .select({ poemId: whispers.poemId, n: count().as("n") })
+        .select({ poemId: whispers.poemId, n: count().as("reply_count") })
         .from(whispers)
         .where(sql`${whispers.remoteNoteId} is not null`)
         .groupBy(whispers.poemId)

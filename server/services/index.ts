@@ -64,7 +64,7 @@ export function createServices(
   contentChanges.onChange(() => interactions.contentChanged());
   const recentlyDeleted = createRecentlyDeletedService({ ...deps, contentChanges });
   const accounts = createAccountService({ ...deps, rateLimiter, secret });
-  const fediverseVoices = createFediverseVoiceService(deps);
+  const fediverseVoices = createFediverseVoiceService({ ...deps, interactions });
   const fediverse = createFediverse({ ...deps, poems, siteSettings, voices: fediverseVoices });
   const fediverseOutbound = createFediverseOutbound({
     ...deps,

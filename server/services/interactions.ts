@@ -294,6 +294,14 @@ export function createInteractionService({
       savedByReader?.clear();
     },
 
+    /**
+     * Echoes on a poem were written elsewhere than a reader's toggle (a like from the fediverse,
+     * decision 046): readings taken before are not served again here.
+     */
+    echoesWritten(poemId: number) {
+      sharedEchoCounts.forget(String(poemId));
+    },
+
     /** A reader's account was deleted: the counts (and any marks) held here are read afresh. */
     readerRemoved() {
       sharedEchoCounts.clear();

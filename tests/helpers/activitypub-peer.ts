@@ -127,7 +127,7 @@ export async function startActivityPubPeer(options: PeerOptions = {}) {
 
   async function verify(request: http.IncomingMessage, body: Buffer) {
     try {
-      const digestOk = await verifyDigestHeader(request, body, true);
+      const digestOk = await verifyDigestHeader(request, new Uint8Array(body), true);
       if (digestOk !== true) return { verified: false, keyId: null };
       const parsed = parseRequestSignature(request);
       if (parsed.version !== "draft") return { verified: false, keyId: null };

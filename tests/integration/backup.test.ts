@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBackup, RestoreRefused, restoreBackup } from "../../server/db/backup.ts";
-import { echoes, journalEntries, poems, users, whispers } from "../../server/db/schema.ts";
+import {
+  echoes,
+  fediverseBlocks,
+  fediverseFollowers,
+  journalEntries,
+  poems,
+  remoteActors,
+  users,
+  whispers,
+} from "../../server/db/schema.ts";
+import { actorKeyPairs } from "../../server/fediverse/keys.ts";
 import { type Driver, drivers, openTestDatabase } from "../helpers/database.ts";
 import { createEmber, createPoem, createSubscribers } from "../helpers/factories.ts";
 import { signIn } from "../helpers/session.ts";
@@ -33,6 +43,16 @@ describe.each(drivers)("backup and restore from %s", (driver) => {
     await t.db
       .insert(journalEntries)
       .values({ userId: readerId, poemId: poem.id, stanzaIndex: "1" });
+    await actorKeyPairs(t.db);
+    const follower = "https://elsewhere.example/users/ada";
+    await t.db.insert(remoteActors).values({
+      id: follower,
+      handle: "@ada@elsewhere.example",
+      inbox: `${follower}/inbox`,
+      server: "elsewhere.example",
+    });
+    await t.db.insert(fediverseFollowers).values({ actorId: follower });
+    await t.db.insert(fediverseBlocks).values({ kind: "server", value: "spam.example" });
   });
   afterAll(() => t.close());
 
@@ -40,6 +60,9 @@ describe.each(drivers)("backup and restore from %s", (driver) => {
     const backup = await createBackup(t.db);
     expect(backup.tables.poems).toHaveLength(1);
     expect(backup.tables.sessions?.length).toBeGreaterThan(0);
+    // The fediverse account's keys, followers and blocks (docs/decisions/045-federation-layer.md).
+    expect(backup.tables.fediverse_keys).toHaveLength(2);
+    expect(backup.tables.fediverse_followers).toHaveLength(1);
     // Through a file, as the CLI keeps it.
     const copy = JSON.parse(JSON.stringify(backup));
     const restored = await openTestDatabase(target);

@@ -50,7 +50,10 @@ describe.each(drivers)("fediverse actor on %s", (driver) => {
     const response = await get("/fediverse/actor/poet");
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain("json");
-    const actor = (await response.json()) as Record<string, any>;
+    const actor = (await response.json()) as {
+      publicKey: { publicKeyPem: string };
+      assertionMethod: unknown;
+    };
     expect(actor).toMatchObject({
       id: site.actorUrl,
       type: "Person",
@@ -86,18 +89,18 @@ describe.each(drivers)("fediverse actor on %s", (driver) => {
     expect(links.links[0]?.rel).toContain("nodeinfo.diaspora.software/ns/schema/2.1");
     const nodeInfo = (await (await fetch(links.links[0]?.href ?? "")).json()) as Record<
       string,
-      any
+      unknown
     >;
     expect(nodeInfo).toMatchObject({ version: "2.1", protocols: ["activitypub"] });
-    const outbox = (await (await get("/fediverse/actor/poet/outbox")).json()) as Record<
-      string,
-      any
-    >;
+    const outbox = (await (await get("/fediverse/actor/poet/outbox")).json()) as {
+      totalItems: number;
+      first: string;
+    };
     expect(outbox.totalItems).toBe(1);
     const firstPage = (await (
       await get(new URL(outbox.first).pathname + new URL(outbox.first).search)
-    ).json()) as Record<string, any>;
-    const items = firstPage.orderedItems as Array<Record<string, any>>;
+    ).json()) as { orderedItems: Array<{ object: { id: string } }> };
+    const items = firstPage.orderedItems;
     expect(items.map((item) => item.object.id)).toEqual([`${site.url}/poetry/outbox-seen`]);
     expect(items[0]).toMatchObject({ type: "Create", object: { type: "Article", name: "Seen" } });
   });
@@ -129,10 +132,9 @@ describe.each(drivers)("fediverse actor on %s", (driver) => {
       sharedInbox: peer.sharedInboxUrl,
     });
     // Anyone may read how many follow, unsigned.
-    const collection = (await (await get("/fediverse/actor/poet/followers")).json()) as Record<
-      string,
-      any
-    >;
+    const collection = (await (await get("/fediverse/actor/poet/followers")).json()) as {
+      totalItems: number;
+    };
     expect(collection.totalItems).toBe(1);
   });
 
@@ -189,5 +191,39 @@ describe.each(drivers)("fediverse actor on %s", (driver) => {
     expect(response.status).toBeLessThan(300);
     const followers = await site.db.select().from(fediverseFollowers);
     expect(followers.map((row) => row.actorId)).toEqual([peer.actorUrl("alice")]);
+  });
+});
+
+/**
+ * Without FEDIVERSE_ALLOW_PRIVATE_ADDRESSES the site fetches nothing from loopback or private
+ * addresses (the image URLs' rule): a peer on localhost cannot even have its key read, so its
+ * Follow is refused as unverifiable and nothing is stored. With it on, the process says so.
+ */
+describe.each(drivers)("fediverse fetches on %s", (driver) => {
+  it("never reaches a loopback peer unless allowed, and warns when allowed", async () => {
+    const lines: string[] = [];
+    const guarded = await startFediverseSite(driver, {
+      env: { FEDIVERSE_ALLOW_PRIVATE_ADDRESSES: "false" },
+    });
+    const allowed = await startFediverseSite(driver, {
+      logDestination: { write: (line) => lines.push(line) },
+    });
+    const peer = await startActivityPubPeer();
+    try {
+      const response = await peer.send(guarded.inboxUrl, {
+        id: peer.newId("alice"),
+        type: "Follow",
+        actor: peer.actorUrl("alice"),
+        object: guarded.actorUrl,
+      });
+      expect(response.status).toBe(401);
+      expect(peer.received).toHaveLength(0);
+      expect(await guarded.db.select().from(remoteActors)).toHaveLength(0);
+      expect(lines.join("\n")).toContain("FEDIVERSE_ALLOW_PRIVATE_ADDRESSES is on");
+    } finally {
+      await peer.close();
+      await guarded.close();
+      await allowed.close();
+    }
   });
 });

@@ -208,6 +208,7 @@ describe.each(drivers)("admin pages on %s", (driver) => {
     expect(adminPages.sort()).toEqual([
       "/admin",
       "/admin/digest",
+      "/admin/fediverse",
       "/admin/guest-voices",
       "/admin/settings",
       "/admin/submissions",

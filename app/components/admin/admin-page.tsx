@@ -7,6 +7,7 @@ export const ADMIN_PAGES = [
   { to: "/admin/submissions", label: "Guest Submissions" },
   { to: "/admin/settings", label: "Site Settings" },
   { to: "/admin/guest-voices", label: "Guest Voices" },
+  { to: "/admin/fediverse", label: "Fediverse" },
 ] as const;
 
 /** One of those pages: the way back to Content Management, its heading, then its content. */

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { coverProviderOf } from "../../../common/cover-image.ts";
 import { endpoints } from "../../../common/endpoints.ts";
+import type { FediverseReactions } from "../../../common/schemas/admin.ts";
 import type { AdminPoem } from "../../../common/schemas/poems.ts";
 import { stanzasFromText, stanzasToText } from "../../../common/stanza.ts";
 import { callApi } from "../../lib/api.ts";
@@ -25,12 +26,27 @@ import { useSluggedValues } from "./use-slugged-values.ts";
 const stanzaCount = (poem: AdminPoem) =>
   `${poem.stanzas.length} ${poem.stanzas.length === 1 ? "stanza" : "stanzas"}`;
 
+const counted = (n: number, one: string, many: string) => n > 0 && `${n} ${n === 1 ? one : many}`;
+
+/** 'Fediverse: 2 boosts, 1 like, 1 reply' for a poem that has any (decision 046). */
+function fediverseNotice(reactions: FediverseReactions[number] | undefined): string | false {
+  if (!reactions) return false;
+  const parts = [
+    counted(reactions.boosts, "boost", "boosts"),
+    counted(reactions.likes, "like", "likes"),
+    counted(reactions.replies, "reply", "replies"),
+  ].filter(Boolean);
+  return parts.length > 0 && `Fediverse: ${parts.join(", ")}`;
+}
+
 /**
  * Poems: title, publication state and date, stanza count and tag names, a way to the poem's
  * page (its preview, for one not yet out), Edit and Delete (no confirmation, undone from the
- * toast or Recently deleted); drafts and scheduled poems first. Times are on the site's clock.
+ * toast or Recently deleted); drafts and scheduled poems first, and what came from the
+ * fediverse (boosts, likes, replies). Times are on the site's clock.
  */
 export function PoemsTab({ timeZone }: { timeZone: string }) {
+  const { items: reactions } = useAdminList(endpoints.listFediverseReactions);
   return (
     <ContentTab
       entity="Poem"
@@ -51,6 +67,7 @@ export function PoemsTab({ timeZone }: { timeZone: string }) {
           stanzaCount(poem),
           poem.tags.map((tag) => tag.name).join(", "),
           removedWordsNotice(poem.removedStanzaWords),
+          fediverseNotice(reactions?.find((item) => item.poemId === poem.id)),
         ]
           .filter(Boolean)
           .join(" · "),

@@ -3,6 +3,7 @@ import { useState } from "react";
 import { endpoints } from "../../../common/endpoints.ts";
 import type { ModeratedWhisper } from "../../../common/schemas/admin.ts";
 import { notify } from "../../lib/toast.ts";
+import { FediverseAvatar } from "../fediverse-whisper.tsx";
 import { adminCall } from "./admin-call.ts";
 import { secondaryButton } from "./ui.tsx";
 import { useAdminList } from "./use-admin-list.ts";
@@ -17,12 +18,70 @@ const FILTERS: { id: Filter; label: string }[] = [
 const authorName = (whisper: ModeratedWhisper) =>
   [whisper.user.firstName, whisper.user.lastName].filter(Boolean).join(" ") || "Anonymous";
 
+/** How the poet tells writers apart: a reader by their address, a fediverse author by handle. */
+const writerAddress = (whisper: ModeratedWhisper) =>
+  whisper.fediverse?.handle ?? whisper.user.email ?? "";
+
 const postedAt = (date: Date) =>
   new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" }).format(date);
 
 /**
+ * Moves a whisper to another stanza of its poem (a reply from the fediverse to the whole poem
+ * lands on the first): the stanza chosen, then Move.
+ */
+function MoveToStanza({
+  whisper,
+  onMoved,
+}: {
+  whisper: ModeratedWhisper;
+  onMoved: () => Promise<void>;
+}) {
+  const [stanzaIndex, setStanzaIndex] = useState(whisper.stanzaIndex);
+  const id = `move-whisper-${whisper.id}`;
+  async function move() {
+    const result = await adminCall(
+      endpoints.moveWhisper,
+      { params: { id: whisper.id }, body: { stanzaIndex } },
+      { failure: "Failed to move whisper" },
+    );
+    if (!result.ok) return;
+    await onMoved();
+    notify("Whisper moved", `It is now on stanza ${stanzaIndex + 1}.`);
+  }
+  return (
+    <div className="flex items-center gap-2">
+      <label htmlFor={id} className="text-sm text-stone-700">
+        Move to stanza
+      </label>
+      <select
+        id={id}
+        value={stanzaIndex}
+        onChange={(event) => setStanzaIndex(Number(event.target.value))}
+        className="rounded border border-stone-400 bg-white px-2 py-1.5 text-sm"
+      >
+        {Array.from({ length: whisper.stanzaCount }, (_, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a stanza is its position.
+          <option key={index} value={index}>
+            {index + 1}
+          </option>
+        ))}
+      </select>
+      <button
+        type="button"
+        className={secondaryButton}
+        disabled={stanzaIndex === whisper.stanzaIndex}
+        onClick={move}
+      >
+        Move
+      </button>
+    </div>
+  );
+}
+
+/**
  * Whisper moderation (docs/product/admin.md, Whispers): a filter with counts, and Hide or Approve
- * on each whisper.
+ * on each whisper; a reply from the fediverse is marked so, with its author's handle and links,
+ * and any whisper may be moved to another stanza of its poem.
  */
 export function WhispersTab() {
   const { items: whispers, isFailed, reload } = useAdminList(endpoints.listModeratedWhispers);
@@ -99,7 +158,9 @@ export function WhispersTab() {
             key={whisper.id}
             className="flex flex-wrap gap-3 rounded-lg border border-stone-300 bg-white p-4"
           >
-            {whisper.user.profileImageUrl ? (
+            {whisper.fediverse ? (
+              <FediverseAvatar origin={whisper.fediverse} />
+            ) : whisper.user.profileImageUrl ? (
               <img
                 src={whisper.user.profileImageUrl}
                 alt=""
@@ -115,7 +176,14 @@ export function WhispersTab() {
                 <span className="font-medium">
                   <bdi>{authorName(whisper)}</bdi>
                 </span>
-                <span className="break-all text-sm text-stone-600">{whisper.user.email}</span>
+                <span className="break-all text-sm text-stone-600">
+                  <bdi>{writerAddress(whisper)}</bdi>
+                </span>
+                {whisper.fediverse && (
+                  <span className="rounded bg-sky-100 px-2 py-0.5 text-xs text-sky-900">
+                    From the fediverse
+                  </span>
+                )}
                 {whisper.user.isBlocked && (
                   <span className="rounded bg-red-100 px-2 py-0.5 text-xs text-red-900">
                     Writer blocked
@@ -131,11 +199,45 @@ export function WhispersTab() {
                   {whisper.isApproved ? "Approved" : "Hidden"}
                 </span>
               </p>
-              <p className="mt-1 break-words">{whisper.text}</p>
+              <p className="mt-1 whitespace-pre-line break-words">{whisper.text}</p>
+              {whisper.fediverse?.isCut && (
+                <p className="mt-1 text-xs text-stone-600">
+                  Readers see the first 280 characters, with a link to the whole reply.
+                </p>
+              )}
               <p className="mt-1 text-xs text-stone-600">
                 {postedAt(whisper.createdAt)}
                 {` · ${whisper.poemTitle}, stanza ${whisper.stanzaIndex + 1}`}
+                {whisper.fediverse?.profileUrl && (
+                  <>
+                    {" · "}
+                    <a
+                      href={whisper.fediverse.profileUrl}
+                      rel="nofollow noopener noreferrer"
+                      className="underline"
+                    >
+                      Profile on {whisper.fediverse.server}
+                    </a>
+                  </>
+                )}
+                {whisper.fediverse?.postUrl && (
+                  <>
+                    {" · "}
+                    <a
+                      href={whisper.fediverse.postUrl}
+                      rel="nofollow noopener noreferrer"
+                      className="underline"
+                    >
+                      Original post
+                    </a>
+                  </>
+                )}
               </p>
+              {whisper.stanzaCount > 1 && (
+                <div className="mt-2">
+                  <MoveToStanza key={whisper.stanzaIndex} whisper={whisper} onMoved={reload} />
+                </div>
+              )}
             </div>
             {/* Under the whisper on a phone, beside it from the small breakpoint up. */}
             <div className="flex w-full gap-2 sm:w-auto sm:flex-col sm:self-start">
@@ -147,7 +249,7 @@ export function WhispersTab() {
                   type="button"
                   className={secondaryButton}
                   onClick={() => setBlocked(whisper, !whisper.user.isBlocked)}
-                  aria-label={`${whisper.user.isBlocked ? "Unblock writer" : "Block writer"} ${whisper.user.email}`}
+                  aria-label={`${whisper.user.isBlocked ? "Unblock writer" : "Block writer"} ${writerAddress(whisper)}`}
                 >
                   {whisper.user.isBlocked ? "Unblock writer" : "Block writer"}
                 </button>

@@ -21,7 +21,7 @@ CREATE TABLE "fediverse_keys" (
 --> statement-breakpoint
 CREATE TABLE "fediverse_kv" (
 	"key" text PRIMARY KEY NOT NULL,
-	"value" jsonb NOT NULL,
+	"value" jsonb,
 	"expires_at" timestamp with time zone
 );
 --> statement-breakpoint
