@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import dns from "node:dns";
 import http from "node:http";
 import https from "node:https";
-import type { LookupFunction } from "node:net";
+import { isIP, type LookupFunction } from "node:net";
 import { signRequest } from "@fedify/fedify";
 import { and, desc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { PoemDeliveryState } from "../../common/schemas/fediverse-delivery.ts";
@@ -123,7 +123,7 @@ const inboxUrlRefusal = (url: URL, allowPrivate: boolean): string | null => {
   if (url.username || url.password) return "an inbox URL with credentials";
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
   // A literal address skips the lookup, so it is judged here.
-  if (!allowPrivate && /^[\d.:a-f]+$/i.test(host) && !isPublicAddress(host)) {
+  if (!allowPrivate && isIP(host) !== 0 && !isPublicAddress(host)) {
     return `${host} is not a public internet address`;
   }
   return null;

@@ -254,7 +254,8 @@ export function createFediversePublishing(
       const [current] = await plan(tx as Database, asOf, step.poemId);
       if (!current || current.kind !== step.kind) return false;
       const { activities, state } = await activitiesFor(tx as Database, identity, current, asOf);
-      for (const { type, activity } of activities) {
+      // With nobody following, only the state moves on: a later follower is not sent the past.
+      for (const { type, activity } of inboxes.length === 0 ? [] : activities) {
         const activityId = activity.id?.href;
         if (!activityId) throw new Error("an activity without an id");
         await enqueueActivity(

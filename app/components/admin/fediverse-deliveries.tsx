@@ -19,10 +19,10 @@ export function FediverseDeliveries() {
   const { items, isFailed } = useAdminList(endpoints.fediverseDeliveries);
   return (
     <section aria-labelledby="fediverse-deliveries" className="mt-8">
-      <h2 id="fediverse-deliveries" className="font-serif text-xl">
+      <h2 id="fediverse-deliveries" className="font-serif text-2xl">
         Deliveries
       </h2>
-      <p className="mt-1 text-sm text-stone-600">
+      <p className="mt-1 text-sm text-stone-700">
         Each published poem goes to every follower's server; a server that is down is tried again
         for two days.
       </p>
@@ -33,47 +33,50 @@ export function FediverseDeliveries() {
       ) : !items ? null : items.length === 0 ? (
         <p className="mt-3 text-sm text-stone-600">No poem has been sent to followers yet.</p>
       ) : (
-        <div className="mt-3 overflow-x-auto rounded-lg border border-stone-300 bg-white">
+        <div className="mt-3 overflow-x-auto">
           <table className="w-full text-left text-sm">
-            <thead className="border-b border-stone-200 text-stone-600">
+            <thead className="border-b border-stone-300 text-stone-600">
               <tr>
-                <th scope="col" className="px-3 py-2 font-medium">
+                <th scope="col" className="py-2 pr-4 font-medium">
                   Poem
                 </th>
-                <th scope="col" className="px-3 py-2 text-right font-medium">
+                <th scope="col" className="py-2 pr-4 text-right font-medium">
                   Sent
                 </th>
-                <th scope="col" className="px-3 py-2 text-right font-medium">
+                <th scope="col" className="py-2 pr-4 text-right font-medium">
                   Retrying
                 </th>
-                <th scope="col" className="px-3 py-2 text-right font-medium">
+                <th scope="col" className="py-2 pr-4 text-right font-medium">
                   Failed
                 </th>
-                <th scope="col" className="px-3 py-2 font-medium">
+                <th scope="col" className="py-2 pr-4 font-medium">
                   Last sent
                 </th>
               </tr>
             </thead>
             <tbody>
               {items.map((poem) => (
-                <tr key={poem.poemId} className="border-b border-stone-100 last:border-0">
-                  <td className="px-3 py-2">
+                <tr key={poem.poemId} className="border-b border-stone-200">
+                  <td className="py-2 pr-4">
                     {poem.slug && poem.title ? (
-                      <a href={`/poetry/${poem.slug}`} className="underline underline-offset-2">
+                      <a
+                        href={`/poetry/${poem.slug}`}
+                        className="text-ember-700 underline underline-offset-4"
+                      >
                         {poem.title}
                       </a>
                     ) : (
                       <span className="text-stone-500">Poem removed</span>
                     )}
                   </td>
-                  <td className="px-3 py-2 text-right tabular-nums">{poem.sent}</td>
-                  <td className="px-3 py-2 text-right tabular-nums">{poem.retrying}</td>
+                  <td className="py-2 pr-4 text-right tabular-nums">{poem.sent}</td>
+                  <td className="py-2 pr-4 text-right tabular-nums">{poem.retrying}</td>
                   <td
-                    className={`px-3 py-2 text-right tabular-nums ${poem.failed > 0 ? "text-red-700" : ""}`}
+                    className={`py-2 pr-4 text-right tabular-nums ${poem.failed > 0 ? "text-red-700" : ""}`}
                   >
                     {poem.failed}
                   </td>
-                  <td className="px-3 py-2 whitespace-nowrap text-stone-600">
+                  <td className="py-2 text-stone-600">
                     {WHAT_WAS_SENT[poem.lastActivity.type]}, {when.format(poem.lastActivity.at)}
                   </td>
                 </tr>
