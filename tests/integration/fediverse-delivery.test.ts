@@ -9,8 +9,10 @@ import {
   poems,
   remoteActors,
 } from "../../server/db/schema.ts";
+import { createFediverseDelivery, enqueueActivity } from "../../server/fediverse/delivery.ts";
 import { actorKeyPairs } from "../../server/fediverse/keys.ts";
 import { DELETE_AFTER_UNDO_MS } from "../../server/fediverse/publishing.ts";
+import { createLogger } from "../../server/logger.ts";
 import { requireAdmin } from "../../server/services/actor.ts";
 import { api } from "../helpers/api.ts";
 import { drivers } from "../helpers/database.ts";
@@ -221,5 +223,42 @@ describe.each(drivers)("fediverse delivery (%s)", (driver) => {
     expect(
       (await api(t.app, "GET", "/api/admin/fediverse/deliveries", { cookie: reader })).status,
     ).toBe(403);
+  });
+
+  it("never POSTs to a private or loopback address unless allowed", async () => {
+    const [rsa] = await actorKeyPairs(t.db);
+    if (!rsa) throw new Error("no RSA key pair");
+    const guarded = createFediverseDelivery({
+      db: t.db,
+      config: t.config,
+      logger: createLogger("silent"),
+      now: () => clock,
+      ownsDatabase: driver === "pglite",
+      signer: async () => ({
+        keyId: new URL("https://example.org/#main-key"),
+        privateKey: rsa.privateKey,
+      }),
+      allowPrivateAddresses: false,
+    });
+    await t.db.transaction((tx) =>
+      enqueueActivity(
+        tx,
+        {
+          activityId: "https://example.org/a/1",
+          type: "Create",
+          poemId: 1,
+          body: { type: "Create" },
+        },
+        [inboxes.inbox("/loopback-by-name"), "http://127.0.0.1:9/literal", "http://[::1]:9/v6"],
+      ),
+    );
+    await guarded.drain();
+    await guarded.stop();
+    const rows = await t.db.select().from(fediverseDeliveries);
+    expect(rows.map((row) => row.state)).toEqual(["failed", "failed", "failed"]);
+    expect(rows.every((row) => row.lastError?.includes("not a public internet address"))).toBe(
+      true,
+    );
+    expect(inboxes.received).toEqual([]);
   });
 });
