@@ -30,13 +30,13 @@ import {
   digestSendInput,
 } from "./schemas/digest.ts";
 import { archivedEmbers, emberPageQuery, featuredEmber, todaysEmber } from "./schemas/embers.ts";
-import { poemDeliveryState } from "./schemas/fediverse-delivery.ts";
 import {
   fediverseBlock,
   fediverseBlockInput,
   fediverseFollowers,
   fediverseFollowersQuery,
 } from "./schemas/fediverse.ts";
+import { poemDeliveryState } from "./schemas/fediverse-delivery.ts";
 import { guestSubmission, guestSubmissionInput } from "./schemas/guest-submission.ts";
 import {
   GUEST_VOICE_MESSAGES,

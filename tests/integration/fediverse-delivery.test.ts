@@ -1,4 +1,3 @@
-import { generateCryptoKeyPair } from "@fedify/fedify";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
