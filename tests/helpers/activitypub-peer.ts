@@ -66,6 +66,7 @@ export async function startActivityPubPeer(options: PeerOptions = {}) {
   const waiters = new Set<() => void>();
   const publicKeyCache = new Map<string, string>();
   const hasSharedInbox = options.sharedInbox ?? true;
+  const displayNames = new Map<string, string>();
 
   const server = http.createServer((request, response) => {
     void handle(request, response).catch((error: unknown) => {
@@ -89,7 +90,7 @@ export async function startActivityPubPeer(options: PeerOptions = {}) {
       id: actorUrl(name),
       type: "Person",
       preferredUsername: name,
-      name: `${name[0]?.toUpperCase() ?? ""}${name.slice(1)} of the Peer`,
+      name: displayNames.get(name) ?? `${name[0]?.toUpperCase() ?? ""}${name.slice(1)} of the Peer`,
       url: `${origin}/@${name}`,
       inbox: inboxOf(name),
       outbox: `${actorUrl(name)}/outbox`,
@@ -243,6 +244,12 @@ export async function startActivityPubPeer(options: PeerOptions = {}) {
     newId(name: string, kind: "statuses" | "activities" = "activities"): string {
       sequence += 1;
       return `${actorUrl(name)}/${kind}/${Date.now().toString(36)}${sequence}`;
+    },
+
+    /** The actor document of `name` as it is now, after a rename (for an Update of it). */
+    rename(name: string, displayName: string): Json {
+      displayNames.set(name, displayName);
+      return actorDocument(name);
     },
 
     /** Serves `object` at its id from now on, as a real server serves what it published. */

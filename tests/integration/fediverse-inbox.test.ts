@@ -140,6 +140,33 @@ describe.each(drivers)("fediverse inbox on %s", (driver) => {
     expect(stored.map((row) => [row.remoteNoteId, row.stanzaIndex])).toEqual([[toPoem.id, "0"]]);
   });
 
+  it("reads a known sender from what it kept, and again when the sender sends an Update of itself", async () => {
+    const [before] = await site.db
+      .select()
+      .from(remoteActors)
+      .where(eq(remoteActors.id, peer.actorUrl("alice")));
+    const profile = peer.rename("alice", "Alice Renamed");
+    // A later activity does not fetch the actor's document again.
+    await peer.send(site.inboxUrl, create("alice", note("alice", stanzaUrl, "<p>again</p>")));
+    const [kept] = await site.db
+      .select()
+      .from(remoteActors)
+      .where(eq(remoteActors.id, peer.actorUrl("alice")));
+    expect(kept?.name).toBe(before?.name);
+    const update = {
+      id: peer.newId("alice"),
+      type: "Update",
+      actor: peer.actorUrl("alice"),
+      object: profile,
+    };
+    expect((await peer.send(site.inboxUrl, update)).status).toBeLessThan(300);
+    const [renamed] = await site.db
+      .select()
+      .from(remoteActors)
+      .where(eq(remoteActors.id, peer.actorUrl("alice")));
+    expect(renamed?.name).toBe("Alice Renamed");
+  });
+
   it("edits a reply on Update and removes it on Delete, only for its author", async () => {
     const reply = note("carol", stanzaUrl, "<p>first words</p>");
     await peer.send(site.inboxUrl, create("carol", reply), { as: "carol" });

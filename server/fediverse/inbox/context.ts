@@ -1,6 +1,8 @@
 import type { InboxContext } from "@fedify/fedify";
-import { type Activity, type Actor, getActorHandle, isActor } from "@fedify/vocab";
+import { type Activity, type Actor, getActorHandle, isActor, type Recipient } from "@fedify/vocab";
+import { eq } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
+import { remoteActors } from "../../db/schema.ts";
 import type { Logger } from "../../logger.ts";
 import type { FediverseVoiceService, RemoteAuthor } from "../../services/fediverse-voices.ts";
 import { isBlocked, serverOf } from "../blocks.ts";
@@ -37,6 +39,9 @@ export interface InboxDeps {
 
 export type Context = InboxContext<void>;
 
+/** How long what was read of a remote actor is used before its document is fetched again. */
+const ACTOR_FRESH_MS = 6 * 60 * 60 * 1000;
+
 function text(value: unknown): string | null {
   if (value === null || value === undefined) return null;
   const string = String(value).trim();
@@ -51,9 +56,32 @@ export async function senderOf(
   deps: InboxDeps,
   ctx: Context,
   activity: Activity,
-): Promise<{ actor: Actor; author: RemoteAuthor } | null> {
+  options: { isRefreshed?: boolean } = {},
+): Promise<{ recipient: Recipient; author: RemoteAuthor } | null> {
   const actorId = activity.actorId;
   if (!actorId || (await isBlocked(deps.db, actorId))) return null;
+  // What the site read of the actor lately stands, so a busy account's every reply does not
+  // fetch its document again; an Update of the actor reads it afresh.
+  const [known] = options.isRefreshed
+    ? []
+    : await deps.db.select().from(remoteActors).where(eq(remoteActors.id, actorId.href));
+  if (known && Date.now() - known.updatedAt.getTime() < ACTOR_FRESH_MS) {
+    return {
+      recipient: {
+        id: actorId,
+        inboxId: new URL(known.inbox),
+        endpoints: known.sharedInbox ? { sharedInbox: new URL(known.sharedInbox) } : null,
+      },
+      author: {
+        actorUrl: known.id,
+        handle: known.handle,
+        name: known.name,
+        avatarUrl: known.avatarUrl,
+        profileUrl: known.profileUrl,
+        server: known.server,
+      },
+    };
+  }
   let actor: Actor;
   try {
     const fetched = await activity.getActor(ctx);
@@ -90,5 +118,5 @@ export async function senderOf(
     publicKeyId: actor.publicKeyId?.href ?? null,
     server,
   });
-  return { actor, author };
+  return { recipient: actor, author };
 }

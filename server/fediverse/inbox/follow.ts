@@ -16,7 +16,7 @@ export function onFollow(deps: InboxDeps) {
     const actorUri = ctx.getActorUri(deps.handle);
     await ctx.sendActivity(
       { identifier: deps.handle },
-      sender.actor,
+      sender.recipient,
       new Accept({
         id: new URL(`#accepts/${crypto.randomUUID()}`, actorUri),
         actor: actorUri,

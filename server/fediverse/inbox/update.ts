@@ -10,7 +10,9 @@ export function onUpdate(deps: InboxDeps) {
     const object = await update.getObject(ctx).catch(() => null);
     if (!object?.id) return;
     if (isActor(object)) {
-      if (object.id.href === update.actorId?.href) await senderOf(deps, ctx, update);
+      if (object.id.href === update.actorId?.href) {
+        await senderOf(deps, ctx, update, { isRefreshed: true });
+      }
       return;
     }
     if (!(object instanceof Note) || object.attributionId?.href !== update.actorId?.href) return;
