@@ -220,11 +220,13 @@ export function createFediversePublishing(
       contentHash: row.hash,
     };
     if (step.kind === "update") {
+      // Mastodon applies an edit only when the object says when it was edited.
+      const edited = article.updated ? article : article.clone({ updated: instant(asOf) });
       const update = new Update({
         ...envelope,
         id: activityUrl(objectId),
-        object: article,
-        updated: instant(asOf),
+        object: edited,
+        updated: edited.updated,
       });
       return { activities: [{ type: "Update", activity: update }], state };
     }

@@ -133,6 +133,7 @@ describe.each(drivers)("fediverse delivery (%s)", (driver) => {
     const updates = received("Update");
     expect(updates).toHaveLength(2);
     expect(JSON.stringify(updates[0]?.activity.object)).toContain("a new<br>stanza");
+    expect(updates[0]?.activity.object).toMatchObject({ updated: expect.any(String) });
   });
 
   it("sends Delete with a Tombstone only after the Undo, and a new Create on a restore", async () => {
