@@ -97,7 +97,7 @@ export function createApp(deps: AppDeps) {
   // for one, and the actor's documents and inboxes need no session. With FEDIVERSE=false the
   // pages are only pages and the actor's addresses answer 404.
   if (config.fediverse.enabled) app.use(activityObjects(services, config));
-  app.route("/", fediverseRoutes(services, config.fediverse.enabled));
+  app.route("/", fediverseRoutes(services, { isEnabled: config.fediverse.enabled, logger }));
   const storage = {
     config,
     objectStore: deps.objectStore,

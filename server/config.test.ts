@@ -11,6 +11,11 @@ describe("loadConfig", () => {
     expect(config.databaseUrl).toBeUndefined();
     expect(config.demoContent).toBe(true);
     expect(config.mailFrom).toBe("Ember Verse <no-reply@localhost>");
+    expect(config.fediverse).toEqual({
+      enabled: true,
+      handle: "poet",
+      allowPrivateAddresses: false,
+    });
   });
 
   it.each([
@@ -24,6 +29,11 @@ describe("loadConfig", () => {
     ],
     [{ DEMO_CONTENT: "maybe" }, 'DEMO_CONTENT must be true or false, got "maybe"'],
     [{ TRUST_PROXY: "-1" }, 'TRUST_PROXY must be a number from 0 to 10, got "-1"'],
+    [
+      { FEDIVERSE_HANDLE: "the poet" },
+      'FEDIVERSE_HANDLE must be 1 to 30 letters, digits or underscores, got "the poet"',
+    ],
+    [{ FEDIVERSE: "sometimes" }, 'FEDIVERSE must be true or false, got "sometimes"'],
     [
       { OIDC_ISSUER: "https://id.example" },
       "OIDC_CLIENT_ID must be set when any OIDC_* variable is set",

@@ -5,6 +5,8 @@ import { apiBodyLimit } from "../http/body-limit.ts";
 import type { AppEnv } from "../http/env.ts";
 import { isConnectionError } from "../http/errors.ts";
 import { routesAt } from "../http/routes.ts";
+import type { Logger } from "../logger.ts";
+import { ServiceError } from "../services/errors.ts";
 import type { Services } from "../services/index.ts";
 import { RATE_LIMITS } from "../services/rate-limit.ts";
 import { varyOnAccept, wantsActivityJson } from "./negotiation.ts";
@@ -42,7 +44,10 @@ function signingServer(c: Context): string | null {
   }
 }
 
-export function fediverseRoutes(services: Services, isEnabled: boolean) {
+export function fediverseRoutes(
+  services: Services,
+  { isEnabled, logger }: { isEnabled: boolean; logger: Logger },
+) {
   const { fediverse } = services;
   const federationAnswer = (c: Context<AppEnv>) =>
     isEnabled ? federate(c) : json(404, "Not found");
@@ -53,6 +58,7 @@ export function fediverseRoutes(services: Services, isEnabled: boolean) {
       return await federationAnswer(c);
     } catch (error) {
       if (isConnectionError(error)) throw error;
+      logger.info({ err: error, path: c.req.path }, "fediverse activity could not be read");
       return json(400, "The activity could not be read");
     }
   };
@@ -114,7 +120,12 @@ export function activityObjects(services: Services, config: Config): MiddlewareH
       return;
     }
     const notFound = () => json(404, "Not found", { Vary: "Accept" });
-    const poem = await poems.getPoem("anonymous", named.slug).catch(() => null);
+    // Not found is the poem service's answer for anything readers may not see; a database away
+    // stays the error handler's.
+    const poem = await poems.getPoem("anonymous", named.slug).catch((error: unknown) => {
+      if (error instanceof ServiceError && error.status === 404) return null;
+      throw error;
+    });
     if (!poem) return notFound();
     const audience = fediverse.audience();
     let object: ReturnType<typeof poemArticle> | ReturnType<typeof stanzaNote>;

@@ -183,6 +183,7 @@ describe("axe in the admin area, in every theme", () => {
         "/admin/submissions",
         "/admin/settings",
         "/admin/guest-voices",
+        "/admin/fediverse",
       ]);
       const page = await context.newPage();
       await page.goto(`${server.url}/admin`);

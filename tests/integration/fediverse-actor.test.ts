@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fediverseFollowers, fediverseKeys, remoteActors } from "../../server/db/schema.ts";
+import { requireAdmin } from "../../server/services/actor.ts";
 import { type ActivityPubPeer, startActivityPubPeer } from "../helpers/activitypub-peer.ts";
 import { drivers } from "../helpers/database.ts";
 import { createPoem } from "../helpers/factories.ts";
@@ -74,6 +75,25 @@ describe.each(drivers)("fediverse actor on %s", (driver) => {
       redirect: "manual",
     });
     expect(browser.status).toBe(302);
+  });
+
+  it("takes the actor's name, summary and icon from the site settings once they are set", async () => {
+    const admin = requireAdmin({
+      id: "00000000-0000-0000-0000-000000000000",
+      role: "ADMIN",
+    } as never);
+    await site.services.siteSettings.update(admin, {
+      siteTitle: "Salt Hours",
+      poetBio: "Writes by the sea.\n\nReads <aloud>.",
+      portraitUrl: "/objects/images/portrait.webp",
+    });
+    const actor = (await (await get("/fediverse/actor/poet")).json()) as Record<string, unknown>;
+    expect(actor).toMatchObject({
+      name: "Salt Hours",
+      summary: "<p>Writes by the sea.</p><p>Reads &lt;aloud&gt;.</p>",
+      icon: { type: "Image", url: `${site.url}/objects/images/portrait.webp` },
+    });
+    await site.services.siteSettings.update(admin, { siteTitle: "", poetBio: "", portraitUrl: "" });
   });
 
   it("publishes NodeInfo 2.1 and an outbox of published poems only", async () => {
