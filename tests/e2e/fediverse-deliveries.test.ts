@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ActivityPubPeer, startActivityPubPeer } from "../helpers/activitypub-peer.ts";
 import { hydrated } from "../helpers/browser.ts";
@@ -7,7 +8,7 @@ import { signInWithLink } from "../helpers/operator.ts";
 /**
  * The poet sees what followers were sent (docs/product/fediverse-delivery.md): three servers
  * follow, one takes the poem, one is gone (410) and one is down (503), and /admin/fediverse
- * shows the poem sent to one, retrying for one and failed for one.
+ * shows the poem sent to one, retrying for one and failed for one, with nothing axe finds.
  */
 const site = setUpBrowserSite({ FEDIVERSE_ALLOW_PRIVATE_ADDRESSES: "true" });
 const peers: ActivityPubPeer[] = [];
@@ -86,6 +87,11 @@ describe("delivery state in the admin", () => {
         "1",
         expect.stringMatching(/^Published, /),
       ]);
+      const axe = await new AxeBuilder({ page })
+        .include("section[aria-labelledby='fediverse-deliveries']")
+        .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"])
+        .analyze();
+      expect(axe.violations.map((violation) => violation.id)).toEqual([]);
       await deliveries.scrollIntoViewIfNeeded();
       if (SCREENSHOTS) {
         await page.screenshot({ path: `${SCREENSHOTS}/fediverse-deliveries-${width}.png` });
