@@ -7,10 +7,11 @@ import { signRequest } from "@fedify/fedify";
 import { and, desc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { PoemDeliveryState } from "../../common/schemas/fediverse-delivery.ts";
 import type { Database } from "../db/client.ts";
-import { fediverseActivities, fediverseDeliveries, poems } from "../db/schema.ts";
+import { fediverseActivities, fediverseBlocks, fediverseDeliveries, poems } from "../db/schema.ts";
 import { isPublicAddress } from "../images/public-address.ts";
 import { createBackgroundLoop } from "../services/background-loop.ts";
 import type { ServiceDeps } from "../services/deps.ts";
+import { serverOf } from "./blocks.ts";
 
 /** The actor's RSA key, with which every POST is signed (draft-cavage, as Mastodon expects). */
 export interface DeliverySigner {
@@ -329,6 +330,7 @@ export function createFediverseDelivery(
     claimToken: string,
     signer: DeliverySigner,
     markSent: (id: number, status: number) => Promise<void>,
+    blockedServers: Set<string>,
   ): Promise<"sent" | "retry" | "failed"> {
     const body = bodies.get(delivery.activityId);
     if (!body) {
@@ -336,7 +338,10 @@ export function createFediverseDelivery(
       return "failed";
     }
     const url = new URL(delivery.inbox);
-    const refusal = inboxUrlRefusal(url, deps.allowPrivateAddresses);
+    // A server the poet blocked (docs/product/fediverse.md) gets nothing more, queued or not.
+    const refusal = blockedServers.has(serverOf(url))
+      ? "the poet blocked this server"
+      : inboxUrlRefusal(url, deps.allowPrivateAddresses);
     if (refusal) {
       await settle(delivery, claimToken, { state: "failed", lastError: refusal });
       return "failed";
@@ -425,12 +430,20 @@ export function createFediverseDelivery(
     if (claimed.length === 0) return 0;
     await loadBodies([...new Set(claimed.map((delivery) => delivery.activityId))]);
     const signer = await deps.signer();
+    const blockedServers = new Set(
+      (
+        await db
+          .select({ value: fediverseBlocks.value })
+          .from(fediverseBlocks)
+          .where(eq(fediverseBlocks.kind, "server"))
+      ).map((row) => row.value),
+    );
     const outcomes = { sent: 0, retry: 0, failed: 0 };
     const markSent = sentMarks(claimToken);
     const queue = [...claimed];
     const worker = async () => {
       for (let delivery = queue.shift(); delivery; delivery = queue.shift()) {
-        outcomes[await deliver(delivery, claimToken, signer, markSent)] += 1;
+        outcomes[await deliver(delivery, claimToken, signer, markSent, blockedServers)] += 1;
       }
     };
     await Promise.all(

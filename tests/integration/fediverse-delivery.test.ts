@@ -2,12 +2,14 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   fediverseActivities,
+  fediverseBlocks,
   fediverseDeliveries,
   fediverseFollowers,
   fediversePoemState,
   poems,
   remoteActors,
 } from "../../server/db/schema.ts";
+import { addBlock } from "../../server/fediverse/blocks.ts";
 import { createFediverseDelivery, enqueueActivity } from "../../server/fediverse/delivery.ts";
 import { actorKeyPairs } from "../../server/fediverse/keys.ts";
 import { DELETE_AFTER_UNDO_MS } from "../../server/fediverse/publishing.ts";
@@ -260,5 +262,17 @@ describe.each(drivers)("fediverse delivery (%s)", (driver) => {
       true,
     );
     expect(inboxes.received).toEqual([]);
+  });
+
+  it("does not send to a server the poet blocked", async () => {
+    await follow({ name: "ivy", inbox: "/ivy" });
+    // Only the block row: its follower is still listed, as one whose removal has not run yet.
+    await addBlock(t.db, "server", new URL(inboxes.inbox("/")).host);
+    await createPoem(t.db, { publishAt: clock });
+    await federate();
+    const [row] = await t.db.select().from(fediverseDeliveries);
+    expect(row).toMatchObject({ state: "failed", lastError: "the poet blocked this server" });
+    expect(inboxes.received).toEqual([]);
+    await t.db.delete(fediverseBlocks);
   });
 });
