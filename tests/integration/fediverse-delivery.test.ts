@@ -138,6 +138,23 @@ describe.each(drivers)("fediverse delivery (%s)", (driver) => {
     expect(updates[0]?.activity.object).toMatchObject({ updated: expect.any(String) });
   });
 
+  it("sends a Delete of the old address and a Create of the new when the slug changes", async () => {
+    const poem = await createPoem(t.db, { slug: "old-road", publishAt: clock });
+    await federate();
+    await t.db.update(poems).set({ slug: "new-road" }).where(eq(poems.id, poem.id));
+    await federate();
+    // The two go out together, in either order: each names its own object.
+    const after = inboxes.received.filter(({ inbox }) => inbox === "/shared").slice(1);
+    expect(after.map(({ activity }) => activity.type).sort()).toEqual(["Create", "Delete"]);
+    expect(received("Delete")[0]?.activity.object).toMatchObject({
+      type: "Tombstone",
+      id: new URL("/poetry/old-road", t.config.publicUrl).href,
+    });
+    expect(received("Create").at(-1)?.activity.object).toMatchObject({
+      id: new URL("/poetry/new-road", t.config.publicUrl).href,
+    });
+  });
+
   it("sends Delete with a Tombstone only after the Undo, and a new Create on a restore", async () => {
     const poem = await createPoem(t.db, { publishAt: clock });
     await federate();
