@@ -1,5 +1,10 @@
 import dns from "node:dns/promises";
-import { createFederation, type Federation, getAuthenticatedDocumentLoader } from "@fedify/fedify";
+import {
+  createFederation,
+  type Federation,
+  getAuthenticatedDocumentLoader,
+  type InboxContext,
+} from "@fedify/fedify";
 import {
   Announce,
   Create,
@@ -25,6 +30,7 @@ import type { Database } from "../db/client.ts";
 import { poems } from "../db/schema.ts";
 import { publishedPoems } from "../db/visibility.ts";
 import { escapeMarkup } from "../escape.ts";
+import { isConnectionError } from "../http/errors.ts";
 import { isPublicAddress } from "../images/public-address.ts";
 import type { Logger } from "../logger.ts";
 import type { PoemService } from "../services/poems.ts";
@@ -221,16 +227,31 @@ export function createFediverse(deps: FediverseDeps) {
   }));
 
   const inboxDeps: InboxDeps = { db, logger, publicUrl, handle, voices: deps.voices };
+  /**
+   * A handler that fails on what an activity says is the sender's problem, not a reason for a
+   * 5xx: it is logged and the activity answered as received. A database away is rethrown, so
+   * Fedify answers 500 and the sender tries again later.
+   */
+  const settled =
+    <A>(handler: (ctx: InboxContext<void>, activity: A) => Promise<void>) =>
+    async (ctx: InboxContext<void>, activity: A) => {
+      try {
+        await handler(ctx, activity);
+      } catch (error) {
+        if (isConnectionError(error)) throw error;
+        logger.warn({ err: error }, "fediverse activity could not be handled");
+      }
+    };
   federation
     .setInboxListeners(FEDIVERSE_PATHS.inbox, FEDIVERSE_PATHS.sharedInbox)
     .setSharedKeyDispatcher(() => ({ identifier: handle }))
-    .on(Follow, onFollow(inboxDeps))
-    .on(Undo, onUndo(inboxDeps))
-    .on(Create, onCreate(inboxDeps))
-    .on(Update, onUpdate(inboxDeps))
-    .on(Delete, onDelete(inboxDeps))
-    .on(Like, onLike(inboxDeps))
-    .on(Announce, onAnnounce(inboxDeps))
+    .on(Follow, settled(onFollow(inboxDeps)))
+    .on(Undo, settled(onUndo(inboxDeps)))
+    .on(Create, settled(onCreate(inboxDeps)))
+    .on(Update, settled(onUpdate(inboxDeps)))
+    .on(Delete, settled(onDelete(inboxDeps)))
+    .on(Like, settled(onLike(inboxDeps)))
+    .on(Announce, settled(onAnnounce(inboxDeps)))
     .onError((_ctx, error) => {
       logger.warn({ err: error }, "fediverse inbox activity failed");
     });
