@@ -37,6 +37,7 @@ import {
   fediverseFollowers,
   fediverseFollowersQuery,
 } from "./schemas/fediverse.ts";
+import { poemDeliveryState } from "./schemas/fediverse-delivery.ts";
 import { guestSubmission, guestSubmissionInput } from "./schemas/guest-submission.ts";
 import {
   GUEST_VOICE_MESSAGES,
@@ -564,6 +565,12 @@ export const endpoints = {
     method: "GET",
     path: "/api/admin/digest/runs",
     answer: z.array(digestRun),
+  }),
+  /** What followers on the fediverse were sent of each poem (docs/product/fediverse-delivery.md). */
+  fediverseDeliveries: endpoint({
+    method: "GET",
+    path: "/api/admin/fediverse/deliveries",
+    answer: z.array(poemDeliveryState),
   }),
   countDigestRecipients: endpoint({
     method: "GET",

@@ -136,8 +136,10 @@ const control =
 if (handle.driver === "pglite") {
   await services.digestSender.releaseOwnClaims();
   await services.imports.releaseOwnClaims();
+  await services.fediverseOutbound.releaseOwnClaims();
 }
 services.digestSender.start();
+services.fediverseOutbound.start();
 services.subscriptions.verificationRetries.start();
 services.databaseUpkeep.loop.start();
 services.digest.scheduleLoop.start();
@@ -183,6 +185,7 @@ async function shutdown(signal: string) {
   await control?.close();
   await closeVite();
   await services.digestSender.stop();
+  await services.fediverseOutbound.stop();
   await services.subscriptions.verificationRetries.stop();
   await services.databaseUpkeep.loop.stop();
   await services.digest.scheduleLoop.stop();

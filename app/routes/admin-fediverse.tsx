@@ -3,6 +3,7 @@ import { endpoints } from "../../common/endpoints.ts";
 import type { FediverseBlock } from "../../common/schemas/fediverse.ts";
 import { adminCall } from "../components/admin/admin-call.ts";
 import { AdminPage } from "../components/admin/admin-page.tsx";
+import { FediverseDeliveries } from "../components/admin/fediverse-deliveries.tsx";
 import { Field, inputClass, primaryButton, secondaryButton } from "../components/admin/ui.tsx";
 import { useAdminList } from "../components/admin/use-admin-list.ts";
 import { adminMeta } from "../lib/admin-access.ts";
@@ -22,6 +23,7 @@ export default function AdminFediverse() {
   return (
     <AdminPage title="Fediverse">
       <Followers />
+      <FediverseDeliveries />
       <Blocks />
     </AdminPage>
   );

@@ -9,6 +9,7 @@ import { adminReaderRoutes } from "./admin-readers.ts";
 import { audioRoutes } from "./audio.ts";
 import { digestRoutes } from "./digest.ts";
 import { fediverseAdminRoutes } from "./fediverse-admin.ts";
+import { fediverseDeliveryRoutes } from "./fediverse-deliveries.ts";
 import { guestVoiceRoutes } from "./guest-voices.ts";
 import { imageRoutes } from "./images.ts";
 import { importRoutes } from "./import.ts";
@@ -28,6 +29,7 @@ export function adminRoutes(services: Services, images: ImageService, audio: Aud
     .route("/", adminContentRoutes(services))
     .route("/", adminReaderRoutes(services))
     .route("/", digestRoutes(services))
+    .route("/", fediverseDeliveryRoutes(services))
     .route("/", fediverseAdminRoutes(services))
     .route("/", guestVoiceRoutes(services))
     .route("/", imageRoutes(images))

@@ -35,6 +35,10 @@ const TABLES_IN_ORDER: PgTable[] = [
   schema.remoteActors,
   schema.fediverseFollowers,
   schema.fediverseBlocks,
+  // What followers were sent: without it a restored site would send every poem again as new.
+  schema.fediversePoemState,
+  schema.fediverseActivities,
+  schema.fediverseDeliveries,
 ];
 
 /**

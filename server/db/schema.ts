@@ -625,6 +625,78 @@ export const guestVoices = pgTable(
 );
 
 /**
+ * What the site has told its fediverse followers (docs/decisions/047-fediverse-delivery.md): one
+ * signed activity (Create, Update or Delete of a poem's Article), its JSON-LD body kept whole so
+ * every delivery of it, on any instance and after any restart, sends the same bytes and id.
+ */
+export const fediverseActivities = pgTable(
+  "fediverse_activities",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    /** The activity's id URL: receivers drop a second activity with the same one. */
+    activityId: text("activity_id").notNull().unique(),
+    type: text("type", { enum: ["Create", "Update", "Delete"] }).notNull(),
+    /** The poem it is about; kept after the poem is purged, so the admin still counts it. */
+    poemId: integer("poem_id").notNull(),
+    body: jsonb("body").$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index("fediverse_activities_poem_idx").on(table.poemId, table.createdAt.desc())],
+);
+
+export const FEDIVERSE_DELIVERY_STATES = ["pending", "retrying", "sent", "failed"] as const;
+
+/**
+ * One activity to one inbox, claimed like a digest delivery (FOR UPDATE SKIP LOCKED and a
+ * lease): `pending` or `retrying` until its next attempt is due, then `sent` after a 2xx (never
+ * sent again) or `failed` for good.
+ */
+export const fediverseDeliveries = pgTable(
+  "fediverse_deliveries",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    activityId: integer("activity_id")
+      .notNull()
+      .references(() => fediverseActivities.id, { onDelete: "cascade" }),
+    inbox: text("inbox").notNull(),
+    state: text("state", { enum: FEDIVERSE_DELIVERY_STATES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    /** The instance's claim while a POST is in flight; another may take the row after the lease. */
+    claimedBy: text("claimed_by"),
+    leaseUntil: timestamp("lease_until", { withTimezone: true }),
+    lastStatus: integer("last_status"),
+    lastError: text("last_error"),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    unique("fediverse_deliveries_activity_inbox_key").on(table.activityId, table.inbox),
+    // The sender's claim only ever looks at unfinished rows.
+    index("fediverse_deliveries_unfinished_idx")
+      .on(table.nextAttemptAt)
+      .where(sql`${table.state} in ('pending', 'retrying')`),
+  ],
+);
+
+/**
+ * Per poem, what followers were last sent, so publishing federates by comparing what readers can
+ * see now with this row (docs/decisions/047-fediverse-delivery.md): `created` with the hash of
+ * the title and stanzas sent, `deleted` after the Delete, and `history` for imported poems, which
+ * are never sent.
+ */
+export const fediversePoemState = pgTable("fediverse_poem_state", {
+  poemId: integer("poem_id").primaryKey(),
+  /** The Article's id (the poem's page) as sent, so a Delete names it even after a new slug. */
+  objectId: text("object_id"),
+  /** The slug it was sent under: a new slug is a new address, so a Delete and a new Create. */
+  slug: text("slug"),
+  state: text("state", { enum: ["created", "deleted", "history"] }).notNull(),
+  contentHash: text("content_hash"),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
  * Fedify's key–value store (server/fediverse/kv-store.ts, docs/decisions/044-fediverse-store-and-queue.md):
  * its caches of remote documents and keys, and the ids of activities already received. The key
  * is Fedify's key parts joined by a separator no part holds, so `list(prefix)` is a range scan.

@@ -32,6 +32,7 @@ import {
   subscriptions,
   tags,
 } from "../db/schema.ts";
+import { markPoemsAsHistory } from "../fediverse/publishing.ts";
 import { type ImportInput, parseImport } from "../import/parse.ts";
 import { ImportFileError, type ImportSource, type ParsedImport } from "../import/types.ts";
 import type { AdminActor } from "./actor.ts";
@@ -433,6 +434,12 @@ export function createImportService(
         return [...tagIdsOfPoem].map((tagId) => ({ poemId, tagId }));
       });
       if (links.length > 0) await tx.insert(poemTags).values(links).onConflictDoNothing();
+      // An import brings the poet's past, not news: followers are never sent these poems
+      // (docs/decisions/047-fediverse-delivery.md), decided in the transaction that makes them.
+      await markPoemsAsHistory(
+        tx,
+        inserted.map((row) => row.id),
+      );
       if (inserted.length > 0) {
         await tx.insert(importItems).values(
           fresh.map(({ poem }, at) => ({

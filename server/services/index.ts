@@ -1,4 +1,5 @@
 import type { DatabaseHandle } from "../db/client.ts";
+import type { FediverseDeliveryOptions } from "../fediverse/delivery.ts";
 import { createFediverse } from "../fediverse/federation.ts";
 import type { Mailer } from "../mail/transport.ts";
 import { resolveSessionSecret } from "../secrets.ts";
@@ -12,6 +13,7 @@ import { createDigestService } from "./digest.ts";
 import { createDigestSender, type DigestSenderOptions } from "./digest-sender.ts";
 import { createEmberService } from "./embers.ts";
 import { createFediverseAdminService } from "./fediverse-admin.ts";
+import { createFediverseOutbound } from "./fediverse-outbound.ts";
 import { createFediverseVoiceService } from "./fediverse-voices.ts";
 import { createGuestSubmissionService } from "./guest-submissions.ts";
 import { createGuestVoiceService } from "./guest-voices.ts";
@@ -39,6 +41,8 @@ export function createServices(
     importOptions?: Partial<ImportOptions>;
     /** Fetches an imported poem's cover into our storage (absent: covers stay references). */
     fetchCover?: CoverFetcher;
+    /** Tests shorten the fediverse delivery's retry delays; servers use its defaults. */
+    fediverseDeliveryOptions?: Partial<FediverseDeliveryOptions>;
   },
 ) {
   const deps = {
@@ -67,6 +71,13 @@ export function createServices(
   const accounts = createAccountService({ ...deps, rateLimiter, secret });
   const fediverseVoices = createFediverseVoiceService({ ...deps, interactions });
   const fediverse = createFediverse({ ...deps, poems, siteSettings, voices: fediverseVoices });
+  const fediverseOutbound = createFediverseOutbound({
+    ...deps,
+    contentChanges,
+    audience: fediverse.audience,
+    contextLoader: fediverse.contextLoader,
+    deliveryOptions: deps.fediverseDeliveryOptions,
+  });
   return {
     health: createHealthService(deps.handle),
     databaseUpkeep: createDatabaseUpkeep({ ...deps, recentlyDeleted }),
@@ -88,6 +99,7 @@ export function createServices(
     subscriptions,
     digest: createDigestService({ ...deps, embers, sender: digestSender }),
     digestSender,
+    fediverseOutbound,
     rateLimiter,
     accounts,
     readerAccounts: createReaderAccountService({ ...deps, accounts, interactions }),

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { createApp } from "../../server/app.ts";
 import { loadConfig } from "../../server/config.ts";
+import type { FediverseDeliveryOptions } from "../../server/fediverse/delivery.ts";
 import type { PageHandler } from "../../server/http/page-handler.ts";
 import type { ImageUrlCheckOptions } from "../../server/images/image-url-check.ts";
 import { createLogger } from "../../server/logger.ts";
@@ -17,6 +18,7 @@ import { type Driver, openTestDatabase } from "./database.ts";
 export interface TestAppOptions {
   env?: Record<string, string>;
   digestSenderOptions?: Partial<DigestSenderOptions>;
+  fediverseDeliveryOptions?: Partial<FediverseDeliveryOptions>;
   /** Renders pages (React Router's handler for the build); without it pages answer a plain 404. */
   pageHandler?: PageHandler;
   /** A built client to serve under /assets, as in production; without it /assets is not served. */
@@ -66,6 +68,7 @@ export async function createTestApp(driver: Driver, options: TestAppOptions = {}
     digestSenderOptions: options.digestSenderOptions,
     importOptions: options.importOptions,
     fetchCover: createCoverFetcher(objectStore, options.coverUrlCheck),
+    fediverseDeliveryOptions: options.fediverseDeliveryOptions,
   });
   const app = createApp({
     config,

@@ -9,7 +9,13 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { endpoints } from "../../common/endpoints.ts";
 import type { ImportJob, ImportPreview } from "../../common/schemas/import.ts";
-import { importJobs, poems, subscriptions, tags } from "../../server/db/schema.ts";
+import {
+  fediversePoemState,
+  importJobs,
+  poems,
+  subscriptions,
+  tags,
+} from "../../server/db/schema.ts";
 import { createLogger } from "../../server/logger.ts";
 import { type AdminActor, requireAdmin } from "../../server/services/actor.ts";
 import { createImportService } from "../../server/services/import.ts";
@@ -221,6 +227,12 @@ describe.each(drivers)("import on %s (docs/decisions/052-the-import-job.md)", (d
     );
     // Both came out this week; only the one written here is news.
     expect(digest.newPoems.map((poem) => poem.slug)).toEqual(["this-weeks-own"]);
+    // Nor are they news to fediverse followers: history from the transaction that made them.
+    const federated = await t.db
+      .select({ poemId: fediversePoemState.poemId, state: fediversePoemState.state })
+      .from(fediversePoemState);
+    expect(federated.map((row) => row.state)).toEqual(["history", "history"]);
+    expect(federated.map((row) => row.poemId).sort()).toEqual(rows.map((row) => row.id).sort());
   });
 
   it("adds nothing twice when the same export comes again", async () => {

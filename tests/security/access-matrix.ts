@@ -143,6 +143,7 @@ export const ACCESS_MATRIX: { [Name in Exclude<RouteName, AdminRouteName>]: Acce
   previewDigest: { body: validDigest, expect: adminOnly(200) },
   sendDigest: { body: { subject: "This week" }, expect: adminOnly() },
   listDigestRuns: { expect: adminOnly(200) },
+  fediverseDeliveries: { expect: adminOnly(200) },
   resumeDigestRun: { expect: adminOnly(404) },
   getSiteSettings: { expect: adminOnly(200) },
   updateSiteSettings: { body: {}, expect: adminOnly(200) },

@@ -1,0 +1,87 @@
+import type { DocumentLoader } from "@fedify/vocab-runtime";
+import type { PoemDeliveryState } from "../../common/schemas/fediverse-delivery.ts";
+import {
+  createFediverseDelivery,
+  deliveryStateByPoem,
+  type FediverseDeliveryOptions,
+} from "../fediverse/delivery.ts";
+import { followerInboxes } from "../fediverse/followers.ts";
+import { actorKeyPairs } from "../fediverse/keys.ts";
+import type { ObjectAudience } from "../fediverse/objects.ts";
+import {
+  createFediversePublishing,
+  type FediversePublishingOptions,
+  markPoemsAsHistory,
+} from "../fediverse/publishing.ts";
+import type { AdminActor } from "./actor.ts";
+import type { ContentChanges } from "./content-changes.ts";
+import type { ServiceDeps } from "./deps.ts";
+
+/**
+ * What the site sends its fediverse followers (docs/decisions/047-fediverse-delivery.md):
+ * publishing by reconciliation, woken by every content write, and the durable delivery queue,
+ * both running on every instance.
+ */
+export function createFediverseOutbound(
+  deps: ServiceDeps & {
+    contentChanges: ContentChanges;
+    /** The site actor and its followers collection (server/fediverse/federation.ts). */
+    audience: () => ObjectAudience;
+    /** Expands JSON-LD contexts from Fedify's preloaded copies, never the network. */
+    contextLoader: DocumentLoader;
+    deliveryOptions?: Partial<FediverseDeliveryOptions>;
+    publishingOptions?: Partial<FediversePublishingOptions>;
+  },
+) {
+  const { db, config } = deps;
+  // Fedify names the actor's keys by their order (server/fediverse/keys.ts puts RSA first):
+  // `#main-key`, the one Mastodon verifies HTTP signatures with, then `#key-2`, the Ed25519 key
+  // of object integrity proofs. Every instance reads the same pairs from the database.
+  const keyOf = async (index: 0 | 1, fragment: string) => {
+    const pair = (await actorKeyPairs(db))[index];
+    if (!pair) throw new Error("the site actor has no key pairs");
+    return { keyId: new URL(fragment, deps.audience().actorUrl), privateKey: pair.privateKey };
+  };
+  const delivery = createFediverseDelivery({
+    ...deps,
+    signer: () => keyOf(0, "#main-key"),
+    allowPrivateAddresses: config.fediverse.allowPrivateAddresses,
+    options: deps.deliveryOptions,
+  });
+  const publishing = createFediversePublishing({
+    ...deps,
+    identity: async () => ({
+      audience: deps.audience(),
+      proofSigner: await keyOf(1, "#key-2"),
+      contextLoader: deps.contextLoader,
+    }),
+    followerInboxes,
+    onQueued: delivery.wake,
+    options: deps.publishingOptions,
+  });
+  // A poem saved, edited, deleted or restored goes out now, not at the next interval.
+  deps.contentChanges.onChange(() => publishing.wake());
+
+  return {
+    deliveryState: (_admin: AdminActor): Promise<PoemDeliveryState[]> => deliveryStateByPoem(db),
+    /** For the import: the poems it brings are the poet's history, never sent to followers. */
+    markPoemsAsHistory: (poemIds: number[]) => markPoemsAsHistory(db, poemIds),
+    /** One reconciliation, then every delivery due now (tests and the CLI). */
+    async federateNow(): Promise<void> {
+      await publishing.reconcile();
+      await delivery.drain();
+    },
+    releaseOwnClaims: delivery.releaseOwnClaims,
+    start() {
+      if (!config.fediverse.enabled) return;
+      publishing.start();
+      delivery.start();
+    },
+    async stop() {
+      await publishing.stop();
+      await delivery.stop();
+    },
+  };
+}
+
+export type FediverseOutbound = ReturnType<typeof createFediverseOutbound>;
