@@ -8,6 +8,7 @@ import { adminRoutes } from "./api/admin.ts";
 import { authRoutes } from "./api/auth.ts";
 import { emberAndBookRoutes } from "./api/embers-books.ts";
 import { healthRoutes } from "./api/health.ts";
+import { insightRoutes } from "./api/insights.ts";
 import { interactionRoutes } from "./api/interactions.ts";
 import { objectRoutes } from "./api/objects.ts";
 import { ogRoutes } from "./api/og.ts";
@@ -161,6 +162,7 @@ export function createApp(deps: AppDeps) {
   api.route("/", interactionRoutes(services));
   api.route("/", accountRoutes(services, images));
   api.route("/", subscriptionRoutes(services, config));
+  api.route("/", insightRoutes(services, config));
   api.route("/admin", adminRoutes(services, images, audio));
   api.all("*", (c) => c.json({ message: "Not found" }, 404));
   app.route("/api", api);

@@ -14,6 +14,7 @@ import { nextVisibilityChange } from "./db/visibility.ts";
 import { createCachePolicy } from "./http/cache-policy.ts";
 import { createPageCache } from "./http/page-cache.ts";
 import { createPageHandler, type PageHandler } from "./http/page-handler.ts";
+import { createPageViewCounter } from "./http/page-views.ts";
 import { createLogger } from "./logger.ts";
 import { createMailer } from "./mail/transport.ts";
 import { CONTENT_CHANGED_CHANNEL } from "./services/content-changes.ts";
@@ -58,6 +59,8 @@ const services = createServices({ db: handle.db, config, logger, handle, mailer 
 const objectStore = await createObjectStore(config);
 
 const server = http.createServer();
+// Every request passes here first, page-cache hit or not: the one place pages are counted.
+if (config.counting) server.on("request", createPageViewCounter(services.insights, config));
 let pageHandler: PageHandler;
 let clientAssetsDir: string | undefined;
 let closeVite = async () => {};
@@ -130,6 +133,7 @@ services.digestSender.start();
 services.subscriptions.verificationRetries.start();
 services.databaseUpkeep.loop.start();
 services.digest.scheduleLoop.start();
+services.insights.start();
 
 server.listen(config.port, config.host, () => {
   const address = server.address();
@@ -172,6 +176,8 @@ async function shutdown(signal: string) {
   await services.subscriptions.verificationRetries.stop();
   await services.databaseUpkeep.loop.stop();
   await services.digest.scheduleLoop.stop();
+  // The counts still in memory reach the database before it closes.
+  await services.insights.stop();
   await stopListening();
   mailer.close();
   await handle.close();

@@ -10,6 +10,7 @@ import { audioRoutes } from "./audio.ts";
 import { digestRoutes } from "./digest.ts";
 import { guestVoiceRoutes } from "./guest-voices.ts";
 import { imageRoutes } from "./images.ts";
+import { adminInsightRoutes } from "./insights.ts";
 import { settingsRoutes } from "./settings.ts";
 
 /**
@@ -29,5 +30,6 @@ export function adminRoutes(services: Services, images: ImageService, audio: Aud
     .route("/", guestVoiceRoutes(services))
     .route("/", imageRoutes(images))
     .route("/", audioRoutes(audio))
-    .route("/", settingsRoutes(services));
+    .route("/", settingsRoutes(services))
+    .route("/", adminInsightRoutes(services));
 }

@@ -1,4 +1,5 @@
 import type { DatabaseHandle } from "../db/client.ts";
+import { digestClickToken } from "../insights/digest-links.ts";
 import type { Mailer } from "../mail/transport.ts";
 import { resolveSessionSecret } from "../secrets.ts";
 import { createAccountService } from "./accounts.ts";
@@ -13,6 +14,7 @@ import { createEmberService } from "./embers.ts";
 import { createGuestSubmissionService } from "./guest-submissions.ts";
 import { createGuestVoiceService } from "./guest-voices.ts";
 import { createHealthService } from "./health.ts";
+import { createInsightsService } from "./insights.ts";
 import { createInteractionService } from "./interactions.ts";
 import { createPoemService } from "./poems.ts";
 import { createRateLimiter } from "./rate-limit.ts";
@@ -49,12 +51,19 @@ export function createServices(
   const digestSender = createDigestSender({
     ...deps,
     unsubscribeUrl: subscriptions.unsubscribeUrl,
+    digestLinkUrl: (runId, position) =>
+      new URL(
+        `/api/digest/link/${digestClickToken(secret, runId, position)}`,
+        deps.config.publicUrl,
+      ).toString(),
     options: deps.digestSenderOptions,
   });
   const contentChanges = createContentChanges(deps);
   const siteSettings = createSiteSettingsService({ ...deps, contentChanges });
   const interactions = createInteractionService({ ...deps, rateLimiter });
   contentChanges.onChange(() => interactions.contentChanged());
+  const insights = createInsightsService({ ...deps, counting: deps.config.counting });
+  contentChanges.onChange(() => insights.contentChanged());
   const recentlyDeleted = createRecentlyDeletedService({ ...deps, contentChanges });
   const accounts = createAccountService({ ...deps, rateLimiter, secret });
   return {
@@ -70,6 +79,7 @@ export function createServices(
     guestSubmissions: createGuestSubmissionService({ ...deps, rateLimiter }),
     guestVoices: createGuestVoiceService({ ...deps, contentChanges }),
     interactions,
+    insights,
     sitemap: createSitemapService(deps),
     search: createSearchService(deps),
     subscriptions,
