@@ -286,13 +286,13 @@ describe.each(drivers)("insights (%s)", (driver) => {
 
   it("redirects a digest's links through a counted click, never anywhere else", async () => {
     const content = {
-      featuredEmber: { text: "A small flame", date: new Date("2026-11-23T00:00:00Z") },
+      featuredEmber: { text: "A small flame", date: "2026-11-23" },
       topEchoedStanzas: [],
       newPoems: [],
     };
     const [run] = await t.db
       .insert(mailRuns)
-      .values({ subject: "This week", content: content as never, status: "completed" })
+      .values({ subject: "This week", content, status: "sent" })
       .returning();
     if (!run) throw new Error("no run");
     const secret = resolveSessionSecret(t.config);
@@ -330,7 +330,7 @@ describe.each(drivers)("insights (%s)", (driver) => {
     const { html, text } = digestEmail(
       "Ember Verse",
       {
-        featuredEmber: { text: "A small flame", date: new Date("2026-11-23T00:00:00Z") },
+        featuredEmber: { text: "A small flame", date: "2026-11-23" },
         topEchoedStanzas: [],
         newPoems: [
           {

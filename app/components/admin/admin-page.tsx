@@ -4,6 +4,7 @@ import { Link } from "react-router";
 /** The admin's pages beside Content Management and its five tabs, linked from there in order. */
 export const ADMIN_PAGES = [
   { to: "/admin/digest", label: "Digest Admin" },
+  { to: "/admin/insights", label: "Insights" },
   { to: "/admin/submissions", label: "Guest Submissions" },
   { to: "/admin/settings", label: "Site Settings" },
   { to: "/admin/guest-voices", label: "Guest Voices" },
