@@ -140,7 +140,7 @@ export default function AdminInsights({ loaderData }: Route.ComponentProps) {
         {summary.poems.length === 0 ? (
           <p className="mt-2 text-stone-700">No poem was read in these days.</p>
         ) : (
-          <div className="mt-2 overflow-x-auto">
+          <div className="mt-2">
             <DataTable
               caption="Top poems by views"
               head={["Poem", "Visitors", "Views"]}
@@ -167,7 +167,7 @@ export default function AdminInsights({ loaderData }: Route.ComponentProps) {
         {summary.sources.length === 0 ? (
           <p className="mt-2 text-stone-700">No visitors in these days.</p>
         ) : (
-          <div className="mt-2 overflow-x-auto">
+          <div className="mt-2">
             <DataTable
               caption="Top sources by visitors"
               head={["Source", "Kind", "Visitors"]}
@@ -227,7 +227,7 @@ export default function AdminInsights({ loaderData }: Route.ComponentProps) {
                   , sent to {numberFormat.format(run.sentCount)}
                 </span>
               </h3>
-              <div className="mt-1 overflow-x-auto">
+              <div className="mt-1">
                 <DataTable
                   caption={`Clicks per link: ${run.subject}`}
                   head={["Link", "Clicks"]}

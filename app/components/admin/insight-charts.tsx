@@ -133,7 +133,7 @@ export function NumbersTable({
       <summary className="cursor-pointer text-ember-700 underline underline-offset-4">
         Numbers: {caption}
       </summary>
-      <div className="mt-2 overflow-x-auto">
+      <div className="mt-2">
         <DataTable caption={caption} head={head} rows={rows} />
       </div>
     </details>
@@ -149,43 +149,47 @@ export function DataTable({
   head: string[];
   rows: ReactNode[][];
 }) {
+  // A wide table scrolls on its own at 375 px; the keyboard can reach and scroll it too.
   return (
-    <table className="w-full border-collapse text-left text-sm text-stone-800">
-      <caption className="sr-only">{caption}</caption>
-      <thead>
-        <tr>
-          {head.map((name, column) => (
-            <th
-              key={name}
-              scope="col"
-              className={`border-b border-stone-300 px-2 py-1 font-medium ${column > 0 ? "text-right" : ""}`}
-            >
-              {name}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((cells, row) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: a row's position is its identity here.
-          <tr key={row} className="border-b border-stone-200">
-            {cells.map((cell, column) =>
-              column === 0 ? (
-                // biome-ignore lint/suspicious/noArrayIndexKey: a cell's position is its column.
-                <th key={column} scope="row" className="px-2 py-1 font-normal">
-                  {cell}
-                </th>
-              ) : (
-                // biome-ignore lint/suspicious/noArrayIndexKey: a cell's position is its column.
-                <td key={column} className="px-2 py-1 text-right tabular-nums">
-                  {cell}
-                </td>
-              ),
-            )}
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to scroll.
+    <section aria-label={caption} tabIndex={0} className="overflow-x-auto">
+      <table className="w-full border-collapse text-left text-sm text-stone-800">
+        <caption className="sr-only">{caption}</caption>
+        <thead>
+          <tr>
+            {head.map((name, column) => (
+              <th
+                key={name}
+                scope="col"
+                className={`border-b border-stone-300 px-2 py-1 font-medium ${column > 0 ? "text-right" : ""}`}
+              >
+                {name}
+              </th>
+            ))}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map((cells, row) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a row's position is its identity here.
+            <tr key={row} className="border-b border-stone-200">
+              {cells.map((cell, column) =>
+                column === 0 ? (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: a cell's position is its column.
+                  <th key={column} scope="row" className="px-2 py-1 font-normal">
+                    {cell}
+                  </th>
+                ) : (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: a cell's position is its column.
+                  <td key={column} className="px-2 py-1 text-right tabular-nums">
+                    {cell}
+                  </td>
+                ),
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
   );
 }
 
