@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { data, Link } from "react-router";
 import { stanzaLines } from "../../common/stanza.ts";
 import { AdminPage } from "../components/admin/admin-page.tsx";
 import {
@@ -11,21 +11,21 @@ import {
 import { VerseLines } from "../components/verse.tsx";
 import { adminMeta } from "../lib/admin-access.ts";
 import { adminContext, appContext } from "../lib/app-context.ts";
+import { orNotFound } from "../lib/not-found.ts";
 import type { Route } from "./+types/admin-poem-insights";
 import { insightWindow, Totals, WindowLinks } from "./admin-insights.tsx";
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const { services } = context.get(appContext);
-  const insights = await services.insights.poem(
-    context.get(adminContext),
-    params.slug,
-    insightWindow(request.url),
+  const insights = await orNotFound(
+    services.insights.poem(context.get(adminContext), params.slug, insightWindow(request.url)),
   );
+  if (!insights) return data({ insights: null }, { status: 404 });
   return { insights };
 }
 
 export const meta = ({ loaderData }: Route.MetaArgs) =>
-  adminMeta(loaderData ? `Insights: ${loaderData.insights.title}` : "Insights");
+  adminMeta(loaderData?.insights ? `Insights: ${loaderData.insights.title}` : "Insights");
 
 const previewsText = (previews: Record<string, number>) =>
   Object.entries(previews)
@@ -39,6 +39,18 @@ const previewsText = (previews: Record<string, number>) =>
  */
 export default function AdminPoemInsights({ loaderData }: Route.ComponentProps) {
   const { insights } = loaderData;
+  if (!insights) {
+    return (
+      <AdminPage title="Insights">
+        <p className="mt-4 text-stone-700">
+          No such poem.{" "}
+          <Link to="/admin/insights" className="text-ember-700 underline underline-offset-4">
+            All insights
+          </Link>
+        </p>
+      </AdminPage>
+    );
+  }
   const shareOf = (reached: number) => (insights.readings > 0 ? reached / insights.readings : 0);
   const largest = Math.max(
     1,
