@@ -52,7 +52,8 @@ export function readReading(text: string): Reading | undefined {
  * Beacons per address in fixed one-minute windows, in this instance's memory only: a flood is
  * refused without a database round trip, and no address is written anywhere (decision 049).
  */
-function createBeaconLimit() {
+function createBeaconLimit(scale: number) {
+  const limit = BEACONS_PER_MINUTE * scale;
   const windows = new Map<string, { count: number; resetAt: number }>();
   return (address: string): number | undefined => {
     const now = performance.now();
@@ -66,9 +67,7 @@ function createBeaconLimit() {
       windows.set(address, window);
     }
     window.count += 1;
-    return window.count > BEACONS_PER_MINUTE
-      ? Math.max(1, Math.ceil((window.resetAt - now) / 1000))
-      : undefined;
+    return window.count > limit ? Math.max(1, Math.ceil((window.resetAt - now) / 1000)) : undefined;
   };
 }
 
@@ -76,7 +75,7 @@ function createBeaconLimit() {
 export function insightRoutes(services: Services, config: Config) {
   const { insights } = services;
   const secret = resolveSessionSecret(config);
-  const limit = createBeaconLimit();
+  const limit = createBeaconLimit(config.rateLimitScale);
   return routesAt<AppEnv>("/api")
     .route(otherRoutes.readingBeacon, async (c) => {
       if (!insights.counting || isUncounted((name) => c.req.header(name))) {
