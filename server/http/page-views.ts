@@ -18,6 +18,20 @@ const NOT_PAGES = /^\/(api|objects|uploads|og|assets|admin|__)(\/|$)/;
 const FILE_NAME = /\.[A-Za-z0-9]+$/;
 const STANZA_CARD = /^\/og\/stanza\/([^/]+)\/(\d{1,4})[^/]*\.png$/;
 
+/** User agents already judged: readers' browsers repeat, and isbot's test takes microseconds. */
+const judged = new Map<string, boolean>();
+const JUDGED_MAX = 2_000;
+
+function isRobot(userAgent: string): boolean {
+  let robot = judged.get(userAgent);
+  if (robot === undefined) {
+    robot = isbot(userAgent);
+    if (judged.size >= JUDGED_MAX) judged.clear();
+    judged.set(userAgent, robot);
+  }
+  return robot;
+}
+
 /**
  * Whether the reader has asked not to be counted (Sec-GPC, DNT), or the request is no person's
  * (a prefetch, a bot). `header` reads a request header by its lower-case name.
@@ -26,7 +40,7 @@ export function isUncounted(header: (name: string) => string | undefined): boole
   if (header("sec-gpc") === "1" || header("dnt") === "1") return true;
   const purpose = header("sec-purpose") ?? header("purpose");
   if (purpose !== undefined && /prefetch|prerender/i.test(purpose)) return true;
-  return isbot(header("user-agent") ?? "");
+  return isRobot(header("user-agent") ?? "");
 }
 
 /** The client's address, as the rate limits read it (server/http/client-address.ts). */
