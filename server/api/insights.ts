@@ -1,3 +1,4 @@
+import type { MiddlewareHandler } from "hono";
 import { endpoints } from "../../common/endpoints.ts";
 import { otherRoutes } from "../../common/other-routes.ts";
 import type { Config } from "../config.ts";
@@ -6,6 +7,7 @@ import type { AdminEnv, AppEnv } from "../http/env.ts";
 import { isUncounted } from "../http/page-views.ts";
 import { readLimitedBody } from "../http/read-limited-body.ts";
 import { routesAt } from "../http/routes.ts";
+import { requireSameOrigin } from "../http/same-origin.ts";
 import { resolveSessionSecret } from "../secrets.ts";
 import type { Services } from "../services/index.ts";
 import type { Reading } from "../services/insights.ts";
@@ -71,13 +73,23 @@ function createBeaconLimit(scale: number) {
   };
 }
 
-/** The reading beacon and the digest's click redirect (docs/product/insights.md). */
-export function insightRoutes(services: Services, config: Config) {
+/**
+ * The reading beacon (docs/product/insights.md). Mounted ahead of the pages' security headers and
+ * session lookup (server/app.ts): a 204 needs neither, and a reader's leaving should cost little.
+ */
+export function readingBeaconRoutes(
+  services: Services,
+  config: Config,
+  /** The API's own body limit (413 past it), ahead of the beacon's smaller one (400). */
+  apiBodyLimit: MiddlewareHandler<AppEnv>,
+) {
   const { insights } = services;
-  const secret = resolveSessionSecret(config);
   const limit = createBeaconLimit(config.rateLimitScale);
-  return routesAt<AppEnv>("/api")
-    .route(otherRoutes.readingBeacon, async (c) => {
+  return routesAt<AppEnv>("/").route(
+    otherRoutes.readingBeacon,
+    apiBodyLimit,
+    requireSameOrigin(config),
+    async (c) => {
       if (!insights.counting || isUncounted((name) => c.req.header(name))) {
         return c.body(null, 204);
       }
@@ -98,13 +110,20 @@ export function insightRoutes(services: Services, config: Config) {
       const outcome = await insights.recordReading(reading);
       if (outcome === "invalid") return c.json({ message: BEACON_MESSAGES.outOfRange }, 400);
       return c.body(null, 204);
-    })
-    .route(otherRoutes.digestLink, async (c) => {
-      const target = await insights.followDigestLink(secret, c.req.param("token"));
-      if (!target) return c.json({ message: "This link is not valid" }, 404);
-      c.header("Cache-Control", "no-store");
-      return c.redirect(target, 302);
-    }).router;
+    },
+  ).router;
+}
+
+/** The digest's click redirect (docs/product/insights.md), on the API router. */
+export function digestLinkRoutes(services: Services, config: Config) {
+  const { insights } = services;
+  const secret = resolveSessionSecret(config);
+  return routesAt<AppEnv>("/api").route(otherRoutes.digestLink, async (c) => {
+    const target = await insights.followDigestLink(secret, c.req.param("token"));
+    if (!target) return c.json({ message: "This link is not valid" }, 404);
+    c.header("Cache-Control", "no-store");
+    return c.redirect(target, 302);
+  }).router;
 }
 
 /** The admin's insights on the admin router (server/api/admin.ts). */

@@ -41,6 +41,11 @@ import { notFound } from "./errors.ts";
 export const FLUSH_INTERVAL_MS = 10_000;
 /** Visitors waiting in memory before a batch is written early. */
 const PENDING_VISITORS_MAX = 50_000;
+/**
+ * While the database is away, batches fail and wait in memory: past this many visitors, new
+ * ones are no longer told apart (their views still count), so memory stays bounded.
+ */
+const PENDING_VISITORS_HELD_MAX = 4 * PENDING_VISITORS_MAX;
 /** Hashes this instance knows it wrote today, so they are not sent again; a bound, not a rule. */
 const WRITTEN_HASHES_MAX = 200_000;
 /** Rows per INSERT: five parameters each, well within PostgreSQL's 65,535. */
@@ -148,7 +153,7 @@ export function createInsightsService(deps: ServiceDeps & { counting: boolean })
       identities = new Set();
       scopes.set(scope, identities);
     }
-    if (identities.has(identity)) return;
+    if (identities.has(identity) || pendingVisitorCount >= PENDING_VISITORS_HELD_MAX) return;
     identities.add(identity);
     pendingVisitorCount += 1;
     if (pendingVisitorCount === PENDING_VISITORS_MAX) loop.wake();
