@@ -59,16 +59,38 @@ export function addressOf(request: IncomingMessage, trustProxy: number): string 
 
 /** Looks at one request and, when it is a page view or a link preview, counts it once answered. */
 export function createPageViewCounter(insights: InsightsService, config: Config) {
+  /**
+   * The page's answer is known: a 200 is a view. One function for every response (`this` is the
+   * response), so a counted request allocates no listener of its own.
+   */
+  function countWhenAnswered(this: ServerResponse) {
+    if (this.statusCode !== 200) return;
+    const request = this.req;
+    const url = request.url ?? "/";
+    const queryAt = url.indexOf("?");
+    insights.recordPageView({
+      path: queryAt < 0 ? url : url.slice(0, queryAt),
+      query: queryAt < 0 ? "" : url.slice(queryAt + 1),
+      address: addressOf(request, config.trustProxy),
+      userAgent: request.headers["user-agent"] ?? "",
+      referrer: request.headers.referer,
+    });
+  }
+  const header = (headers: IncomingMessage["headers"]) => (name: string) => {
+    const value = headers[name];
+    return typeof value === "string" ? value : undefined;
+  };
+
   return (request: IncomingMessage, response: ServerResponse): void => {
     if (request.method !== "GET") return;
     const url = request.url ?? "/";
     const queryAt = url.indexOf("?");
     const path = queryAt < 0 ? url : url.slice(0, queryAt);
     const headers = request.headers;
-    const card = STANZA_CARD.exec(path);
-    if (card) {
-      const platform = previewPlatformOf(headers["user-agent"]);
-      if (!platform) return;
+    if (path.startsWith("/og/")) {
+      const card = STANZA_CARD.exec(path);
+      const platform = card && previewPlatformOf(headers["user-agent"]);
+      if (!card || !platform) return;
       response.once("finish", () => {
         if (response.statusCode !== 200) return;
         insights.recordPreview(decodeURIComponent(card[1] ?? ""), Number(card[2]), platform);
@@ -78,17 +100,7 @@ export function createPageViewCounter(insights: InsightsService, config: Config)
     if (NOT_PAGES.test(path) || FILE_NAME.test(path)) return;
     const destination = headers["sec-fetch-dest"];
     if (destination !== undefined && destination !== "document") return;
-    if (isUncounted((name) => (typeof headers[name] === "string" ? headers[name] : undefined)))
-      return;
-    response.once("finish", () => {
-      if (response.statusCode !== 200) return;
-      insights.recordPageView({
-        path,
-        search: new URLSearchParams(queryAt < 0 ? "" : url.slice(queryAt + 1)),
-        address: addressOf(request, config.trustProxy),
-        userAgent: headers["user-agent"] ?? "",
-        referrer: headers.referer,
-      });
-    });
+    if (isUncounted(header(headers))) return;
+    response.on("finish", countWhenAnswered);
   };
 }

@@ -20,7 +20,7 @@ import {
 } from "../db/schema.ts";
 import { isLive, publishedPoems } from "../db/visibility.ts";
 import { readDigestClickToken } from "../insights/digest-links.ts";
-import { groupOf, sourceOf } from "../insights/sources.ts";
+import { groupOf, type Source, sourceOf } from "../insights/sources.ts";
 import { digestLinkTargets } from "../mail/digest.ts";
 import type { AdminActor } from "./actor.ts";
 import { createBackgroundLoop } from "./background-loop.ts";
@@ -75,13 +75,15 @@ export const METRICS = {
 } as const;
 
 const SOURCE_SCOPE = "source:";
+const DIRECT: Source = { group: "direct", id: "direct" };
+const DIRECT_SCOPE = `${SOURCE_SCOPE}${DIRECT.id}`;
 const SHARE_PATH = /^\/share\/poem\/([^/]+)$/;
 const POEM_PATH_PREFIX = "/poetry/";
 
 export interface PageView {
-  /** The path alone; the query is read for `utm_source` and a share link's `s`, never kept. */
   path: string;
-  search: URLSearchParams;
+  /** The query without its `?`: read for `utm_source` and a share link's `s`, never kept. */
+  query: string;
   address: string;
   userAgent: string;
   referrer: string | undefined;
@@ -131,6 +133,21 @@ export function createInsightsService(deps: ServiceDeps & { counting: boolean })
   }
 
   let counts = new Map<string, number>();
+  /** Views of the day being counted, kept apart from `counts` so a view builds no key. */
+  let tallies = new Map<string, { siteViews: number; pathViews: Map<string, number> }>();
+  let lastTally:
+    | { day: string; tally: { siteViews: number; pathViews: Map<string, number> } }
+    | undefined;
+  function tallyOf(day: string) {
+    if (lastTally?.day === day && tallies.get(day) === lastTally.tally) return lastTally.tally;
+    let tally = tallies.get(day);
+    if (!tally) {
+      tally = { siteViews: 0, pathViews: new Map() };
+      tallies.set(day, tally);
+    }
+    lastTally = { day, tally };
+    return tally;
+  }
   /** day → scope → identities (address and user agent), until the next batch hashes them. */
   let pendingVisitors = new Map<string, Map<string, Set<string>>>();
   let pendingVisitorCount = 0;
@@ -193,6 +210,11 @@ export function createInsightsService(deps: ServiceDeps & { counting: boolean })
 
   /** Writes what memory holds; on failure it stays in memory for the next batch. */
   async function writeBatch(): Promise<void> {
+    for (const [day, tally] of tallies) {
+      add(day, METRICS.views, "", "", tally.siteViews);
+      for (const [path, n] of tally.pathViews) add(day, METRICS.views, path, "", n);
+    }
+    tallies = new Map();
     const takenCounts = counts;
     const takenVisitors = pendingVisitors;
     counts = new Map();
@@ -409,15 +431,22 @@ export function createInsightsService(deps: ServiceDeps & { counting: boolean })
     /** A page a person asked for, answered 200 with HTML (server/http/page-views.ts decides). */
     recordPageView(view: PageView): void {
       const day = today();
+      const tally = tallyOf(day);
+      tally.siteViews += 1;
+      tally.pathViews.set(view.path, (tally.pathViews.get(view.path) ?? 0) + 1);
       const identity = `${view.address}\n${view.userAgent}`;
-      add(day, METRICS.views, "", "");
-      add(day, METRICS.views, view.path, "");
       addVisitor(day, "", identity);
       addVisitor(day, view.path, identity);
-      const source = sourceOf(view.referrer, view.search.get("utm_source"), siteHost);
-      if (source) addVisitor(day, `${SOURCE_SCOPE}${source.id}`, identity);
-      const shared = SHARE_PATH.exec(view.path);
-      const stanza = view.search.get("s");
+      // Most views carry neither a query nor another site's address: no parsing for those.
+      const search = view.query ? new URLSearchParams(view.query) : undefined;
+      const source =
+        view.referrer || search
+          ? sourceOf(view.referrer, search?.get("utm_source") ?? null, siteHost)
+          : DIRECT;
+      if (source)
+        addVisitor(day, source === DIRECT ? DIRECT_SCOPE : `${SOURCE_SCOPE}${source.id}`, identity);
+      const stanza = search?.get("s");
+      const shared = stanza ? SHARE_PATH.exec(view.path) : null;
       if (shared?.[1] && stanza && /^\d{1,4}$/.test(stanza)) {
         add(day, METRICS.shareVisits, decodeURIComponent(shared[1]), String(Number(stanza)));
       }
