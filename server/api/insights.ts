@@ -100,8 +100,15 @@ export function readingBeaconRoutes(
         });
       }
       let text: string;
+      const declared = c.req.header("content-length");
       try {
-        text = new TextDecoder().decode(await readLimitedBody(c.req.raw, BEACON_MAX_BYTES));
+        // A beacon declares its length: read whole at once, no stream of its own. A chunked body
+        // is counted as it arrives.
+        if (declared !== undefined && Number(declared) > BEACON_MAX_BYTES) throw new Error();
+        text =
+          declared !== undefined
+            ? await c.req.text()
+            : new TextDecoder().decode(await readLimitedBody(c.req.raw, BEACON_MAX_BYTES));
       } catch {
         return c.json({ message: BEACON_MESSAGES.tooLarge }, 400);
       }

@@ -232,6 +232,12 @@ describe.each(drivers)("insights (%s)", (driver) => {
       const response = await beacon(body, "198.51.100.33");
       expect(response.status, body.slice(0, 60)).toBe(status);
     }
+    // An oversized body refused by its declared length, before it is read.
+    const declared = `{"poem":"five-stanzas","reached":[${Array.from({ length: 1500 }, () => 0).join(",")}]}`;
+    const refused = await beacon(declared, "198.51.100.33", {
+      "content-length": String(declared.length),
+    });
+    expect(refused.status).toBe(400);
     // Asked not to be counted: answered, not counted.
     expect(
       (await beacon('{"poem":"five-stanzas","reached":[4]}', "198.51.100.34", { "sec-gpc": "1" }))
