@@ -122,8 +122,9 @@ const PREVIEW_PLATFORMS: Array<[platform: string, pattern: RegExp]> = [
   ["Slack", /Slack(bot|-ImgProxy)/i],
   ["Discord", /Discordbot/i],
   ["Facebook", /facebookexternalhit|Facebot|meta-externalagent/i],
-  ["X", /Twitterbot/i],
+  // Telegram's bot says it is "like TwitterBot": it is asked first.
   ["Telegram", /TelegramBot/i],
+  ["X", /Twitterbot/i],
   ["LinkedIn", /LinkedInBot/i],
   ["Signal", /\bSignal\b/i],
   ["iMessage", /\bApplebot\b|\biMessage/i],
