@@ -146,6 +146,19 @@ describe("the admin's insights pages", () => {
     }, 120_000);
   }
 
+  it("audits /privacy with axe at both widths in every theme", async () => {
+    const reader = await site.browser.newContext();
+    for (const width of [375, 1280]) {
+      const page = await reader.newPage();
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(`${site.server.url}/privacy`);
+      await hydrated(page);
+      expect(await violations(page)).toEqual([]);
+      await page.close();
+    }
+    await reader.close();
+  }, 60_000);
+
   it("links Insights beside Digest Admin and /privacy from the footer", async () => {
     const page = await site.open(poet, "/admin");
     const links = await page
