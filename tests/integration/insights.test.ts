@@ -1,7 +1,10 @@
+import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import path from "node:path";
 import { getRequestListener } from "@hono/node-server";
 import { sql } from "drizzle-orm";
+import { simpleParser } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { endpoints } from "../../common/endpoints.ts";
 import { dailyCounts, mailRuns, visitSalts } from "../../server/db/schema.ts";
@@ -15,7 +18,7 @@ import { digestEmail } from "../../server/mail/digest.ts";
 import { resolveSessionSecret } from "../../server/secrets.ts";
 import { api, SITE_ORIGIN, wireAnswer } from "../helpers/api.ts";
 import { drivers, rowsOf } from "../helpers/database.ts";
-import { createPoem } from "../helpers/factories.ts";
+import { createPoem, createSubscribers } from "../helpers/factories.ts";
 import { loadPageHandler } from "../helpers/page-handler.ts";
 import { signIn } from "../helpers/session.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
@@ -357,6 +360,44 @@ describe.each(drivers)("insights (%s)", (driver) => {
     expect(html).not.toContain('href="http://localhost:3000/poetry');
     expect(html).toContain('href="http://localhost:3000/unsubscribe?token=abc"');
     expect(text).toContain("Unsubscribe: http://localhost:3000/unsubscribe?token=abc");
+  });
+
+  it("sends a digest whose links are counted redirects, its unsubscribe link direct, and counts its subscribers", async () => {
+    // Subscribed an hour before the services' clock, whatever today's date is.
+    await createSubscribers(t.db, ["digest-reader@example.com"], {
+      verifiedAt: new Date(clock.getTime() - 3_600_000),
+    });
+    const sent = await api(t.app, "POST", "/api/admin/digest/send", {
+      body: { subject: "Counted links" },
+      cookie: admin,
+      origin: SITE_ORIGIN,
+    });
+    expect(sent.status).toBe(201);
+    const run = (await sent.json()) as { id: number };
+    await t.services.digestSender.drain();
+    const outbox = path.join(t.config.dataDir, "outbox");
+    const files = fs.readdirSync(outbox).filter((file) => file.endsWith(".eml"));
+    const mails = await Promise.all(
+      files.map(async (file) => simpleParser(fs.readFileSync(path.join(outbox, file)))),
+    );
+    const mail = mails.find((one) => one.subject === "Counted links");
+    const html = String(mail?.html ?? "");
+    const links = [...html.matchAll(/href="([^"]+)"/g)].map((match) => match[1] ?? "");
+    const counted = links.filter((link) => link.includes("/api/digest/link/"));
+    expect(counted.length).toBeGreaterThan(0);
+    expect(links.filter((link) => !link.includes("/api/digest/link/"))).toEqual([
+      expect.stringContaining("/unsubscribe?s="),
+    ]);
+    // No subscriber in a counted link: every subscriber of the run gets the same ones.
+    for (const link of counted)
+      expect(link).toMatch(new RegExp(`/api/digest/link/${run.id}-\\d+-`));
+    const followed = await api(t.app, "GET", new URL(counted[0] ?? "").pathname);
+    expect(followed.status).toBe(302);
+    expect(followed.headers.get("location")).toContain("utm_source=digest");
+    const { digest, subscribers } = await summary();
+    const clicks = digest.find((row) => row.runId === run.id)?.clicks ?? [];
+    expect(clicks.reduce((sum, click) => sum + click.count, 0)).toBe(1);
+    expect(subscribers.at(-1)?.count).toBe(1);
   });
 
   it("makes a salt per day: the same reader is one visitor a day, a new one the next; yesterday's salt goes", async () => {
