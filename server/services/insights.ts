@@ -524,7 +524,7 @@ export function createInsightsService(deps: ServiceDeps & { counting: boolean })
       await flush();
       const { from, to, fromInstant } = windowOf(days);
       const inWindow = gte(dailyCounts.day, from);
-      const dailyRows = await db
+      const dailyRead = db
         .select({ day: dailyCounts.day, metric: dailyCounts.metric, count: dailyCounts.count })
         .from(dailyCounts)
         .where(
@@ -534,13 +534,6 @@ export function createInsightsService(deps: ServiceDeps & { counting: boolean })
             eq(dailyCounts.subject, ""),
           ),
         );
-      const daily = everyDay(from, to).map((date) => ({
-        date,
-        visitors:
-          dailyRows.find((row) => row.day === date && row.metric === METRICS.visitors)?.count ?? 0,
-        views:
-          dailyRows.find((row) => row.day === date && row.metric === METRICS.views)?.count ?? 0,
-      }));
       // The window's counts per path first, then only the leaders looked up among the poems
       // (a slug's own index): a deleted poem's path may lead, so a few more than shown are read.
       const views = sql<number>`sum(${dailyCounts.count}) filter (where ${dailyCounts.metric} = 'views')`;
@@ -563,7 +556,7 @@ export function createInsightsService(deps: ServiceDeps & { counting: boolean })
         .orderBy(desc(views), dailyCounts.subject)
         .limit(TOP_POEMS * 5)
         .as("leaders");
-      const poemRows = await db
+      const poemsRead = db
         .select({
           slug: poems.slug,
           title: poems.title,
@@ -579,13 +572,28 @@ export function createInsightsService(deps: ServiceDeps & { counting: boolean })
         .orderBy(desc(leaders.views), poems.slug)
         .limit(TOP_POEMS);
       const sourceTotal = sql<number>`sum(${dailyCounts.count})`;
-      const sourceRows = await db
+      const sourcesRead = db
         .select({ source: dailyCounts.subject, visitors: sourceTotal })
         .from(dailyCounts)
         .where(and(eq(dailyCounts.metric, METRICS.source), inWindow))
         .groupBy(dailyCounts.subject)
         .orderBy(desc(sourceTotal), dailyCounts.subject)
         .limit(TOP_SOURCES);
+      // Apart from one another: on PostgreSQL they go out on the pool's connections at once.
+      const [dailyRows, poemRows, sourceRows, subscribers, digest] = await Promise.all([
+        dailyRead,
+        poemsRead,
+        sourcesRead,
+        subscribersOverTime(from, to),
+        digestRuns(fromInstant),
+      ]);
+      const daily = everyDay(from, to).map((date) => ({
+        date,
+        visitors:
+          dailyRows.find((row) => row.day === date && row.metric === METRICS.visitors)?.count ?? 0,
+        views:
+          dailyRows.find((row) => row.day === date && row.metric === METRICS.views)?.count ?? 0,
+      }));
       return {
         days,
         totals: {
@@ -604,8 +612,8 @@ export function createInsightsService(deps: ServiceDeps & { counting: boolean })
           group: groupOf(row.source),
           visitors: toInt(row.visitors),
         })),
-        subscribers: await subscribersOverTime(from, to),
-        digest: await digestRuns(fromInstant),
+        subscribers,
+        digest,
       };
     },
 
