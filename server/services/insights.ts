@@ -135,17 +135,12 @@ export function createInsightsService(deps: ServiceDeps & { counting: boolean })
   let counts = new Map<string, number>();
   /** Views of the day being counted, kept apart from `counts` so a view builds no key. */
   let tallies = new Map<string, { siteViews: number; pathViews: Map<string, number> }>();
-  let lastTally:
-    | { day: string; tally: { siteViews: number; pathViews: Map<string, number> } }
-    | undefined;
   function tallyOf(day: string) {
-    if (lastTally?.day === day && tallies.get(day) === lastTally.tally) return lastTally.tally;
     let tally = tallies.get(day);
     if (!tally) {
       tally = { siteViews: 0, pathViews: new Map() };
       tallies.set(day, tally);
     }
-    lastTally = { day, tally };
     return tally;
   }
   /** day → scope → identities (address and user agent), until the next batch hashes them. */
