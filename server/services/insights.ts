@@ -531,18 +531,16 @@ export function createInsightsService(deps: ServiceDeps & { counting: boolean })
         );
       // The window's counts per path first, then only the leaders looked up among the poems
       // (a slug's own index): a deleted poem's path may lead, so a few more than shown are read.
-      const views = sql<number>`sum(${dailyCounts.count}) filter (where ${dailyCounts.metric} = 'views')`;
-      const visitors = sql<number>`sum(${dailyCounts.count}) filter (where ${dailyCounts.metric} = 'visitors')`;
+      // The window's views per path first, then only the leaders looked up among the poems (a
+      // slug's own index) and given their visitors: a deleted poem's path may lead, so a few more
+      // than shown are read.
+      const views = sql<number>`sum(${dailyCounts.count})`;
       const leaders = db
-        .select({
-          path: dailyCounts.subject,
-          views: views.as("views"),
-          visitors: visitors.as("visitors"),
-        })
+        .select({ path: dailyCounts.subject, views: views.as("views") })
         .from(dailyCounts)
         .where(
           and(
-            inArray(dailyCounts.metric, [METRICS.views, METRICS.visitors]),
+            eq(dailyCounts.metric, METRICS.views),
             inWindow,
             like(dailyCounts.subject, `${POEM_PATH_PREFIX}%`),
           ),
@@ -556,7 +554,9 @@ export function createInsightsService(deps: ServiceDeps & { counting: boolean })
           slug: poems.slug,
           title: poems.title,
           views: leaders.views,
-          visitors: leaders.visitors,
+          visitors: sql<number>`(select sum(visited.count) from ${dailyCounts} as visited
+            where visited.metric = ${METRICS.visitors} and visited.subject = ${leaders.path}
+            and visited.day >= ${from})`,
         })
         .from(leaders)
         .innerJoin(
