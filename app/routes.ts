@@ -17,6 +17,7 @@ export default [
   route("contribute", "routes/contribute.tsx"),
   route("search", "routes/search.tsx"),
   route("about", "routes/about.tsx"),
+  route("privacy", "routes/privacy.tsx"),
   route("admin", "routes/admin-layout.tsx", [
     index("routes/admin.tsx"),
     route("digest", "routes/admin-digest.tsx"),
@@ -25,6 +26,8 @@ export default [
     route("guest-voices", "routes/admin-guest-voices.tsx"),
     route("import", "routes/admin-import.tsx"),
     route("fediverse", "routes/admin-fediverse.tsx"),
+    route("insights", "routes/admin-insights.tsx"),
+    route("insights/poems/:slug", "routes/admin-poem-insights.tsx"),
   ]),
   route("unsubscribe", "routes/unsubscribe.tsx"),
   route("subscribe/invalid", "routes/subscribe-invalid.tsx"),

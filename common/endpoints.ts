@@ -60,6 +60,7 @@ import {
   importRedirect,
 } from "./schemas/import.ts";
 import { idInText } from "./schemas/input.ts";
+import { insightsQuery, insightsSummary, poemInsights } from "./schemas/insights.ts";
 import {
   echoCounts,
   echoInput,
@@ -541,6 +542,20 @@ export const endpoints = {
     path: "/api/admin/settings",
     body: siteSettingsInput,
     answer: siteSettings,
+  }),
+
+  getInsights: endpoint({
+    method: "GET",
+    path: "/api/admin/insights",
+    query: insightsQuery,
+    answer: insightsSummary,
+  }),
+  getPoemInsights: endpoint({
+    method: "GET",
+    path: "/api/admin/insights/poems/:slug",
+    params: slugParams,
+    query: insightsQuery,
+    answer: poemInsights,
   }),
 
   getDigestContent: endpoint({

@@ -9,7 +9,7 @@ export interface OtherRoute {
   method: "GET" | "POST" | "PUT";
   path: `/${string}`;
   /** What it answers, for the reader of this list. */
-  answers: "redirect" | "file" | "json or redirect" | "json";
+  answers: "redirect" | "file" | "json or redirect" | "json" | "no content";
 }
 
 const route = <const R extends OtherRoute>(declared: R) => declared;
@@ -89,5 +89,13 @@ export const otherRoutes = {
   unsubscribe: route({ method: "POST", path: "/api/unsubscribe", answers: "json or redirect" }),
   /** The same List-Unsubscribe address opened in a browser: on to the page with its button. */
   unsubscribeInBrowser: route({ method: "GET", path: "/api/unsubscribe", answers: "redirect" }),
+  /**
+   * The stanza viewer's reading beacon (`navigator.sendBeacon`, a text/plain JSON body, no
+   * cookie): which stanzas were on screen for 2 s, or which one was shared. Not a call readers'
+   * code decodes: it answers 204, or 400/429 with a message (docs/product/insights.md).
+   */
+  readingBeacon: route({ method: "POST", path: "/api/insights/reading", answers: "no content" }),
+  /** A digest's link: counts a click for its run and link, then on to the page; 404 if forged. */
+  digestLink: route({ method: "GET", path: "/api/digest/link/:token", answers: "redirect" }),
   subscribersCsv: route({ method: "GET", path: "/api/admin/subscribers.csv", answers: "file" }),
 } as const;

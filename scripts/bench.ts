@@ -201,13 +201,119 @@ const WRITE_SHARES_BEFORE_REWORK: Record<string, number> = {
   "echo toggle, one reader (PostgreSQL)": 0.0127,
 };
 
+/** A reader's browser opening a page: what counting counts (docs/decisions/049). */
+const READER_HEADERS = {
+  "User-Agent":
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+  "Sec-Fetch-Dest": "document",
+};
+
+/**
+ * What counting costs readers (docs/decisions/049-counting-without-tracking.md): the cached poem
+ * page as a browser asks for it, on a server that counts and on one with COUNTING=false, each
+ * measured twice in turn (the better kept, as for the raw ceiling), and the reading beacon.
+ */
+async function measureCounting(counting: RunningServer, notCounting: RunningServer) {
+  const page = `/poetry/${POEM}`;
+  const best = (a: Row, b: Row) => (a.requestsPerSecond >= b.requestsPerSecond ? a : b);
+  let on: Row | undefined;
+  let off: Row | undefined;
+  for (let pass = 0; pass < 2; pass++) {
+    const offNow = await measure("poem page, COUNTING=false", `${notCounting.url}${page}`, {
+      headers: READER_HEADERS,
+    });
+    const onNow = await measure("poem page, counting on", `${counting.url}${page}`, {
+      headers: READER_HEADERS,
+    });
+    off = off ? best(off, offNow) : offNow;
+    on = on ? best(on, onNow) : onNow;
+  }
+  const beacon = await measure("reading beacon POST", `${counting.url}/api/insights/reading`, {
+    method: "POST",
+    headers: {
+      ...READER_HEADERS,
+      Origin: counting.url,
+      "Content-Type": "text/plain;charset=UTF-8",
+    },
+    body: JSON.stringify({ poem: POEM, reached: [0, 1] }),
+  });
+  return [on, off, beacon].filter((row): row is Row => row !== undefined);
+}
+
+function countingTargets(row: (name: string) => Row | undefined): TargetCheck[] {
+  const on = row("poem page, counting on");
+  const off = row("poem page, COUNTING=false");
+  const beacon = row("reading beacon POST");
+  return [
+    atLeast(
+      "poem page, counting on ≥ 0.9 × COUNTING=false req/s",
+      Math.round(((on?.requestsPerSecond ?? 0) / (off?.requestsPerSecond ?? 1)) * 1000) / 1000,
+      0.9,
+    ),
+    atLeast("poem page, counting on ≥ 0.5 × raw req/s", on?.ratioToRaw ?? 0, 0.5),
+    atLeast("reading beacon POST ≥ 0.1 × raw req/s", beacon?.ratioToRaw ?? 0, 0.1),
+    atMost("reading beacon POST p99 ≤ 50 ms", beacon?.p99Ms ?? Number.NaN, 50),
+  ];
+}
+
+/** Each row's rate as a share of the best raw row's. */
+function withRatios(rows: Row[]): void {
+  const ceiling = Math.max(
+    ...rows
+      .filter((row) => row.name.startsWith("raw node:http"))
+      .map((row) => row.requestsPerSecond),
+  );
+  for (const row of rows) {
+    const perSecond = row.requestsPerSecond * (row.requestsPerVisit ?? 1);
+    row.ratioToRaw = Math.round((perSecond / ceiling) * 10000) / 10000;
+  }
+}
+
+function printRows(rows: Row[], database: string): void {
+  process.stdout.write(`\n${CONNECTIONS} connections, ${SECONDS} s each, ${database}\n`);
+  process.stdout.write(
+    `${"target".padEnd(40)} ${"req/s".padStart(8)} ${"p50 ms".padStart(7)} ${"p99 ms".padStart(7)} ${"× raw".padStart(7)} ${"errors".padStart(7)}\n`,
+  );
+  for (const row of rows) {
+    process.stdout.write(
+      `${row.name.padEnd(40)} ${String(row.requestsPerSecond).padStart(8)} ${String(row.p50Ms).padStart(7)} ${String(row.p99Ms).padStart(7)} ${String(row.ratioToRaw).padStart(7)} ${String(row.non2xx).padStart(7)}\n`,
+    );
+  }
+}
+
 /** Load tests sign in one reader for thousands of writes: the limits are scaled, not removed. */
 const serverEnv = { LOG_LEVEL: "warn", RATE_LIMIT_SCALE: "1000000" };
+
+/**
+ * BENCH_ONLY=counting: only the counting rows, beside the raw ceiling, on this shared machine
+ * where the whole bench takes minutes.
+ */
+if (process.env.BENCH_ONLY === "counting") {
+  const [counting, notCounting] = await Promise.all([
+    startServer(serverEnv),
+    startServer({ ...serverEnv, COUNTING: "false" }),
+  ]);
+  const page = await fetch(`${counting.url}/poetry/${POEM}`);
+  const ceiling = await startRawServer(Buffer.from(await page.arrayBuffer()));
+  try {
+    const rows = [await measure("raw node:http (poem page bytes)", ceiling.url)];
+    rows.push(...(await measureCounting(counting, notCounting)));
+    rows.push(await measure("raw node:http, again at the end", ceiling.url));
+    withRatios(rows);
+    printRows(rows, "embedded database");
+    printTargets(countingTargets((name) => rows.find((row) => row.name === name)));
+  } finally {
+    ceiling.stop();
+    await Promise.all([counting.stop(), notCounting.stop()]);
+  }
+  process.exit(0);
+}
 const app = await startServer(serverEnv).catch((error: Error) => {
   process.stderr.write(`bench: the server could not start: ${error.message.split("\n")[0]}\n`);
   process.exit(1);
 });
 const uncached = await startServer({ ...serverEnv, PAGE_CACHE: "false" });
+const notCounting = await startServer({ ...serverEnv, COUNTING: "false" });
 /**
  * BENCH_DATABASE_URL, a PostgreSQL server: the writes are measured on a fresh database there
  * too, as an operator who set DATABASE_URL would run them.
@@ -268,6 +374,7 @@ try {
     rows.push(await measure(name, `${app.url}${route}`, { headers: { Cookie: sessionCookie } }));
   }
   rows.push(await measureVisits(app.url, cookie));
+  rows.push(...(await measureCounting(app, notCounting)));
   rows.push(...(await measureWrites(app, await signInReaders(app, spikeReaders), "embedded")));
   if (postgres && postgresDatabase) {
     const access = { databaseUrl: postgresDatabase.url, sessionSecret: postgresSessionSecret };
@@ -275,25 +382,13 @@ try {
     rows.push(...(await measureWrites(postgres, readers, "PostgreSQL")));
   }
   rows.push(await measure("raw node:http, again at the end", raw.url));
+  withRatios(rows);
   const ceiling = Math.max(
     ...rows
       .filter((row) => row.name.startsWith("raw node:http"))
       .map((row) => row.requestsPerSecond),
   );
-  for (const row of rows) {
-    const perSecond = row.requestsPerSecond * (row.requestsPerVisit ?? 1);
-    row.ratioToRaw = Math.round((perSecond / ceiling) * 10000) / 10000;
-  }
-
-  process.stdout.write(`\n${CONNECTIONS} connections, ${SECONDS} s each, embedded database\n`);
-  process.stdout.write(
-    `${"target".padEnd(40)} ${"req/s".padStart(8)} ${"p50 ms".padStart(7)} ${"p99 ms".padStart(7)} ${"× raw".padStart(7)} ${"errors".padStart(7)}\n`,
-  );
-  for (const row of rows) {
-    process.stdout.write(
-      `${row.name.padEnd(40)} ${String(row.requestsPerSecond).padStart(8)} ${String(row.p50Ms).padStart(7)} ${String(row.p99Ms).padStart(7)} ${String(row.ratioToRaw).padStart(7)} ${String(row.non2xx).padStart(7)}\n`,
-    );
-  }
+  printRows(rows, "embedded database");
   const row = (name: string) => rows.find((candidate) => candidate.name === name);
   const targets: TargetCheck[] = [];
   for (const name of [
@@ -333,6 +428,7 @@ try {
       atMost(`${name} p99 ≤ 100 ms`, measured.p99Ms, 100),
     );
   }
+  targets.push(...countingTargets(row));
   printTargets(targets);
 
   const outDir = path.resolve(import.meta.dirname, "../bench-results");
@@ -347,6 +443,6 @@ try {
   );
 } finally {
   raw?.stop();
-  await Promise.all([app.stop(), uncached.stop(), postgres?.stop()]);
+  await Promise.all([app.stop(), uncached.stop(), notCounting.stop(), postgres?.stop()]);
   await postgresDatabase?.drop();
 }

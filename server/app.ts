@@ -9,6 +9,7 @@ import { adminRoutes } from "./api/admin.ts";
 import { authRoutes } from "./api/auth.ts";
 import { emberAndBookRoutes } from "./api/embers-books.ts";
 import { healthRoutes } from "./api/health.ts";
+import { digestLinkRoutes, readingBeaconRoutes } from "./api/insights.ts";
 import { interactionRoutes } from "./api/interactions.ts";
 import { objectRoutes } from "./api/objects.ts";
 import { ogRoutes } from "./api/og.ts";
@@ -78,6 +79,7 @@ export function createApp(deps: AppDeps) {
       "request",
     );
   });
+  app.route("/", readingBeaconRoutes(services, config, apiBodyLimit(API_BODY_LIMIT_BYTES)));
   // Outside the assets too: a built file served as it is still says that it varies with
   // Accept-Encoding, and one without a compressed copy beside it is gzipped on the way out.
   app.use(compressText());
@@ -168,6 +170,7 @@ export function createApp(deps: AppDeps) {
   api.route("/", interactionRoutes(services));
   api.route("/", accountRoutes(services, images));
   api.route("/", subscriptionRoutes(services, config));
+  api.route("/", digestLinkRoutes(services, config));
   api.route("/admin", adminRoutes(services, images, audio));
   api.all("*", (c) => c.json({ message: "Not found" }, 404));
   app.route("/api", api);

@@ -33,6 +33,11 @@ export interface Config {
   rateLimitScale: number;
   /** Anonymous pages served from memory (server/http/page-cache.ts); off for measuring renders. */
   pageCache: boolean;
+  /**
+   * Pages, readings and share-card fetches counted for the admin's insights (docs/decisions/
+   * 049-counting-without-tracking.md); off only for measuring what counting costs.
+   */
+  counting: boolean;
   /** Undefined means "generate once into DATA_DIR" (server/secrets.ts). */
   sessionSecret: string | undefined;
   trustProxy: number;
@@ -184,6 +189,7 @@ export function loadConfig(env: Env = process.env): Config {
     s3: readS3(env),
     demoContent: readBoolean(env, "DEMO_CONTENT", databaseUrl === undefined),
     pageCache: readBoolean(env, "PAGE_CACHE", true),
+    counting: readBoolean(env, "COUNTING", true),
     rateLimitScale: readInteger(env, "RATE_LIMIT_SCALE", 1, 1_000_000, 1),
     sessionSecret,
     trustProxy: readInteger(env, "TRUST_PROXY", 0, 10, 0),

@@ -14,6 +14,7 @@ import { nextVisibilityChange } from "./db/visibility.ts";
 import { createCachePolicy } from "./http/cache-policy.ts";
 import { createPageCache } from "./http/page-cache.ts";
 import { createPageHandler, type PageHandler } from "./http/page-handler.ts";
+import { createPageViewCounter } from "./http/page-views.ts";
 import { createLogger } from "./logger.ts";
 import { createMailer } from "./mail/transport.ts";
 import { CONTENT_CHANGED_CHANNEL } from "./services/content-changes.ts";
@@ -66,6 +67,8 @@ const services = createServices({
 });
 
 const server = http.createServer();
+// Every request passes here first, page-cache hit or not: the one place pages are counted.
+if (config.counting) server.on("request", createPageViewCounter(services.insights, config));
 let pageHandler: PageHandler;
 let clientAssetsDir: string | undefined;
 let closeVite = async () => {};
@@ -146,6 +149,7 @@ services.digest.scheduleLoop.start();
 services.imports.loop.start();
 
 if (config.fediverse.enabled) services.fediverse.start();
+services.insights.start();
 
 server.listen(config.port, config.host, () => {
   const address = server.address();
@@ -192,6 +196,8 @@ async function shutdown(signal: string) {
   await services.imports.loop.stop();
 
   await services.fediverse.stop();
+  // The counts still in memory reach the database before it closes.
+  await services.insights.stop();
   await stopListening();
   mailer.close();
   await handle.close();

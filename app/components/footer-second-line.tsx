@@ -11,7 +11,10 @@ export interface FooterLink {
 }
 
 /** The second line's links, in order; later pages (an account, a privacy notice) join here. */
-export const FOOTER_SECOND_LINE: FooterLink[] = [{ to: "/about", label: "About" }];
+export const FOOTER_SECOND_LINE: FooterLink[] = [
+  { to: "/about", label: "About" },
+  { to: "/privacy", label: "Privacy" },
+];
 
 /** Joins the line for a signed-in reader (their pages are cached per audience, decision 024). */
 export const ACCOUNT_LINK: FooterLink = { to: "/account", label: "Account" };

@@ -12,6 +12,7 @@ import {
 import { SMALL_SCREEN_MAX_PX, SWIPE_THRESHOLD_PX } from "../../common/constants.ts";
 import { clampStanzaIndex, stanzaLines } from "../../common/stanza.ts";
 import { copyText } from "../lib/clipboard.ts";
+import { reportShare, useReadingReport } from "../lib/reading-report.ts";
 import { notify, notifyError } from "../lib/toast.ts";
 import { PositionDots } from "./position-dots.tsx";
 import {
@@ -89,6 +90,7 @@ export function StanzaViewer({
     poem.slug && poem.id !== undefined ? { ...poem, slug: poem.slug, id: poem.id } : undefined;
   const personal = usePersonalPoemState(poem.slug ?? "");
   const touchStart = useRef<{ x: number; y: number } | null>(null);
+  useReadingReport(poem.slug, count);
 
   const goTo = useCallback(
     (next: number) => {
@@ -144,6 +146,12 @@ export function StanzaViewer({
   const shareLink = poem.slug
     ? new URL(`/share/poem/${poem.slug}?s=${index}`, publicUrl).toString()
     : undefined;
+
+  /** The share, save-image and copy-link buttons each count a share of the stanza. */
+  const sharing = (action: () => Promise<void>) => () => {
+    if (poem.slug) reportShare(poem.slug, index);
+    void action();
+  };
 
   async function copyLink() {
     if (!shareLink) return;
@@ -274,13 +282,13 @@ export function StanzaViewer({
             echoes={personal.echoes}
             setEchoes={personal.setEchoes}
           />
-          <button type="button" onClick={share} className={actionClass}>
+          <button type="button" onClick={sharing(share)} className={actionClass}>
             <Share2 aria-hidden="true" className="h-4 w-4" /> Share
           </button>
-          <button type="button" onClick={saveImage} className={actionClass}>
+          <button type="button" onClick={sharing(saveImage)} className={actionClass}>
             <Download aria-hidden="true" className="h-4 w-4" /> Save image
           </button>
-          <button type="button" onClick={copyLink} className={actionClass}>
+          <button type="button" onClick={sharing(copyLink)} className={actionClass}>
             <Link2 aria-hidden="true" className="h-4 w-4" /> Copy link
           </button>
           <JournalButton

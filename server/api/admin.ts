@@ -13,6 +13,7 @@ import { fediverseDeliveryRoutes } from "./fediverse-deliveries.ts";
 import { guestVoiceRoutes } from "./guest-voices.ts";
 import { imageRoutes } from "./images.ts";
 import { importRoutes } from "./import.ts";
+import { adminInsightRoutes } from "./insights.ts";
 import { settingsRoutes } from "./settings.ts";
 
 /**
@@ -35,5 +36,6 @@ export function adminRoutes(services: Services, images: ImageService, audio: Aud
     .route("/", imageRoutes(images))
     .route("/", audioRoutes(audio))
     .route("/", settingsRoutes(services))
-    .route("/", importRoutes(services));
+    .route("/", importRoutes(services))
+    .route("/", adminInsightRoutes(services));
 }

@@ -251,19 +251,22 @@ export const commands: Record<string, Command> = {
     },
   },
   "seed-load": {
-    usage: "seed-load [--poems N] [--whispers N] [--echoes N]",
+    usage: "seed-load [--poems N] [--whispers N] [--echoes N] [--insight-days N]",
     description:
-      "add generated poems, whispers and echoes for scale tests (defaults 10000, 100000, 1000000)",
+      "add generated poems, whispers, echoes and days of counts for scale tests (defaults 10000, 100000, 1000000, 365)",
     async run(context, args) {
-      const size = { poems: 10_000, whispers: 100_000, echoes: 1_000_000 };
+      const size = { poems: 10_000, whispers: 100_000, echoes: 1_000_000, insightDays: 365 };
       for (let at = 0; at < args.length; at += 2) {
-        const name = args[at]?.replace(/^--/, "");
+        const flag = args[at]?.replace(/^--/, "");
+        const name = flag === "insight-days" ? "insightDays" : flag;
         const value = Number(args[at + 1]);
-        if (!(name === "poems" || name === "whispers" || name === "echoes")) {
+        if (
+          !(name === "poems" || name === "whispers" || name === "echoes" || name === "insightDays")
+        ) {
           throw new UsageError(`usage: ${this.usage}`);
         }
         if (!Number.isInteger(value) || value < 0 || value > 10_000_000) {
-          throw new UsageError(`--${name} needs a whole number from 0 to 10000000`);
+          throw new UsageError(`--${flag} needs a whole number from 0 to 10000000`);
         }
         size[name] = value;
       }

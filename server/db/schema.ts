@@ -3,6 +3,7 @@ import {
   boolean,
   check,
   customType,
+  date,
   index,
   integer,
   jsonb,
@@ -930,3 +931,67 @@ export const importRedirects = pgTable("import_redirects", {
   jobId: integer("job_id").references(() => importJobs.id, { onDelete: "set null" }),
   createdAt: createdAt(),
 });
+
+/**
+ * Counting without tracking (docs/decisions/049-counting-without-tracking.md): the day's salt for
+ * telling visitors apart, one row per day in the site's time zone, made by the first instance
+ * that needs it and deleted once the day is over, with the day's visitor hashes.
+ */
+export const visitSalts = pgTable("visit_salts", {
+  day: date("day", { mode: "string" }).primaryKey(),
+  salt: text("salt").notNull(),
+});
+
+/**
+ * Today's visitors, as hashes of (the day's salt, address, user agent, site) per scope (the
+ * site, a path, a source), so a visitor counts once a day whichever instance answered them.
+ * Deleted with the day's salt; what outlives the day is only the count in `daily_counts`.
+ */
+export const dayVisitors = pgTable(
+  "day_visitors",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    scope: text("scope").notNull(),
+    hash: text("hash").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.day, table.scope, table.hash] })],
+);
+
+/**
+ * Exact counts per day: views and visitors of the site and of each path, visitors per source,
+ * and per stanza (`subject` a poem's slug, `part` the stanza's index) readings, reached, shares
+ * and link previews per platform. Instances add their counts in batches
+ * (`count = count + excluded.count`), so the numbers are the sums across instances.
+ */
+export const dailyCounts = pgTable(
+  "daily_counts",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    metric: text("metric").notNull(),
+    subject: text("subject").notNull().default(""),
+    part: text("part").notNull().default(""),
+    count: integer("count").notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.metric, table.day, table.subject, table.part] }),
+    // A poem's own view reads every metric of one subject.
+    index("daily_counts_subject_idx").on(table.subject, table.metric, table.day),
+  ],
+);
+
+/**
+ * Clicks on a digest's links, per run and link (its position in the digest, the URL it leads
+ * to): no subscriber is named here or in the link (docs/decisions/049).
+ */
+export const digestClicks = pgTable(
+  "digest_clicks",
+  {
+    runId: integer("run_id")
+      .notNull()
+      .references(() => mailRuns.id, { onDelete: "cascade" }),
+    link: integer("link").notNull(),
+    url: text("url").notNull(),
+    clicks: integer("clicks").notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.runId, table.link] })],
+);

@@ -5,7 +5,16 @@ export interface LoadSize {
   poems: number;
   whispers: number;
   echoes: number;
+  /** Days of counted readings (docs/decisions/049) back from today, for the insights' queries. */
+  insightDays?: number;
 }
+
+/** Generated poems with views on each generated day, and with a reading curve. */
+const POEMS_VIEWED_A_DAY = 300;
+const POEMS_READ_A_DAY = 100;
+const SOURCES_A_DAY = 20;
+/** The demo poem whose own insights the scale bench reads: counted every day. */
+const INSIGHTS_POEM = "the-kitchen-table";
 
 /** Readers who write the generated whispers and echoes. */
 const LOAD_READERS = 1_000;
@@ -74,6 +83,72 @@ export async function seedLoad(db: Database, size: LoadSize): Promise<string> {
       from series s
       join load_poems p on p.position = s.poem_position
       join load_readers r on r.position = s.reader_position`);
+    await seedInsights(tx, size.insightDays ?? 0);
   });
-  return `seeded up to ${size.poems} poems, ${size.whispers} whispers and ${size.echoes} echoes`;
+  return `seeded up to ${size.poems} poems, ${size.whispers} whispers, ${size.echoes} echoes and ${size.insightDays ?? 0} days of counts`;
+}
+
+/**
+ * A year (by default) of daily counts as counting writes them: the site's views and visitors,
+ * POEMS_VIEWED_A_DAY poems viewed a day, SOURCES_A_DAY sources, POEMS_READ_A_DAY reading curves,
+ * and INSIGHTS_POEM counted every day.
+ */
+async function seedInsights(
+  tx: Parameters<Parameters<Database["transaction"]>[0]>[0],
+  days: number,
+) {
+  if (days === 0) return;
+  const daysBack = sql`generate_series(0, ${days} - 1) as d`;
+  const insert = sql`insert into daily_counts (day, metric, subject, part, count)`;
+  await tx.execute(sql`
+    ${insert}
+    select current_date - d, m.metric, '', '', 100 + (d * 7) % 50
+    from ${daysBack} cross join (values ('views'), ('visitors')) as m(metric)
+    on conflict do nothing`);
+  await tx.execute(sql`
+    ${insert}
+    select current_date - d, 'source', 'site:source-' || k || '.example', '', 1 + (d + k) % 9
+    from ${daysBack} cross join generate_series(1, ${SOURCES_A_DAY}) as k
+    on conflict do nothing`);
+  const numbered = sql`
+    load_poems as (
+      select slug, row_number() over (order by id) - 1 as position
+      from poems where slug like 'load-poem-%'
+    ),
+    poem_total as (select greatest(count(*), 1) as total from load_poems)`;
+  await tx.execute(sql`
+    with ${numbered}
+    ${insert}
+    select current_date - d, m.metric, '/poetry/' || p.slug, '', 1 + (d + k) % 20
+    from ${daysBack}
+      cross join generate_series(0, ${POEMS_VIEWED_A_DAY} - 1) as k
+      cross join poem_total
+      cross join (values ('views'), ('visitors')) as m(metric)
+      join load_poems p on p.position = (d * 37 + k) % poem_total.total
+    on conflict do nothing`);
+  await tx.execute(sql`
+    with ${numbered}
+    ${insert}
+    select current_date - d, m.metric, p.slug, m.part, 1 + (d + k) % 10
+    from ${daysBack}
+      cross join generate_series(0, ${POEMS_READ_A_DAY} - 1) as k
+      cross join poem_total
+      cross join (values ('readings', ''), ('reached', '0'), ('reached', '1'), ('reached', '2'),
+                         ('reached', '3'), ('shares', '1')) as m(metric, part)
+      join load_poems p on p.position = (d * 53 + k) % poem_total.total
+    on conflict do nothing`);
+  await tx.execute(sql`
+    ${insert}
+    select current_date - d, m.metric, m.subject, m.part, 1 + d % 12
+    from ${daysBack}
+      cross join (values ('views', '/poetry/${sql.raw(INSIGHTS_POEM)}', ''),
+                         ('visitors', '/poetry/${sql.raw(INSIGHTS_POEM)}', ''),
+                         ('readings', '${sql.raw(INSIGHTS_POEM)}', ''),
+                         ('reached', '${sql.raw(INSIGHTS_POEM)}', '0'),
+                         ('reached', '${sql.raw(INSIGHTS_POEM)}', '1'),
+                         ('reached', '${sql.raw(INSIGHTS_POEM)}', '2'),
+                         ('reached', '${sql.raw(INSIGHTS_POEM)}', '3'),
+                         ('preview:Mastodon', '${sql.raw(INSIGHTS_POEM)}', '0'))
+        as m(metric, subject, part)
+    on conflict do nothing`);
 }

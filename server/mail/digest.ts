@@ -8,6 +8,27 @@ export interface DigestLinks {
   publicUrl: string;
   /** The subscriber's own signed link; a preview, written for no one, shows the plain page. */
   unsubscribeUrl: URL;
+  /**
+   * The address a reader follows for the digest's link at `position` (its click redirect, which
+   * counts it); a preview links straight to the pages. Never the unsubscribe link, which must
+   * name its subscriber.
+   */
+  linkUrl?: (position: number, target: string) => string;
+}
+
+/**
+ * Every link of a digest but the unsubscribe link, in one fixed order: the most echoed stanzas,
+ * the new poems, then 'Read more poems'. A click redirect names a link by its position here.
+ */
+export function digestLinkTargets(content: DigestContent, publicUrl: string): string[] {
+  const url = (path: string) => new URL(path, publicUrl).toString();
+  return [
+    ...content.topEchoedStanzas.map((item) =>
+      url(`/share/poem/${encodeURIComponent(item.poem.slug)}?s=${item.stanzaIndex}`),
+    ),
+    ...content.newPoems.map((poem) => url(`/poetry/${encodeURIComponent(poem.slug)}`)),
+    url("/poetry"),
+  ];
 }
 
 const heading = (title: string) =>
@@ -25,11 +46,15 @@ export function digestEmail(
   content: DigestContent,
   links: DigestLinks,
 ): { html: string; text: string } {
-  const url = (path: string) => new URL(path, links.publicUrl).toString();
-  const poemUrl = (slug: string) => url(`/poetry/${encodeURIComponent(slug)}`);
-  const stanzaUrl = (slug: string, index: number) =>
-    url(`/share/poem/${encodeURIComponent(slug)}?s=${index}`);
+  const targets = digestLinkTargets(content, links.publicUrl);
+  const link = (position: number) => {
+    const target = targets[position] ?? "";
+    return links.linkUrl ? links.linkUrl(position, target) : target;
+  };
   const { featuredEmber, topEchoedStanzas, newPoems } = content;
+  const stanzaUrl = (position: number) => link(position);
+  const poemUrl = (position: number) => link(topEchoedStanzas.length + position);
+  const moreUrl = link(targets.length - 1);
   const emberDay = formatLongDay(featuredEmber.date);
   const echoes = (count: number) => `${count} ${count === 1 ? "echo" : "echoes"}`;
 
@@ -41,19 +66,19 @@ export function digestEmail(
       `<p style="font-size:13px;color:#78716c;margin:8px 0 0">${escapeMarkup(emberDay)}</p>`,
       topEchoedStanzas.length > 0 ? heading("Most Echoed Stanzas") : "",
       ...topEchoedStanzas.map(
-        (item) =>
+        (item, position) =>
           `<blockquote style="margin:0 0 20px;padding:0 0 0 16px;border-left:3px solid #e7d8c9">
 <p style="font-size:16px;line-height:1.6;margin:0">${htmlLines(stanzaLines(item.stanza))}</p>
-<p style="font-size:13px;color:#78716c;margin:6px 0 0"><a href="${escapeMarkup(stanzaUrl(item.poem.slug, item.stanzaIndex))}" style="color:#9f4314">${escapeMarkup(item.poem.title)}</a> · ${escapeMarkup(echoes(item.echoCount))}</p>
+<p style="font-size:13px;color:#78716c;margin:6px 0 0"><a href="${escapeMarkup(stanzaUrl(position))}" style="color:#9f4314">${escapeMarkup(item.poem.title)}</a> · ${escapeMarkup(echoes(item.echoCount))}</p>
 </blockquote>`,
       ),
       newPoems.length > 0 ? heading("New Poems") : "",
       ...newPoems.map(
-        (poem) =>
-          `<p style="font-size:17px;margin:0 0 4px"><a href="${escapeMarkup(poemUrl(poem.slug))}" style="color:#1c1917">${escapeMarkup(poem.title)}</a></p>
+        (poem, position) =>
+          `<p style="font-size:17px;margin:0 0 4px"><a href="${escapeMarkup(poemUrl(position))}" style="color:#1c1917">${escapeMarkup(poem.title)}</a></p>
 <p style="font-size:15px;line-height:1.6;color:#57534e;margin:0 0 20px">${htmlLines(stanzaLines(poem.stanzas[0] ?? ""))}</p>`,
       ),
-      `<p style="margin:32px 0"><a href="${escapeMarkup(url("/poetry"))}" style="background:#9f4314;color:#fff;padding:12px 22px;border-radius:999px;text-decoration:none">Read more poems</a></p>`,
+      `<p style="margin:32px 0"><a href="${escapeMarkup(moreUrl)}" style="background:#9f4314;color:#fff;padding:12px 22px;border-radius:999px;text-decoration:none">Read more poems</a></p>`,
       `<p style="font-size:12px;color:#78716c;line-height:1.6">You receive this because you subscribed to the weekly digest from ${escapeMarkup(siteName)}. <a href="${escapeMarkup(links.unsubscribeUrl.toString())}" style="color:#78716c">Unsubscribe</a></p>`,
     ]
       .filter(Boolean)
@@ -67,19 +92,19 @@ export function digestEmail(
     featuredEmber.text,
     emberDay,
     ...(topEchoedStanzas.length > 0 ? ["", "MOST ECHOED STANZAS"] : []),
-    ...topEchoedStanzas.flatMap((item) => [
+    ...topEchoedStanzas.flatMap((item, position) => [
       "",
       ...stanzaLines(item.stanza),
-      `- ${item.poem.title}, ${echoes(item.echoCount)}: ${stanzaUrl(item.poem.slug, item.stanzaIndex)}`,
+      `- ${item.poem.title}, ${echoes(item.echoCount)}: ${stanzaUrl(position)}`,
     ]),
     ...(newPoems.length > 0 ? ["", "NEW POEMS"] : []),
-    ...newPoems.flatMap((poem) => [
+    ...newPoems.flatMap((poem, position) => [
       "",
-      `${poem.title}: ${poemUrl(poem.slug)}`,
+      `${poem.title}: ${poemUrl(position)}`,
       ...stanzaLines(poem.stanzas[0] ?? ""),
     ]),
     "",
-    `Read more poems: ${url("/poetry")}`,
+    `Read more poems: ${moreUrl}`,
     "",
     `Unsubscribe: ${links.unsubscribeUrl}`,
   ].join("\n");

@@ -65,6 +65,8 @@ export function createDigestSender(
   deps: ServiceDeps & {
     mailer: Mailer;
     unsubscribeUrl: (subscriptionId: number) => URL;
+    /** A digest link's click redirect: the run and the link's position, no subscriber. */
+    digestLinkUrl: (runId: number, position: number) => string;
     options?: Partial<DigestSenderOptions>;
   },
 ) {
@@ -158,6 +160,7 @@ export function createDigestSender(
     const { html, text } = digestEmail(config.siteName, run.content, {
       publicUrl: config.publicUrl.toString(),
       unsubscribeUrl,
+      linkUrl: (position) => deps.digestLinkUrl(delivery.runId, position),
     });
     // An object, not a `let`: the commit step assigns it inside a callback.
     const commit: { state: "not yet" | "done" | "refused"; step?: Promise<void> } = {

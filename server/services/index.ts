@@ -1,6 +1,7 @@
 import type { DatabaseHandle } from "../db/client.ts";
 import type { FediverseDeliveryOptions } from "../fediverse/delivery.ts";
 import { createFediverse } from "../fediverse/federation.ts";
+import { digestClickToken } from "../insights/digest-links.ts";
 import type { Mailer } from "../mail/transport.ts";
 import { resolveSessionSecret } from "../secrets.ts";
 import { createAccountService } from "./accounts.ts";
@@ -19,6 +20,7 @@ import { createGuestSubmissionService } from "./guest-submissions.ts";
 import { createGuestVoiceService } from "./guest-voices.ts";
 import { createHealthService } from "./health.ts";
 import { type CoverFetcher, createImportService, type ImportOptions } from "./import.ts";
+import { createInsightsService } from "./insights.ts";
 import { createInteractionService } from "./interactions.ts";
 import { createPoemService } from "./poems.ts";
 import { createRateLimiter } from "./rate-limit.ts";
@@ -61,12 +63,19 @@ export function createServices(
   const digestSender = createDigestSender({
     ...deps,
     unsubscribeUrl: subscriptions.unsubscribeUrl,
+    digestLinkUrl: (runId, position) =>
+      new URL(
+        `/api/digest/link/${digestClickToken(secret, runId, position)}`,
+        deps.config.publicUrl,
+      ).toString(),
     options: deps.digestSenderOptions,
   });
   const contentChanges = createContentChanges(deps);
   const siteSettings = createSiteSettingsService({ ...deps, contentChanges });
   const interactions = createInteractionService({ ...deps, rateLimiter });
   contentChanges.onChange(() => interactions.contentChanged());
+  const insights = createInsightsService({ ...deps, counting: deps.config.counting });
+  contentChanges.onChange(() => insights.contentChanged());
   const recentlyDeleted = createRecentlyDeletedService({ ...deps, contentChanges });
   const accounts = createAccountService({ ...deps, rateLimiter, secret });
   const fediverseVoices = createFediverseVoiceService({ ...deps, interactions });
@@ -94,6 +103,7 @@ export function createServices(
     fediverseVoices,
     fediverse,
     fediverseAdmin: createFediverseAdminService({ ...deps, voices: fediverseVoices, fediverse }),
+    insights,
     sitemap: createSitemapService(deps),
     search: createSearchService(deps),
     subscriptions,

@@ -228,7 +228,7 @@ describe("site shell", () => {
         .getByRole("navigation", { name: "About this site" })
         .getByRole("link")
         .allTextContents(),
-    ).toEqual(["About"]);
+    ).toEqual(["About", "Privacy"]);
     expect(await footer.textContent()).toContain("© 2025");
     expect(await footer.getByRole("textbox").getAttribute("type")).toBe("email");
     expect((page as unknown as { errors: string[] }).errors).toEqual([]);

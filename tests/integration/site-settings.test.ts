@@ -119,7 +119,7 @@ describe.each(drivers)("site settings on %s", (driver) => {
     expect(home).toContain("Tables, rooms and the people who set a plate for us.");
     expect(home).toContain("© 2025 Ember Verse. All rights reserved.");
     expect(linksIn(home, "Footer")).toEqual(["Home", "Poetry", "Daily Embers", "Books"]);
-    expect(linksIn(home, "About this site")).toEqual(["About"]);
+    expect(linksIn(home, "About this site")).toEqual(["About", "Privacy"]);
     expect(slotTitles(await page("/books"))).toEqual(DEFAULTS.bookSlotTitles);
     expect(structuredData(await page("/poetry/salt-road"))[0]).not.toHaveProperty("author");
 

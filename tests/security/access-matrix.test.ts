@@ -187,7 +187,9 @@ describe.each(drivers)("admin pages on %s", (driver) => {
 
   beforeAll(async () => {
     const { pageHandler, build } = await loadPageHandler();
-    adminPages = pagePaths(build).filter((page) => page.startsWith("/admin"));
+    adminPages = pagePaths(build)
+      .filter((page) => page.startsWith("/admin"))
+      .map((page) => page.replace(":slug", WORLD.poemSlug));
     t = await createTestApp(driver, { pageHandler });
     world = await seedWorld(t);
     const [poet] = await t.db.select({ id: users.id }).from(users);
@@ -211,6 +213,8 @@ describe.each(drivers)("admin pages on %s", (driver) => {
       "/admin/fediverse",
       "/admin/guest-voices",
       "/admin/import",
+      "/admin/insights",
+      `/admin/insights/poems/${WORLD.poemSlug}`,
       "/admin/settings",
       "/admin/submissions",
     ]);

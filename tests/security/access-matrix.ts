@@ -138,6 +138,10 @@ export const ACCESS_MATRIX: { [Name in Exclude<RouteName, AdminRouteName>]: Acce
   unsubscribe: { expect: everyone(400) },
   // Opened in a browser, it leads to the page that asks; that page changes nothing.
   unsubscribeInBrowser: { expect: everyone(303) },
+  // An unknown poem is answered 204 and counts nothing, whoever sends it.
+  readingBeacon: { body: { poem: "no-such-poem", reached: [0] }, expect: everyone(204) },
+  // A token that names no digest link leads nowhere.
+  digestLink: { expect: everyone(404) },
   subscribersCsv: { expect: adminOnly(200) },
   getDigestContent: { expect: adminOnly(200) },
   previewDigest: { body: validDigest, expect: adminOnly(200) },

@@ -1,0 +1,101 @@
+import { Link } from "react-router";
+import { sharedPage } from "../lib/cache-policy.ts";
+import { pageMeta, siteFromMatches } from "../lib/meta.ts";
+import type { Route } from "./+types/privacy";
+
+/** The same page for every reader of an audience: the page cache may keep it. */
+export const handle = sharedPage;
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(siteFromMatches(matches), {
+    title: "Privacy",
+    description: "What this site counts, what it never keeps, and how to ask not to be counted.",
+    path: "/privacy",
+  });
+}
+
+/**
+ * What is counted, in plain words (docs/product/insights.md; docs/decisions/049-counting-without-
+ * tracking.md). Every sentence here is a rule the counting code keeps.
+ */
+export default function Privacy() {
+  const section = "flex flex-col gap-3";
+  const heading = "font-serif text-2xl text-stone-900";
+  return (
+    <article className="mx-auto flex max-w-2xl flex-col gap-8 text-lg leading-relaxed text-stone-800">
+      <h1 className="font-serif text-4xl text-stone-900">Privacy</h1>
+      <p>
+        This site counts how its poems are read, so the poet can see which poem travelled and which
+        stanza moved people. It does so without cookies, without any script from another company,
+        and without keeping anything that could tell one reader from another past the end of the
+        day.
+      </p>
+
+      <section className={section} aria-labelledby="counted">
+        <h2 id="counted" className={heading}>
+          What is counted
+        </h2>
+        <ul className="list-disc pl-6">
+          <li>Each page you open: one view for that page, on that day.</li>
+          <li>
+            How many different people visited each day. To tell two visits by the same person apart
+            from visits by two people, the site mixes your network address and your browser's name
+            with a random value made fresh each day, and keeps only the scrambled result, for that
+            day only.
+          </li>
+          <li>
+            Where you came from: only the name of the site that linked here (such as a search engine
+            or a Mastodon server), or a <code>utm_source</code> tag in the link. Never the page you
+            were on or what you searched for.
+          </li>
+          <li>
+            How far a poem was read: when you leave a poem, your browser sends one small message
+            listing which stanzas were on screen for at least two seconds, and which stanza you
+            shared, if any.
+          </li>
+          <li>
+            When a link preview of a stanza is made by an app (Mastodon, WhatsApp, Slack and
+            others): which app, for which stanza.
+          </li>
+          <li>
+            When a link in the weekly digest is followed: one click for that week's digest and that
+            link. The link does not say who you are. Opening the email is not counted.
+          </li>
+        </ul>
+      </section>
+
+      <section className={section} aria-labelledby="never-kept">
+        <h2 id="never-kept" className={heading}>
+          What is never kept
+        </h2>
+        <p>
+          Your network address, your browser's name, any cookie or identifier, and the scrambled
+          daily value are never written into the site's records of what was read, nor into its logs.
+          The day's random value and the scrambled values are deleted when the day is over; what
+          remains is only numbers per day, such as "12 people read this poem on Tuesday". Nothing is
+          shared with anyone.
+        </p>
+      </section>
+
+      <section className={section} aria-labelledby="not-counted">
+        <h2 id="not-counted" className={heading}>
+          Asking not to be counted
+        </h2>
+        <p>
+          If your browser sends <strong>Global Privacy Control</strong> (<code>Sec-GPC: 1</code>) or{" "}
+          <strong>Do Not Track</strong> (<code>DNT: 1</code>), nothing you do here is counted at
+          all. Pages fetched ahead of time by your browser (prefetches) and visits by search engines
+          and other robots are not counted either.
+        </p>
+        <p>
+          If you sign in to echo, save or whisper on stanzas, those are kept with your account as
+          you would expect; you can see them, and leave with all of them, on your{" "}
+          <Link to="/account" className="text-ember-700 underline underline-offset-4">
+            account page
+          </Link>
+          .
+        </p>
+      </section>
+    </article>
+  );
+}

@@ -1,0 +1,482 @@
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { getRequestListener } from "@hono/node-server";
+import { sql } from "drizzle-orm";
+import { simpleParser } from "mailparser";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { endpoints } from "../../common/endpoints.ts";
+import { dailyCounts, mailRuns, visitSalts } from "../../server/db/schema.ts";
+import { nextVisibilityChange } from "../../server/db/visibility.ts";
+import { createCachePolicy } from "../../server/http/cache-policy.ts";
+import { createPageCache } from "../../server/http/page-cache.ts";
+import { createPageViewCounter } from "../../server/http/page-views.ts";
+import { digestClickToken } from "../../server/insights/digest-links.ts";
+import { createLogger } from "../../server/logger.ts";
+import { digestEmail } from "../../server/mail/digest.ts";
+import { resolveSessionSecret } from "../../server/secrets.ts";
+import { api, SITE_ORIGIN, wireAnswer } from "../helpers/api.ts";
+import { drivers, rowsOf } from "../helpers/database.ts";
+import { createPoem, createSubscribers } from "../helpers/factories.ts";
+import { loadPageHandler } from "../helpers/page-handler.ts";
+import { signIn } from "../helpers/session.ts";
+import { createTestApp, type TestApp } from "../helpers/test-app.ts";
+
+/**
+ * Counting without tracking (docs/decisions/049-counting-without-tracking.md): pages counted
+ * where every request arrives (the page cache's hits and the app's renders), daily rows written
+ * in batches, the day's salt, the reading beacon, link previews, the digest's click redirect and
+ * the admin's two insight calls, on both drivers.
+ */
+
+const BROWSER =
+  "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 Version/17.0 Safari/605.1.15";
+const MASTODON = "http.rb/5.1.1 (Mastodon/4.3.0; +https://mastodon.social/) Bot";
+
+describe.each(drivers)("insights (%s)", (driver) => {
+  let t: TestApp;
+  let base: string;
+  let closeServer: () => Promise<unknown>;
+  let admin: string;
+  /** The services' clock: the test moves it a day at a time. */
+  let clock = new Date("2026-11-26T12:00:00Z");
+  const logLines: string[] = [];
+  const poemStanzas = ["one / a", "two / b", "three / c", "four / d", "five / e"];
+
+  beforeAll(async () => {
+    const { pageHandler, build } = await loadPageHandler();
+    t = await createTestApp(driver, {
+      pageHandler,
+      now: () => clock,
+      env: { TRUST_PROXY: "1", SITE_TIMEZONE: "UTC" },
+      logDestination: { write: (line: string) => logLines.push(line) },
+    });
+    const cache = createPageCache({
+      render: (pathWithQuery, audience) =>
+        Promise.resolve(
+          t.app.fetch(new Request(new URL(pathWithQuery, t.config.publicUrl)), {
+            renderForAudience: audience,
+          }),
+        ),
+      sharingOf: createCachePolicy({ routes: t.app.routes, build }),
+      audienceOf: t.services.accounts.audienceOf,
+      nextVisibilityChange: () => nextVisibilityChange(t.db, new Date(), t.config.siteTimezone),
+      logger: createLogger("silent"),
+    });
+    // Wired as server/main.ts wires it: the counter sees every request before the cache does.
+    const count = createPageViewCounter(t.services.insights, t.config);
+    const listener = getRequestListener(t.app.fetch);
+    const server = http.createServer((request, response) => {
+      count(request, response);
+      cache.serve(request, response, () => void listener(request, response));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    closeServer = () => new Promise((resolve) => server.close(resolve));
+    await createPoem(t.db, { slug: "five-stanzas", title: "Five Stanzas", stanzas: poemStanzas });
+    admin = await signIn(t, "poet@example.com", { admin: true });
+  }, 120_000);
+
+  afterAll(async () => {
+    await closeServer?.();
+    await t?.close();
+  });
+
+  /** A reader's page request: their address (behind TRUST_PROXY=1) and user agent. */
+  const visit = (path: string, reader: string, headers: Record<string, string> = {}) =>
+    fetch(`${base}${path}`, {
+      redirect: "manual",
+      headers: {
+        "user-agent": BROWSER,
+        "x-forwarded-for": reader,
+        "sec-fetch-dest": "document",
+        ...headers,
+      },
+    }).then(async (response) => {
+      await response.arrayBuffer();
+      return response;
+    });
+
+  async function summary(days = 7) {
+    const response = await api(t.app, "GET", `/api/admin/insights?days=${days}`, {
+      cookie: admin,
+    });
+    expect(response.status).toBe(200);
+    return wireAnswer(endpoints.getInsights, response);
+  }
+
+  async function poemView(days = 7) {
+    const response = await api(
+      t.app,
+      "GET",
+      `/api/admin/insights/poems/five-stanzas?days=${days}`,
+      {
+        cookie: admin,
+      },
+    );
+    expect(response.status).toBe(200);
+    return wireAnswer(endpoints.getPoemInsights, response);
+  }
+
+  const today = () => clock.toISOString().slice(0, 10);
+  const dayOf = (answer: Awaited<ReturnType<typeof summary>>, date: string) =>
+    answer.daily.find((day) => day.date === date);
+
+  it("counts a page view on a cache miss and a hit, and a reader once a day", async () => {
+    const before = await summary();
+    expect((await visit("/poetry/five-stanzas", "198.51.100.1")).status).toBe(200);
+    expect((await visit("/poetry/five-stanzas", "198.51.100.1")).status).toBe(200);
+    expect((await visit("/poetry/five-stanzas", "198.51.100.2")).status).toBe(200);
+    const after = await summary();
+    expect(after.totals.views - before.totals.views).toBe(3);
+    expect(after.totals.visitors - before.totals.visitors).toBe(2);
+    expect(after.poems).toContainEqual({
+      slug: "five-stanzas",
+      title: "Five Stanzas",
+      views: 3,
+      visitors: 2,
+    });
+    expect(dayOf(after, today())?.views).toBe(after.totals.views);
+    expect(after.daily).toHaveLength(7);
+  });
+
+  it("groups where readers came from: search, fediverse, email, other sites, direct", async () => {
+    await visit("/poetry", "198.51.100.10", { referer: "https://www.google.co.uk/search?q=x" });
+    await visit("/poetry", "198.51.100.11", { referer: "https://mastodon.social/@someone/1" });
+    await visit("/poetry?utm_source=digest", "198.51.100.12");
+    await visit("/poetry", "198.51.100.13", { referer: "https://blog.example.org/post?id=9" });
+    await visit("/poetry", "198.51.100.14");
+    // A reader moving between the site's own pages came from nowhere new.
+    await visit("/poetry", "198.51.100.15", { referer: `${t.config.publicUrl.origin}/` });
+    const { sources } = await summary();
+    const visitorsOf = (source: string) => sources.find((row) => row.source === source);
+    expect(visitorsOf("search:google")).toMatchObject({ group: "search", visitors: 1 });
+    expect(visitorsOf("fediverse:mastodon.social")).toMatchObject({
+      group: "fediverse",
+      visitors: 1,
+    });
+    expect(visitorsOf("email")).toMatchObject({ group: "email", visitors: 1 });
+    expect(visitorsOf("site:blog.example.org")).toMatchObject({ group: "site", visitors: 1 });
+    expect(visitorsOf("direct")?.group).toBe("direct");
+    // Only the host is kept: no path or query of a referrer is anywhere.
+    const kept = rowsOf(await t.db.execute(sql`select subject from daily_counts`));
+    expect(kept.some((row) => String(row.subject).includes("search?q"))).toBe(false);
+    expect(kept.some((row) => String(row.subject).includes("post?id"))).toBe(false);
+  });
+
+  it("does not count bots, prefetches, Sec-GPC, DNT, subresources, data requests or errors", async () => {
+    const before = await summary();
+    const reader = "198.51.100.20";
+    await visit("/poetry/five-stanzas", reader, {
+      "user-agent": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+    });
+    await visit("/poetry/five-stanzas", reader, { "sec-purpose": "prefetch" });
+    await visit("/poetry/five-stanzas", reader, { purpose: "prefetch" });
+    await visit("/poetry/five-stanzas", reader, { "sec-gpc": "1" });
+    await visit("/poetry/five-stanzas", reader, { dnt: "1" });
+    await visit("/poetry/five-stanzas", reader, { "sec-fetch-dest": "iframe" });
+    await visit("/poetry/five-stanzas.data", reader);
+    await visit("/api/poems/five-stanzas", reader);
+    await visit("/feed.xml", reader);
+    expect((await visit("/poetry/no-such-poem", reader)).status).toBe(404);
+    await fetch(`${base}/poetry/five-stanzas`, {
+      method: "HEAD",
+      headers: { "user-agent": BROWSER, "x-forwarded-for": reader },
+    });
+    const after = await summary();
+    expect(after.totals).toEqual(before.totals);
+  });
+
+  it("counts a reading beacon per stanza and answers bad ones with 204 or 400, never 5xx", async () => {
+    const beacon = (body: string, reader: string, headers: Record<string, string> = {}) =>
+      api(t.app, "POST", "/api/insights/reading", {
+        body,
+        origin: SITE_ORIGIN,
+        headers: {
+          "content-type": "text/plain;charset=UTF-8",
+          "user-agent": BROWSER,
+          "x-forwarded-for": reader,
+          ...headers,
+        },
+      });
+    const before = await poemView();
+    // Three readers read three, five and one of the five stanzas.
+    expect(
+      (await beacon('{"poem":"five-stanzas","reached":[0,1,2]}', "198.51.100.30")).status,
+    ).toBe(204);
+    expect(
+      (await beacon('{"poem":"five-stanzas","reached":[0,1,2,3,4]}', "198.51.100.31")).status,
+    ).toBe(204);
+    expect((await beacon('{"poem":"five-stanzas","reached":[0]}', "198.51.100.32")).status).toBe(
+      204,
+    );
+    expect((await beacon('{"poem":"five-stanzas","shared":3}', "198.51.100.32")).status).toBe(204);
+
+    const bad = [
+      ['{"poem":"no-such-poem","reached":[0]}', 204],
+      ['{"poem":"five-stanzas","reached":[5]}', 400],
+      ['{"poem":"five-stanzas","reached":[0, 9999]}', 400],
+      ['{"poem":"five-stanzas","reached":[-1]}', 400],
+      ['{"poem":"five-stanzas","reached":["0"]}', 400],
+      ['{"poem":"five-stanzas","shared":7}', 400],
+      ['{"poem":"five-stanzas"}', 400],
+      ['{"poem":"five-stanzas","reached":[0],"reader":"x"}', 400],
+      ["not json", 400],
+      ["[1,2]", 400],
+      ["null", 400],
+      ["", 400],
+      [
+        `{"poem":"five-stanzas","reached":[${Array.from({ length: 1500 }, () => 0).join(",")}]}`,
+        400,
+      ],
+    ] as const;
+    for (const [body, status] of bad) {
+      const response = await beacon(body, "198.51.100.33");
+      expect(response.status, body.slice(0, 60)).toBe(status);
+    }
+    // An oversized body refused by its declared length, before it is read.
+    const declared = `{"poem":"five-stanzas","reached":[${Array.from({ length: 1500 }, () => 0).join(",")}]}`;
+    const refused = await beacon(declared, "198.51.100.33", {
+      "content-length": String(declared.length),
+    });
+    expect(refused.status).toBe(400);
+    // Asked not to be counted: answered, not counted.
+    expect(
+      (await beacon('{"poem":"five-stanzas","reached":[4]}', "198.51.100.34", { "sec-gpc": "1" }))
+        .status,
+    ).toBe(204);
+
+    const after = await poemView();
+    expect(after.readings - before.readings).toBe(3);
+    const reached = after.stanzas.map(
+      (stanza, i) => stanza.reached - (before.stanzas[i]?.reached ?? 0),
+    );
+    expect(reached).toEqual([3, 2, 2, 1, 1]);
+    expect(after.stanzas[3]?.shares).toBe((before.stanzas[3]?.shares ?? 0) + 1);
+    expect(after.stanzas[0]?.text).toBe("one / a");
+  });
+
+  it("rate-limits a flood of beacons from one address, not another reader", async () => {
+    const send = (reader: string) =>
+      api(t.app, "POST", "/api/insights/reading", {
+        body: '{"poem":"no-such-poem","reached":[0]}',
+        origin: SITE_ORIGIN,
+        headers: { "user-agent": BROWSER, "x-forwarded-for": reader },
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < 65; i += 1) statuses.push((await send("198.51.100.40")).status);
+    expect(statuses.slice(0, 60).every((status) => status === 204)).toBe(true);
+    expect(statuses.slice(60).every((status) => status === 429)).toBe(true);
+    expect((await send("198.51.100.41")).status).toBe(204);
+  });
+
+  it("counts a share-link visit and a platform's link preview for the stanza", async () => {
+    const before = await poemView();
+    await visit("/share/poem/five-stanzas?s=2", "198.51.100.50", {
+      referer: "https://mastodon.social/@reader/2",
+    });
+    const card = await fetch(`${base}/og/stanza/five-stanzas/2.png`, {
+      headers: { "user-agent": MASTODON },
+    });
+    expect(card.status).toBe(200);
+    await card.arrayBuffer();
+    // A person opening the picture is no preview.
+    await (
+      await fetch(`${base}/og/stanza/five-stanzas/2.png`, { headers: { "user-agent": BROWSER } })
+    ).arrayBuffer();
+    const after = await poemView();
+    expect(after.stanzas[2]?.shares).toBe((before.stanzas[2]?.shares ?? 0) + 1);
+    expect(after.stanzas[2]?.previews).toEqual({
+      ...before.stanzas[2]?.previews,
+      Mastodon: (before.stanzas[2]?.previews.Mastodon ?? 0) + 1,
+    });
+  });
+
+  it("redirects a digest's links through a counted click, never anywhere else", async () => {
+    const content = {
+      featuredEmber: { text: "A small flame", date: "2026-11-23" },
+      topEchoedStanzas: [],
+      newPoems: [],
+    };
+    const [run] = await t.db
+      .insert(mailRuns)
+      .values({ subject: "This week", content, status: "sent" })
+      .returning();
+    if (!run) throw new Error("no run");
+    const secret = resolveSessionSecret(t.config);
+    const token = digestClickToken(secret, run.id, 0);
+
+    const first = await api(t.app, "GET", `/api/digest/link/${token}`);
+    expect(first.status).toBe(302);
+    expect(first.headers.get("location")).toBe(
+      `${t.config.publicUrl.origin}/poetry?utm_source=digest`,
+    );
+    await api(t.app, "GET", `/api/digest/link/${token}`);
+
+    const forged = [
+      `${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}`,
+      digestClickToken(secret, run.id, 1),
+      digestClickToken(secret, run.id + 1000, 0),
+      digestClickToken("another secret", run.id, 0),
+      "https:%2F%2Fevil.example",
+      "1-0-",
+    ];
+    for (const altered of forged) {
+      const response = await api(t.app, "GET", `/api/digest/link/${encodeURIComponent(altered)}`);
+      expect(response.status, altered).toBe(404);
+      expect(response.headers.get("location")).toBeNull();
+    }
+    const { digest } = await summary();
+    expect(digest.find((row) => row.runId === run.id)?.clicks).toEqual([
+      { url: `${t.config.publicUrl.origin}/poetry`, count: 2 },
+    ]);
+    const stored = rowsOf(await t.db.execute(sql`select * from digest_clicks`));
+    expect(Object.keys(stored[0] ?? {}).sort()).toEqual(["clicks", "link", "run_id", "url"]);
+  });
+
+  it("sends every digest link through the redirect but the unsubscribe link", () => {
+    const { html, text } = digestEmail(
+      "Ember Verse",
+      {
+        featuredEmber: { text: "A small flame", date: "2026-11-23" },
+        topEchoedStanzas: [],
+        newPoems: [
+          {
+            slug: "five-stanzas",
+            title: "Five Stanzas",
+            stanzas: poemStanzas,
+          } as never,
+        ],
+      },
+      {
+        publicUrl: "http://localhost:3000",
+        unsubscribeUrl: new URL("http://localhost:3000/unsubscribe?token=abc"),
+        linkUrl: (position) => `http://localhost:3000/api/digest/link/9-${position}-sig`,
+      },
+    );
+    expect(html).toContain('href="http://localhost:3000/api/digest/link/9-0-sig"');
+    expect(html).toContain('href="http://localhost:3000/api/digest/link/9-1-sig"');
+    expect(html).not.toContain('href="http://localhost:3000/poetry');
+    expect(html).toContain('href="http://localhost:3000/unsubscribe?token=abc"');
+    expect(text).toContain("Unsubscribe: http://localhost:3000/unsubscribe?token=abc");
+  });
+
+  it("sends a digest whose links are counted redirects, its unsubscribe link direct, and counts its subscribers", async () => {
+    // Subscribed an hour before the services' clock, whatever today's date is.
+    await createSubscribers(t.db, ["digest-reader@example.com"], {
+      verifiedAt: new Date(clock.getTime() - 3_600_000),
+    });
+    const sent = await api(t.app, "POST", "/api/admin/digest/send", {
+      body: { subject: "Counted links" },
+      cookie: admin,
+      origin: SITE_ORIGIN,
+    });
+    expect(sent.status).toBe(201);
+    const run = (await sent.json()) as { id: number };
+    await t.services.digestSender.drain();
+    const outbox = path.join(t.config.dataDir, "outbox");
+    const files = fs.readdirSync(outbox).filter((file) => file.endsWith(".eml"));
+    const mails = await Promise.all(
+      files.map(async (file) => simpleParser(fs.readFileSync(path.join(outbox, file)))),
+    );
+    const mail = mails.find((one) => one.subject === "Counted links");
+    const html = String(mail?.html ?? "");
+    const links = [...html.matchAll(/href="([^"]+)"/g)].map((match) => match[1] ?? "");
+    const counted = links.filter((link) => link.includes("/api/digest/link/"));
+    expect(counted.length).toBeGreaterThan(0);
+    expect(links.filter((link) => !link.includes("/api/digest/link/"))).toEqual([
+      expect.stringContaining("/unsubscribe?s="),
+    ]);
+    // No subscriber in a counted link: every subscriber of the run gets the same ones.
+    for (const link of counted)
+      expect(link).toMatch(new RegExp(`/api/digest/link/${run.id}-\\d+-`));
+    const followed = await api(t.app, "GET", new URL(counted[0] ?? "").pathname);
+    expect(followed.status).toBe(302);
+    expect(followed.headers.get("location")).toContain("utm_source=digest");
+    const { digest, subscribers } = await summary();
+    const clicks = digest.find((row) => row.runId === run.id)?.clicks ?? [];
+    expect(clicks.reduce((sum, click) => sum + click.count, 0)).toBe(1);
+    expect(subscribers.at(-1)?.count).toBe(1);
+  });
+
+  it("makes a salt per day: the same reader is one visitor a day, a new one the next; yesterday's salt goes", async () => {
+    clock = new Date("2026-11-27T09:00:00Z");
+    const reader = "198.51.100.60";
+    await visit("/about", reader);
+    await visit("/about", reader);
+    await t.services.insights.flush();
+    const [firstSalt] = await t.db.select().from(visitSalts);
+    expect(firstSalt?.day).toBe("2026-11-27");
+    const dayOne = await summary();
+    expect(dayOf(dayOne, "2026-11-27")).toMatchObject({ views: 2, visitors: 1 });
+
+    clock = new Date("2026-11-28T09:00:00Z");
+    await visit("/about", reader);
+    await t.services.insights.flush();
+    const salts = await t.db.select().from(visitSalts);
+    expect(salts.map((salt) => salt.day)).toEqual(["2026-11-28"]);
+    expect(salts[0]?.salt).not.toBe(firstSalt?.salt);
+    const days = rowsOf(
+      await t.db.execute(sql`select distinct day::text as day from day_visitors`),
+    );
+    expect(days.map((row) => row.day)).toEqual(["2026-11-28"]);
+    const dayTwo = await summary();
+    expect(dayOf(dayTwo, "2026-11-28")).toMatchObject({ views: 1, visitors: 1 });
+    // Yesterday's count stays; only what could tell readers apart went.
+    expect(dayOf(dayTwo, "2026-11-27")).toMatchObject({ views: 2, visitors: 1 });
+  });
+
+  it("keeps no client address or user agent in any table or log line", async () => {
+    const address = "203.0.113.77";
+    const agent = "Mozilla/5.0 (X11; Linux x86_64) UniqueReaderAgent/9.9";
+    await visit("/poetry/five-stanzas", address, {
+      "user-agent": agent,
+      referer: "https://search.example.net/?q=reader",
+    });
+    await api(t.app, "POST", "/api/insights/reading", {
+      body: '{"poem":"five-stanzas","reached":[0]}',
+      origin: SITE_ORIGIN,
+      headers: { "user-agent": agent, "x-forwarded-for": address },
+    });
+    const dumpAll = async () => {
+      const tables = rowsOf(
+        await t.db.execute(
+          sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`,
+        ),
+      );
+      expect(tables.length).toBeGreaterThan(20);
+      let dump = "";
+      for (const { table_name: name } of tables) {
+        const rows = await t.db.execute(sql.raw(`select * from "${name}"`));
+        dump += JSON.stringify(rowsOf(rows));
+      }
+      return dump;
+    };
+    await t.services.insights.flush();
+    const duringTheDay = await dumpAll();
+    expect(duringTheDay).toContain("five-stanzas");
+    for (const secret of [address, agent, "UniqueReaderAgent", "q=reader"]) {
+      expect(duringTheDay).not.toContain(secret);
+      expect(logLines.join("\n")).not.toContain(secret);
+    }
+    clock = new Date(clock.getTime() + 86_400_000);
+    await t.services.insights.flush();
+    const nextDay = await dumpAll();
+    for (const secret of [address, agent]) expect(nextDay).not.toContain(secret);
+    const counted = await t.db.select().from(dailyCounts);
+    expect(counted.length).toBeGreaterThan(0);
+  });
+
+  it("answers the poem view for an unknown poem with 404 and a bad window with 400", async () => {
+    const missing = await api(t.app, "GET", "/api/admin/insights/poems/no-such-poem", {
+      cookie: admin,
+    });
+    expect(missing.status).toBe(404);
+    const badWindow = await api(t.app, "GET", "/api/admin/insights?days=12", { cookie: admin });
+    expect(badWindow.status).toBe(400);
+    const reader = await signIn(t, "reader@example.com");
+    expect((await api(t.app, "GET", "/api/admin/insights", { cookie: reader })).status).toBe(403);
+    expect((await api(t.app, "GET", "/api/admin/insights")).status).toBe(401);
+  });
+});
