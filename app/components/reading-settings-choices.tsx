@@ -1,12 +1,36 @@
 import { useState } from "react";
 import {
-  chooseReadingSetting,
-  currentReadingSettings,
   READING_SIZES,
+  READING_STORAGE_KEY,
   READING_THEMES,
   type ReadingSize,
   type ReadingTheme,
+  type SavedReadingSettings,
 } from "../lib/reading-settings.ts";
+
+/** The settings in effect: the saved ones the root's script applied, else the defaults. */
+function currentReadingSettings(): { size: ReadingSize; theme: ReadingTheme } {
+  const { readingSize, theme } = document.documentElement.dataset;
+  const systemTheme = window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+  return {
+    size: READING_SIZES.find((size) => size === readingSize) ?? "default",
+    theme: READING_THEMES.find((known) => known === theme) ?? systemTheme,
+  };
+}
+
+/** Applies the reader's choice at once and keeps it for every later page. */
+function chooseReadingSetting(choice: { size: ReadingSize } | { theme: ReadingTheme }) {
+  const root = document.documentElement;
+  if ("size" in choice) root.dataset.readingSize = choice.size;
+  else root.dataset.theme = choice.theme;
+  const { size, theme } = currentReadingSettings();
+  const saved: SavedReadingSettings = root.dataset.theme ? { size, theme } : { size };
+  try {
+    localStorage.setItem(READING_STORAGE_KEY, JSON.stringify(saved));
+  } catch {
+    // Storage blocked or full: the choice still holds on this page.
+  }
+}
 
 const SIZE_LABELS: Record<ReadingSize, string> = {
   default: "Default",
