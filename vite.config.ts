@@ -8,9 +8,8 @@ import { defineConfig } from "vite";
  * when the reader asks for it, goes with the pages that use it (decision 030). Admin code (but the
  * admin-door notice every page shows), the contract (decision 031), the stanza's sharing and
  * its share image's drawing, the stanza actions, the whispers' author lines (the fediverse one
- * too), the menu's dialog, the journal's sync, ember
- * sharing, guest voices' avatars, dates, book slots, upload and name helpers, and the icons only
- * the account page and admin draw.
+ * too), the menu's dialog, the journal's sync, ember sharing, guest voices' avatars, dates, book
+ * slots, upload and name helpers, and the icons only the account page and admin draw.
  */
 const notShared = {
   app: [
