@@ -6,18 +6,20 @@ import { defineConfig } from "vite";
  * Modules more than one page uses that stay out of the `shared` file every reader page fetches:
  * each costs every page its bytes, so what the poem page (the heaviest) does not use, or loads only
  * when the reader asks for it, goes with the pages that use it (decision 030). Admin code (but the
- * admin-door notice every page shows), the contract (decision 031), the share image's drawing,
- * the stanza actions, the whispers' author line, the menu's dialog, the journal's sync, ember
- * sharing, guest voices' avatars, dates, book slots, upload and name helpers, and the icons only
- * the account page and admin draw.
+ * admin-door notice every page shows), the contract (decision 031), the stanza's sharing and
+ * its share image's drawing, the stanza actions, the whispers' author lines (the fediverse one
+ * too), the menu's dialog, the journal's sync, ember sharing, guest voices' avatars, dates, book
+ * slots, upload and name helpers, and the icons only the account page and admin draw.
  */
 const notShared = {
   app: [
     "admin(?!-access)",
     "api-contract",
     "stanza-image",
+    "stanza-sharing",
     "stanza-interactions",
     "whisper-author",
+    "fediverse-whisper",
     "modal-dialog",
     "journal-sync",
     "ember-share-button",

@@ -11,9 +11,8 @@ import {
 } from "react";
 import { SMALL_SCREEN_MAX_PX, SWIPE_THRESHOLD_PX } from "../../common/constants.ts";
 import { clampStanzaIndex, stanzaLines } from "../../common/stanza.ts";
-import { copyText } from "../lib/clipboard.ts";
 import { reportShare, useReadingReport } from "../lib/reading-report.ts";
-import { notify, notifyError } from "../lib/toast.ts";
+import { notifyError } from "../lib/toast.ts";
 import { PositionDots } from "./position-dots.tsx";
 import {
   EchoButton,
@@ -22,6 +21,15 @@ import {
   WhispersToggle,
 } from "./stanza-interactions.tsx";
 import { VerseLines } from "./verse.tsx";
+
+/**
+ * Share, Save image, Copy link and Copy Stanza act only when pressed, so their code (the share
+ * image's drawing with it) comes as the pointer or focus reaches the stanza actions, or with the
+ * first press.
+ */
+const loadStanzaSharing = () => import("../lib/stanza-sharing.ts");
+type StanzaSharing = Awaited<ReturnType<typeof loadStanzaSharing>>;
+type SharingAction = "shareStanza" | "saveStanzaImage" | "copyStanzaLink" | "copyStanza";
 
 /** Whispers are read on a reader's request, so their code comes with the first opening. */
 const WhispersPanel = lazy(() =>
@@ -147,50 +155,24 @@ export function StanzaViewer({
     ? new URL(`/share/poem/${poem.slug}?s=${index}`, publicUrl).toString()
     : undefined;
 
-  /** The share, save-image and copy-link buttons each count a share of the stanza. */
-  const sharing = (action: () => Promise<void>) => () => {
-    if (poem.slug) reportShare(poem.slug, index);
-    void action();
-  };
-
-  async function copyLink() {
+  async function runSharing(action: SharingAction) {
     if (!shareLink) return;
-    if (await copyText(shareLink)) notify("Link copied");
-    else notifyError("Copy failed", "Unable to copy link to clipboard");
-  }
-
-  async function share() {
-    if (!shareLink) return;
-    const data = {
-      title: `"${poem.title}" — ${siteName}`,
-      text: `${stanzaLines(current).join("\n")}\n\n— ${poem.title}`,
-      url: shareLink,
-    };
-    if (typeof navigator.share !== "function") return copyLink();
+    // Share, Save image and Copy link each count a share of the stanza (docs/product/insights.md).
+    if (poem.slug && action !== "copyStanza") reportShare(poem.slug, index);
+    let sharing: StanzaSharing;
     try {
-      await navigator.share(data);
-    } catch (error) {
-      if ((error as Error).name !== "AbortError") await copyLink();
-    }
-  }
-
-  async function saveImage() {
-    try {
-      // The drawing code comes with the first Save image, not with the page.
-      const { downloadBlob, renderStanzaImage, stanzaImageFileName } = await import(
-        "../lib/stanza-image.ts"
-      );
-      const blob = await renderStanzaImage(stanzaLines(current), poem.title, siteName);
-      downloadBlob(blob, stanzaImageFileName(poem.title, number));
-      notify("Image saved", "Stanza image has been downloaded");
+      sharing = await loadStanzaSharing();
     } catch {
-      notifyError("Export failed", "Could not create stanza image. Please try again.");
+      notifyError("Sharing failed", "Check your connection and try again.");
+      return;
     }
-  }
-
-  async function copyStanza() {
-    if (await copyText(stanzaLines(current).join("\n"))) notify("Stanza copied");
-    else notifyError("Copy failed", "Unable to copy the stanza to clipboard");
+    await sharing[action]({
+      poemTitle: poem.title,
+      siteName,
+      stanza: current,
+      number,
+      link: shareLink,
+    });
   }
 
   const actionClass =
@@ -275,6 +257,8 @@ export function StanzaViewer({
           className="flex flex-wrap justify-center gap-2"
           aria-label="Stanza actions"
           role="toolbar"
+          onPointerEnter={loadStanzaSharing}
+          onFocus={loadStanzaSharing}
         >
           <EchoButton
             poem={interactive}
@@ -282,13 +266,21 @@ export function StanzaViewer({
             echoes={personal.echoes}
             setEchoes={personal.setEchoes}
           />
-          <button type="button" onClick={sharing(share)} className={actionClass}>
+          <button type="button" onClick={() => runSharing("shareStanza")} className={actionClass}>
             <Share2 aria-hidden="true" className="h-4 w-4" /> Share
           </button>
-          <button type="button" onClick={sharing(saveImage)} className={actionClass}>
+          <button
+            type="button"
+            onClick={() => runSharing("saveStanzaImage")}
+            className={actionClass}
+          >
             <Download aria-hidden="true" className="h-4 w-4" /> Save image
           </button>
-          <button type="button" onClick={sharing(copyLink)} className={actionClass}>
+          <button
+            type="button"
+            onClick={() => runSharing("copyStanzaLink")}
+            className={actionClass}
+          >
             <Link2 aria-hidden="true" className="h-4 w-4" /> Copy link
           </button>
           <JournalButton
@@ -301,7 +293,7 @@ export function StanzaViewer({
             isOpen={isWhispersOpen}
             onToggle={() => setWhispersOpen(!isWhispersOpen)}
           />
-          <button type="button" onClick={copyStanza} className={actionClass}>
+          <button type="button" onClick={() => runSharing("copyStanza")} className={actionClass}>
             <Copy aria-hidden="true" className="h-4 w-4" /> Copy Stanza
           </button>
         </div>

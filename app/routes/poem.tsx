@@ -20,6 +20,38 @@ import type { Route } from "./+types/poem";
 /** The same page for every reader of an audience: the page cache may keep it. */
 export const handle = sharedPage;
 
+/** The poem as schema.org's CreativeWork, for search engines; only the server builds it. */
+function structuredDataOf(
+  poem: Poem,
+  publicUrl: string,
+  settings: { siteTitle: string; poetName: string | null },
+) {
+  const url = new URL(`/poetry/${poem.slug}`, publicUrl).toString();
+  return {
+    "@context": "https://schema.org",
+    "@type": "CreativeWork",
+    genre: "Poem",
+    name: poem.title,
+    url,
+    text: poem.stanzas.join("\n\n"),
+    keywords: poem.tags.map((tag) => tag.name).join(", "),
+    datePublished: new Date(poem.createdAt).toISOString(),
+    dateModified: new Date(poem.updatedAt).toISOString(),
+    ...(poem.coverUrl ? { image: new URL(poem.coverUrl, publicUrl).toString() } : {}),
+    publisher: { "@type": "Organization", name: settings.siteTitle },
+    // The poet, once named in the site settings: the Person their About page describes.
+    ...(settings.poetName
+      ? {
+          author: {
+            "@type": "Person",
+            name: settings.poetName,
+            url: new URL("/about", publicUrl).toString(),
+          },
+        }
+      : {}),
+  };
+}
+
 export async function loader({ context, params }: Route.LoaderArgs) {
   const { services, audience, site } = context.get(appContext);
   const [poem, settings] = await Promise.all([
@@ -40,7 +72,11 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   };
   const preview = poem ? previewNotice(poem) : null;
   return data(
-    { poem: poem ?? null, preview, poetName: settings.poetName },
+    {
+      poem: poem ?? null,
+      preview,
+      structuredData: poem ? structuredDataOf(poem, site.publicUrl, settings) : null,
+    },
     {
       status: poem ? 200 : 404,
       // The admin's preview of a draft or scheduled poem is never kept (server/http/page-cache.ts).
@@ -92,7 +128,7 @@ function coverSizes(width: number | null, height: number | null) {
 export default function PoemPage({ loaderData, matches }: Route.ComponentProps) {
   const site = siteFromMatches(matches);
   const nonce = useNonce();
-  const { poem, preview, poetName } = loaderData;
+  const { poem, preview } = loaderData;
   const slug = poem?.slug;
   // Leading with the stanza is for the poem the page was opened at (app.css), not the next one.
   useEffect(
@@ -104,30 +140,6 @@ export default function PoemPage({ loaderData, matches }: Route.ComponentProps) 
   if (!poem) {
     return <PoemNotFound />;
   }
-  const url = new URL(`/poetry/${poem.slug}`, site.publicUrl).toString();
-  const structuredData = {
-    "@context": "https://schema.org",
-    "@type": "CreativeWork",
-    genre: "Poem",
-    name: poem.title,
-    url,
-    text: poem.stanzas.join("\n\n"),
-    keywords: poem.tags.map((tag) => tag.name).join(", "),
-    datePublished: new Date(poem.createdAt).toISOString(),
-    dateModified: new Date(poem.updatedAt).toISOString(),
-    ...(poem.coverUrl ? { image: new URL(poem.coverUrl, site.publicUrl).toString() } : {}),
-    publisher: { "@type": "Organization", name: site.name },
-    // The poet, once named in the site settings: the Person their About page describes.
-    ...(poetName
-      ? {
-          author: {
-            "@type": "Person",
-            name: poetName,
-            url: new URL("/about", site.publicUrl).toString(),
-          },
-        }
-      : {}),
-  };
   return (
     <article className="mx-auto flex max-w-3xl flex-col gap-6">
       <script
@@ -136,7 +148,7 @@ export default function PoemPage({ loaderData, matches }: Route.ComponentProps) 
         suppressHydrationWarning
         // biome-ignore lint/security/noDangerouslySetInnerHtml: JSON-LD; with '<' escaped the text cannot close the script element.
         dangerouslySetInnerHTML={{
-          __html: JSON.stringify(structuredData).replace(/</g, "\\u003c"),
+          __html: JSON.stringify(loaderData.structuredData).replace(/</g, "\\u003c"),
         }}
       />
       {preview && (
