@@ -201,6 +201,32 @@ export default function AdminInsights({ loaderData }: Route.ComponentProps) {
         />
       </section>
 
+      {summary.followers && (
+        <section aria-labelledby="followers-heading" className="mt-10">
+          <h2 id="followers-heading" className="sr-only">
+            Fediverse followers
+          </h2>
+          <BarChart
+            title="Fediverse followers at the end of each day"
+            summary={`${numberFormat.format(summary.followers.at(-1)?.count ?? 0)} followers today.`}
+            firstColumn="Day"
+            labels={summary.followers.map((day) => shortDay(day.date))}
+            series={[
+              {
+                name: "Followers",
+                values: summary.followers.map((day) => day.count),
+                fill: "fill-ember-700",
+                swatch: "bg-ember-700",
+              },
+            ]}
+          />
+          <p className="mt-2 text-sm text-stone-700">
+            An unfollow, a block or a deleted account removes its follower, so each day shows those
+            who follow now and had followed by then, not those who left since.
+          </p>
+        </section>
+      )}
+
       <section aria-labelledby="digest-heading" className="mt-10">
         <h2 id="digest-heading" className="font-serif text-xl text-stone-900">
           The digest's links

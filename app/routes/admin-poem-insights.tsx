@@ -35,7 +35,8 @@ const previewsText = (previews: Record<string, number>) =>
 
 /**
  * One poem: its reading curve (the share of reported visits that reached each stanza) and, beside
- * each stanza's text, how many readers reached, echoed, saved, shared and whispered on it.
+ * each stanza's text, how many readers reached, echoed, saved, shared and whispered on it, and
+ * how many liked it or replied to it from the fediverse (echoes and whispers include those).
  */
 export default function AdminPoemInsights({ loaderData }: Route.ComponentProps) {
   const { insights } = loaderData;
@@ -60,6 +61,8 @@ export default function AdminPoemInsights({ loaderData }: Route.ComponentProps) 
       stanza.saves,
       stanza.shares,
       stanza.whispers,
+      stanza.fediverse.likes,
+      stanza.fediverse.replies,
     ]),
   );
   return (
@@ -79,6 +82,12 @@ export default function AdminPoemInsights({ loaderData }: Route.ComponentProps) 
           { label: "Views", value: numberFormat.format(insights.views) },
           { label: "Readings reported", value: numberFormat.format(insights.readings) },
           { label: "Read to the end", value: percent(insights.readToEnd) },
+          { label: "Fediverse boosts", value: numberFormat.format(insights.fediverse.boosts) },
+          {
+            label: "Fediverse likes of the whole poem",
+            value: numberFormat.format(insights.fediverse.likes),
+          },
+          { label: "Fediverse replies", value: numberFormat.format(insights.fediverse.replies) },
         ]}
       />
 
@@ -125,7 +134,7 @@ export default function AdminPoemInsights({ loaderData }: Route.ComponentProps) 
               </div>
               <div>
                 <StanzaBars
-                  label={`Stanza ${stanza.index + 1}: reached ${stanza.reached}, echoed ${stanza.echoes}, saved ${stanza.saves}, shared ${stanza.shares}, whispered ${stanza.whispers}`}
+                  label={`Stanza ${stanza.index + 1}: reached ${stanza.reached}, echoed ${stanza.echoes}, saved ${stanza.saves}, shared ${stanza.shares}, whispered ${stanza.whispers}, liked on the fediverse ${stanza.fediverse.likes}, replied from the fediverse ${stanza.fediverse.replies}`}
                   max={largest}
                   bars={[
                     { name: "Reached", value: stanza.reached },
@@ -133,6 +142,8 @@ export default function AdminPoemInsights({ loaderData }: Route.ComponentProps) 
                     { name: "Saved", value: stanza.saves },
                     { name: "Shared", value: stanza.shares },
                     { name: "Whispered", value: stanza.whispers },
+                    { name: "Fediverse likes", value: stanza.fediverse.likes },
+                    { name: "Fediverse replies", value: stanza.fediverse.replies },
                   ]}
                 />
                 <p className="mt-2 text-xs text-stone-700">
@@ -144,7 +155,17 @@ export default function AdminPoemInsights({ loaderData }: Route.ComponentProps) 
         </ol>
         <NumbersTable
           caption="Every stanza's numbers"
-          head={["Stanza", "Reached", "Echoed", "Saved", "Shared", "Whispered", "Previews"]}
+          head={[
+            "Stanza",
+            "Reached",
+            "Echoed",
+            "Saved",
+            "Shared",
+            "Whispered",
+            "Fediverse likes",
+            "Fediverse replies",
+            "Previews",
+          ]}
           rows={insights.stanzas.map((stanza) => [
             `Stanza ${stanza.index + 1}`,
             numberFormat.format(stanza.reached),
@@ -152,6 +173,8 @@ export default function AdminPoemInsights({ loaderData }: Route.ComponentProps) 
             numberFormat.format(stanza.saves),
             numberFormat.format(stanza.shares),
             numberFormat.format(stanza.whispers),
+            numberFormat.format(stanza.fediverse.likes),
+            numberFormat.format(stanza.fediverse.replies),
             previewsText(stanza.previews),
           ])}
         />

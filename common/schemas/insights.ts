@@ -43,6 +43,11 @@ export const insightsSummary = z.object({
   ),
   /** Verified, still-subscribed addresses at the end of each day. */
   subscribers: z.array(z.object({ date: day, count: z.int() })),
+  /**
+   * Fediverse followers at the end of each day, counting those who follow now (an unfollow
+   * removes its follower); absent when FEDIVERSE is off.
+   */
+  followers: z.optional(z.array(z.object({ date: day, count: z.int() }))),
   digest: z.array(
     z.object({
       runId: z.int(),
@@ -67,6 +72,8 @@ export const stanzaInsight = z.object({
   shares: z.int(),
   /** Fetches of the stanza's share card by a platform's link-preview bot, per platform. */
   previews: z.record(z.string(), z.int()),
+  /** Likes of the stanza and replies to it from the fediverse (within `echoes`, `whispers`). */
+  fediverse: z.object({ likes: z.int(), replies: z.int() }),
 });
 export type StanzaInsight = z.output<typeof stanzaInsight>;
 
@@ -80,6 +87,12 @@ export const poemInsights = z.object({
   readings: z.int(),
   /** The share of reported visits that reached the last stanza (0 to 1). */
   readToEnd: z.number(),
+  /**
+   * From the fediverse: likes of the poem as a whole (a stanza's are in its row), boosts of
+   * the poem or a stanza, and replies to the poem in all (one to the whole poem lands on its
+   * first stanza).
+   */
+  fediverse: z.object({ likes: z.int(), boosts: z.int(), replies: z.int() }),
   stanzas: z.array(stanzaInsight),
 });
 export type PoemInsights = z.output<typeof poemInsights>;

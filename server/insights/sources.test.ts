@@ -23,6 +23,14 @@ describe("where a reader came from", () => {
     expect(groupOf(id)).toBe(sourceOf(referrer, utm, site)?.group);
   });
 
+  it("counts a follower's server as the fediverse, not as another site", () => {
+    const followers = new Set(["poets.example"]);
+    expect(sourceOf("https://poets.example/@ada/1", null, site, followers)?.id).toBe(
+      "fediverse:poets.example",
+    );
+    expect(sourceOf("https://poets.example/@ada/1", null, site)?.id).toBe("site:poets.example");
+  });
+
   it("is no source when the reader moves between the site's own pages", () => {
     expect(sourceOf("https://ember.example/poetry", null, site)).toBeUndefined();
   });

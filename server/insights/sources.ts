@@ -21,8 +21,8 @@ const SEARCH_ENGINES: Array<[name: string, pattern: RegExp]> = [
 ];
 
 /**
- * Fediverse servers and apps readers commonly arrive from. A fixed list: hosts of the site's
- * own followers join it once federation keeps them (docs/decisions/049).
+ * Fediverse servers and apps readers commonly arrive from. A fixed list: the servers of the
+ * site's own followers join it at counting time (`followerHosts`, docs/decisions/049).
  */
 export const FEDIVERSE_HOSTS = new Set([
   "mastodon.social",
@@ -61,7 +61,7 @@ export interface Source {
 }
 
 /** A host or a utm_source as it may be kept: lower case, a host's characters, bounded. */
-function cleanName(value: string): string | undefined {
+export function cleanName(value: string): string | undefined {
   const name = value
     .trim()
     .toLowerCase()
@@ -69,12 +69,17 @@ function cleanName(value: string): string | undefined {
   return /^[a-z0-9][a-z0-9.-]{0,99}$/.test(name) ? name : undefined;
 }
 
-function sourceOfName(name: string): Source {
+function sourceOfName(name: string, followerHosts: ReadonlySet<string>): Source {
   if (EMAIL_SOURCES.has(name)) return { group: "email", id: "email" };
   for (const [engine, pattern] of SEARCH_ENGINES) {
     if (pattern.test(name) || name === engine) return { group: "search", id: `search:${engine}` };
   }
-  if (FEDIVERSE_HOSTS.has(name) || FEDIVERSE_HOSTS.has(`www.${name}`) || name === "mastodon") {
+  if (
+    FEDIVERSE_HOSTS.has(name) ||
+    FEDIVERSE_HOSTS.has(`www.${name}`) ||
+    name === "mastodon" ||
+    followerHosts.has(name)
+  ) {
     return { group: "fediverse", id: `fediverse:${name}` };
   }
   return { group: "site", id: `site:${name}` };
@@ -83,14 +88,16 @@ function sourceOfName(name: string): Source {
 /**
  * The source of a page view: `utm_source` first (the digest's links carry `digest`), then the
  * referrer's host; undefined when the referrer is this site (a reader moving between pages).
+ * `followerHosts` are the servers of the site's fediverse followers, as `cleanName` gives them.
  */
 export function sourceOf(
   referrer: string | undefined,
   utmSource: string | null,
   siteHost: string,
+  followerHosts: ReadonlySet<string> = new Set(),
 ): Source | undefined {
   const utm = utmSource ? cleanName(utmSource) : undefined;
-  if (utm) return sourceOfName(utm);
+  if (utm) return sourceOfName(utm, followerHosts);
   if (!referrer) return { group: "direct", id: "direct" };
   let host: string;
   try {
@@ -100,7 +107,7 @@ export function sourceOf(
   }
   if (host === siteHost) return undefined;
   const name = cleanName(host.replace(/:\d+$/, ""));
-  return name ? sourceOfName(name) : { group: "direct", id: "direct" };
+  return name ? sourceOfName(name, followerHosts) : { group: "direct", id: "direct" };
 }
 
 /** The group a kept source id belongs to. */

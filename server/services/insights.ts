@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, desc, eq, gte, inArray, isNull, like, lt, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte, inArray, isNull, like, lt, or, sql } from "drizzle-orm";
 import { instantInZone } from "../../common/dates.ts";
 import type {
   InsightsSummary,
@@ -11,16 +11,19 @@ import {
   dayVisitors,
   digestClicks,
   echoes,
+  fediverseFollowers,
   journalEntries,
   mailRuns,
+  poemBoosts,
   poems,
+  remoteActors,
   subscriptions,
   visitSalts,
   whispers,
 } from "../db/schema.ts";
 import { isLive, publishedPoems } from "../db/visibility.ts";
 import { readDigestClickToken } from "../insights/digest-links.ts";
-import { groupOf, type Source, sourceOf } from "../insights/sources.ts";
+import { cleanName, groupOf, type Source, sourceOf } from "../insights/sources.ts";
 import { digestLinkTargets } from "../mail/digest.ts";
 import type { AdminActor } from "./actor.ts";
 import { createBackgroundLoop } from "./background-loop.ts";
@@ -55,6 +58,11 @@ const POEMS_REMEMBERED = 5_000;
 const TOP_POEMS = 10;
 const TOP_SOURCES = 20;
 const DAY_MS = 86_400_000;
+/**
+ * How often the servers of the site's fediverse followers are read again, so a referrer from
+ * one counts as the fediverse without a query per page view.
+ */
+export const FOLLOWER_HOSTS_REFRESH_MS = 5 * 60_000;
 
 /** What daily_counts' `metric` holds. */
 export const METRICS = {
@@ -310,10 +318,34 @@ export function createInsightsService(deps: ServiceDeps & { counting: boolean })
     }
   }
 
+  /** The servers of the site's followers, as sources name hosts (no port, no `www.`). */
+  let followerHosts: ReadonlySet<string> = new Set();
+  let followerHostsReadAt = Number.NEGATIVE_INFINITY;
+  async function refreshFollowerHosts(): Promise<void> {
+    followerHostsReadAt = now().getTime();
+    if (!config.fediverse.enabled) {
+      followerHosts = new Set();
+      return;
+    }
+    const rows = await db
+      .selectDistinct({ server: remoteActors.server })
+      .from(remoteActors)
+      .innerJoin(fediverseFollowers, eq(fediverseFollowers.actorId, remoteActors.id));
+    const hosts = new Set<string>();
+    for (const { server } of rows) {
+      const name = cleanName(server.replace(/:\d+$/, ""));
+      if (name) hosts.add(name);
+    }
+    followerHosts = hosts;
+  }
+
   const loop = createBackgroundLoop({
     name: "counting",
     step: async () => {
       await flush();
+      if (now().getTime() - followerHostsReadAt >= FOLLOWER_HOSTS_REFRESH_MS) {
+        await refreshFollowerHosts();
+      }
       return 0;
     },
     pollMs: FLUSH_INTERVAL_MS,
@@ -366,6 +398,21 @@ export function createInsightsService(deps: ServiceDeps & { counting: boolean })
       let count = 0;
       for (const [since = 0, until = 0] of spans) if (since < end && until >= end) count += 1;
       return { date, count };
+    });
+  }
+
+  /**
+   * Followers at the end of each day: an Undo, a block or a deleted account removes the
+   * follower's row, so this counts those who follow today by the day they began (decision 049).
+   */
+  async function followersOverTime(from: string, to: string) {
+    const rows = await db
+      .select({ createdAt: fediverseFollowers.createdAt })
+      .from(fediverseFollowers);
+    const since = rows.map((row) => row.createdAt.getTime());
+    return everyDay(from, to).map((date) => {
+      const end = instantInZone(addDays(date, 1), "00:00", timeZone).getTime();
+      return { date, count: since.filter((time) => time < end).length };
     });
   }
 
@@ -436,7 +483,7 @@ export function createInsightsService(deps: ServiceDeps & { counting: boolean })
       const search = view.query ? new URLSearchParams(view.query) : undefined;
       const source =
         view.referrer || search
-          ? sourceOf(view.referrer, search?.get("utm_source") ?? null, siteHost)
+          ? sourceOf(view.referrer, search?.get("utm_source") ?? null, siteHost, followerHosts)
           : DIRECT;
       if (source)
         addVisitor(day, source === DIRECT ? DIRECT_SCOPE : `${SOURCE_SCOPE}${source.id}`, identity);
@@ -499,6 +546,9 @@ export function createInsightsService(deps: ServiceDeps & { counting: boolean })
       url.searchParams.set("utm_source", "digest");
       return url.toString();
     },
+
+    /** Reads the followers' servers now (a follow or an unfollow; tests). */
+    refreshFollowerHosts,
 
     contentChanged(): void {
       stanzaCounts.clear();
@@ -575,11 +625,12 @@ export function createInsightsService(deps: ServiceDeps & { counting: boolean })
         .orderBy(desc(sourceTotal), dailyCounts.subject)
         .limit(TOP_SOURCES);
       // Apart from one another: on PostgreSQL they go out on the pool's connections at once.
-      const [dailyRows, poemRows, sourceRows, subscribers, digest] = await Promise.all([
+      const [dailyRows, poemRows, sourceRows, subscribers, followers, digest] = await Promise.all([
         dailyRead,
         poemsRead,
         sourcesRead,
         subscribersOverTime(from, to),
+        config.fediverse.enabled ? followersOverTime(from, to) : undefined,
         digestRuns(fromInstant),
       ]);
       const daily = everyDay(from, to).map((date) => ({
@@ -608,6 +659,7 @@ export function createInsightsService(deps: ServiceDeps & { counting: boolean })
           visitors: toInt(row.visitors),
         })),
         subscribers,
+        ...(followers ? { followers } : {}),
         digest,
       };
     },
@@ -643,11 +695,17 @@ export function createInsightsService(deps: ServiceDeps & { counting: boolean })
           rows.find((row) => row.subject === subject && row.metric === metric && row.part === part)
             ?.total,
         );
+      /** Per stanza key: every one, and those from the fediverse (`remote`, when it says). */
       const perStanza = async (
         table: typeof echoes | typeof journalEntries | typeof whispers,
-      ): Promise<Map<string, number>> => {
+        remote?: typeof echoes.remoteActivityId | typeof whispers.remoteNoteId,
+      ) => {
         const found = await db
-          .select({ index: table.stanzaIndex, count: sql<number>`count(*)` })
+          .select({
+            index: table.stanzaIndex,
+            count: sql<number>`count(*)`,
+            remote: remote ? sql<number>`count(${remote})` : sql<number>`0`,
+          })
           .from(table)
           .where(
             and(
@@ -657,12 +715,19 @@ export function createInsightsService(deps: ServiceDeps & { counting: boolean })
             ),
           )
           .groupBy(table.stanzaIndex);
-        return new Map(found.map((row) => [row.index, toInt(row.count)]));
+        return {
+          all: new Map(found.map((row) => [row.index, toInt(row.count)])),
+          remote: new Map(found.map((row) => [row.index, toInt(row.remote)])),
+        };
       };
-      const [echoed, saved, whispered] = await Promise.all([
-        perStanza(echoes),
+      const [echoed, saved, whispered, [boosted]] = await Promise.all([
+        perStanza(echoes, echoes.remoteActivityId),
         perStanza(journalEntries),
-        perStanza(whispers),
+        perStanza(whispers, whispers.remoteNoteId),
+        db
+          .select({ count: count() })
+          .from(poemBoosts)
+          .where(and(eq(poemBoosts.poemId, poem.id), gte(poemBoosts.createdAt, fromInstant))),
       ]);
       const readings = countOf(poem.slug, METRICS.readings);
       const stanzas: StanzaInsight[] = poem.stanzas.map((text, index) => {
@@ -681,13 +746,17 @@ export function createInsightsService(deps: ServiceDeps & { counting: boolean })
           index,
           text,
           reached: countOf(poem.slug, METRICS.reached, part),
-          echoes: echoed.get(part) ?? 0,
-          saves: saved.get(part) ?? 0,
-          whispers: whispered.get(part) ?? 0,
+          echoes: echoed.all.get(part) ?? 0,
+          saves: saved.all.get(part) ?? 0,
+          whispers: whispered.all.get(part) ?? 0,
           shares:
             countOf(poem.slug, METRICS.shares, part) +
             countOf(poem.slug, METRICS.shareVisits, part),
           previews,
+          fediverse: {
+            likes: echoed.remote.get(part) ?? 0,
+            replies: whispered.remote.get(part) ?? 0,
+          },
         };
       });
       const last = stanzas[stanzas.length - 1];
@@ -699,6 +768,11 @@ export function createInsightsService(deps: ServiceDeps & { counting: boolean })
         visitors: countOf(path, METRICS.visitors),
         readings,
         readToEnd: readings > 0 && last ? Math.min(1, last.reached / readings) : 0,
+        fediverse: {
+          likes: echoed.remote.get("") ?? 0,
+          boosts: boosted?.count ?? 0,
+          replies: stanzas.reduce((sum, stanza) => sum + stanza.fediverse.replies, 0),
+        },
         stanzas,
       };
     },

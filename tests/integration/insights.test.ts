@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { endpoints } from "../../common/endpoints.ts";
 import { dailyCounts, mailRuns, visitSalts } from "../../server/db/schema.ts";
 import { nextVisibilityChange } from "../../server/db/visibility.ts";
+import { addFollower, saveRemoteActor } from "../../server/fediverse/followers.ts";
+import { poemObjectUrl, stanzaObjectUrl } from "../../server/fediverse/object-urls.ts";
 import { createCachePolicy } from "../../server/http/cache-policy.ts";
 import { createPageCache } from "../../server/http/page-cache.ts";
 import { createPageViewCounter } from "../../server/http/page-views.ts";
@@ -291,6 +293,82 @@ describe.each(drivers)("insights (%s)", (driver) => {
       ...before.stanzas[2]?.previews,
       Mastodon: (before.stanzas[2]?.previews.Mastodon ?? 0) + 1,
     });
+  });
+
+  it("counts the fediverse's likes, replies and boosts, its followers, and their servers as a source", async () => {
+    const ada = {
+      actorUrl: "https://poets.example/users/ada",
+      handle: "@ada@poets.example",
+      name: "Ada",
+      avatarUrl: null,
+      profileUrl: "https://poets.example/@ada",
+      server: "poets.example",
+    };
+    const poemId = poemObjectUrl(t.config.publicUrl, "five-stanzas").href;
+    const stanzaId = stanzaObjectUrl(t.config.publicUrl, "five-stanzas", 1).href;
+    const voices = t.services.fediverseVoices;
+    const before = await poemView();
+    expect(before.fediverse).toEqual({ likes: 0, boosts: 0, replies: 0 });
+    expect(
+      await voices.receiveLike(ada, {
+        activityId: "https://poets.example/likes/1",
+        object: poemId,
+      }),
+    ).toBe("stored");
+    expect(
+      await voices.receiveLike(ada, {
+        activityId: "https://poets.example/likes/2",
+        object: stanzaId,
+      }),
+    ).toBe("stored");
+    expect(
+      await voices.receiveReply(ada, {
+        noteId: "https://poets.example/users/ada/statuses/1",
+        url: "https://poets.example/@ada/1",
+        inReplyTo: stanzaId,
+        contentHtml: "<p>This one.</p>",
+        published: new Date("2026-11-26T10:00:00Z"),
+      }),
+    ).toBe("stored");
+    expect(
+      await voices.receiveAnnounce(ada, {
+        activityId: "https://poets.example/boosts/1",
+        object: poemId,
+      }),
+    ).toBe("stored");
+    const after = await poemView();
+    expect(after.fediverse).toEqual({ likes: 1, boosts: 1, replies: 1 });
+    expect(after.stanzas[1]?.fediverse).toEqual({ likes: 1, replies: 1 });
+    expect(after.stanzas[1]?.echoes).toBe((before.stanzas[1]?.echoes ?? 0) + 1);
+    expect(after.stanzas[1]?.whispers).toBe((before.stanzas[1]?.whispers ?? 0) + 1);
+    expect(after.stanzas[0]?.fediverse).toEqual({ likes: 0, replies: 0 });
+
+    // Before ada follows, her server is another site; after, it is the fediverse.
+    await visit("/poetry", "198.51.100.60", { referer: "https://poets.example/@ada/1" });
+    expect((await summary()).followers?.at(-1)?.count).toBe(0);
+    await saveRemoteActor(t.db, {
+      id: ada.actorUrl,
+      handle: ada.handle,
+      name: ada.name,
+      avatarUrl: null,
+      profileUrl: ada.profileUrl,
+      inbox: `${ada.actorUrl}/inbox`,
+      sharedInbox: "https://poets.example/inbox",
+      publicKeyId: `${ada.actorUrl}#main-key`,
+      server: "poets.example",
+    });
+    await addFollower(t.db, ada.actorUrl, "https://poets.example/follows/1");
+    await t.services.insights.refreshFollowerHosts();
+    await visit("/poetry", "198.51.100.61", { referer: "https://poets.example/@ada/2" });
+    const { sources, followers } = await summary();
+    expect(sources).toContainEqual({ source: "site:poets.example", group: "site", visitors: 1 });
+    expect(sources).toContainEqual({
+      source: "fediverse:poets.example",
+      group: "fediverse",
+      visitors: 1,
+    });
+    expect(followers).toHaveLength(7);
+    expect(followers?.at(-1)).toEqual({ date: "2026-11-26", count: 1 });
   });
 
   it("redirects a digest's links through a counted click, never anywhere else", async () => {
