@@ -21,6 +21,17 @@ const SIGNED_URL_ROUTES = new Set([
 ]);
 
 /**
+ * Posted by other servers, never by a browser: a fediverse inbox takes an activity only with its
+ * sender's HTTP signature, which no page on another site can make, and answers any other request
+ * 401 with nothing stored (docs/decisions/045-federation-layer.md; tests/integration/
+ * fediverse-actor.test.ts and fediverse-inbox.test.ts). Checked below as such.
+ */
+const SERVER_TO_SERVER_ROUTES = new Set([
+  "POST /fediverse/inbox",
+  "POST /fediverse/actor/:identifier/inbox",
+]);
+
+/**
  * docs/product/accounts.md: the only GETs that may change state, each single-purpose and harmless
  * to repeat.
  */
@@ -54,7 +65,10 @@ describe.each(drivers)("cross-site requests on %s", (driver) => {
 
   it("refuses every state-changing route (403) when another site starts the request", async () => {
     const endpoints = listEndpoints(t.app).filter(
-      (endpoint) => isStateChanging(endpoint) && !SIGNED_URL_ROUTES.has(endpoint.key),
+      (endpoint) =>
+        isStateChanging(endpoint) &&
+        !SIGNED_URL_ROUTES.has(endpoint.key) &&
+        !SERVER_TO_SERVER_ROUTES.has(endpoint.key),
     );
     expect(endpoints.length).toBeGreaterThan(5);
     const before = await snapshotRows(t.db);
@@ -102,6 +116,35 @@ describe.each(drivers)("cross-site requests on %s", (driver) => {
       .from(subscriptions)
       .where(eq(subscriptions.id, subscriber.id));
     expect(row?.unsubscribed).toBe(true);
+  });
+
+  it("answers an unsigned post to a fediverse inbox 401 from any site, storing nothing", async () => {
+    const inboxes = listEndpoints(t.app).filter((endpoint) =>
+      SERVER_TO_SERVER_ROUTES.has(endpoint.key),
+    );
+    expect(inboxes.map((endpoint) => endpoint.key).sort()).toEqual(
+      [...SERVER_TO_SERVER_ROUTES].sort(),
+    );
+    const before = await snapshotRows(t.db);
+    for (const inbox of inboxes) {
+      for (const crossSite of Object.values(CROSS_SITE_HEADERS)) {
+        const response = await t.app.request(
+          fillPath(inbox.path, () => "poet"),
+          {
+            method: "POST",
+            headers: { ...crossSite, "Content-Type": "application/activity+json" },
+            body: JSON.stringify({
+              "@context": "https://www.w3.org/ns/activitystreams",
+              type: "Follow",
+              actor: "https://evil.example/users/mallory",
+              object: "http://localhost:3000/fediverse/actor/poet",
+            }),
+          },
+        );
+        expect(response.status, inbox.key).toBe(401);
+      }
+    }
+    expect(await snapshotRows(t.db)).toEqual(before);
   });
 
   it("changes no table's row count on any GET but the three exceptions", async () => {
