@@ -1,4 +1,4 @@
-import { and, desc, eq, or } from "drizzle-orm";
+import { and, desc, eq, exists, or, type SQL } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { fediverseBlocks } from "../db/schema.ts";
 
@@ -14,19 +14,34 @@ export function serverOf(actorUrl: URL | string): string {
   return new URL(actorUrl).host.toLowerCase();
 }
 
+/** Whether the poet blocked an actor's account or its server, as one condition. */
+function blocksActor(url: URL) {
+  return or(
+    and(eq(fediverseBlocks.kind, "server"), eq(fediverseBlocks.value, serverOf(url))),
+    and(eq(fediverseBlocks.kind, "account"), eq(fediverseBlocks.value, url.href)),
+  );
+}
+
 export async function isBlocked(db: Database, actorUrl: URL | string): Promise<boolean> {
-  const url = new URL(actorUrl);
   const [row] = await db
     .select({ id: fediverseBlocks.id })
     .from(fediverseBlocks)
-    .where(
-      or(
-        and(eq(fediverseBlocks.kind, "server"), eq(fediverseBlocks.value, serverOf(url))),
-        and(eq(fediverseBlocks.kind, "account"), eq(fediverseBlocks.value, url.href)),
-      ),
-    )
+    .where(blocksActor(new URL(actorUrl)))
     .limit(1);
   return row !== undefined;
+}
+
+/**
+ * The same question as a column, for a query that reads something else of the actor: one round
+ * trip instead of two on every inbound activity.
+ */
+export function isBlockedColumn(db: Database, actorUrl: URL | string): SQL<boolean> {
+  return exists(
+    db
+      .select({ id: fediverseBlocks.id })
+      .from(fediverseBlocks)
+      .where(blocksActor(new URL(actorUrl))),
+  ) as SQL<boolean>;
 }
 
 /** Whether a whole server is blocked (checked before a request's body is even read). */

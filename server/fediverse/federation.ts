@@ -49,6 +49,7 @@ import { actorKeyPairs } from "./keys.ts";
 import { createKvStore } from "./kv-store.ts";
 import { createMessageQueue } from "./message-queue.ts";
 import { type ObjectAudience, poemArticle } from "./objects.ts";
+import { rememberPublicKeys } from "./remembered-keys.ts";
 
 /**
  * The site as one ActivityPub actor, through Fedify (docs/decisions/045-federation-layer.md):
@@ -109,7 +110,8 @@ export function createFediverse(deps: FediverseDeps) {
       "FEDIVERSE_ALLOW_PRIVATE_ADDRESSES is on: fediverse fetches may reach loopback and private addresses (tests only)",
     );
   }
-  const kv = createKvStore(db);
+  // Senders' keys are read on every inbound activity: remembered in front of the shared store.
+  const kv = rememberPublicKeys(createKvStore(db));
   const queue = createMessageQueue(db, logger);
   const federation: Federation<void> = createFederation<void>({
     kv,
