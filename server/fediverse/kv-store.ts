@@ -26,12 +26,15 @@ function expiryOf(options: KvStoreSetOptions | undefined): SQL | null {
 }
 
 export function createKvStore(db: Database): KvStore {
+  // Read on every inbound activity (its idempotence): parsed and planned once per connection.
+  const valueOf = db
+    .select({ value: fediverseKv.value })
+    .from(fediverseKv)
+    .where(and(eq(fediverseKv.key, sql.placeholder("key")), isCurrent()))
+    .prepare("fediverse_kv_get");
   return {
     async get<T = unknown>(key: KvKey): Promise<T | undefined> {
-      const [row] = await db
-        .select({ value: fediverseKv.value })
-        .from(fediverseKv)
-        .where(and(eq(fediverseKv.key, encode(key)), isCurrent()));
+      const [row] = await valueOf.execute({ key: encode(key) });
       return row ? (row.value as T) : undefined;
     },
 
