@@ -47,14 +47,14 @@ export function createKvStore(db: Database): KvStore {
     sql`now() + make_interval(secs => ${sql.placeholder("ttlSeconds")})`,
     "fediverse_kv_set_ttl",
   );
-  const valueOf = db
+  const currentValue = db
     .select({ value: fediverseKv.value })
     .from(fediverseKv)
     .where(and(eq(fediverseKv.key, sql.placeholder("key")), isCurrent()))
     .prepare("fediverse_kv_get");
   return {
     async get<T = unknown>(key: KvKey): Promise<T | undefined> {
-      const [row] = await valueOf.execute({ key: encode(key) });
+      const [row] = await currentValue.execute({ key: encode(key) });
       return row ? (row.value as T) : undefined;
     },
 
