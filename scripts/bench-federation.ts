@@ -21,12 +21,24 @@ import { startServer } from "../tests/helpers/server.ts";
  *   Meanwhile autocannon reads a cached poem page; its rate is compared with its idle rate.
  * - Inbound: BENCH_INBOUND (1,000) signed replies from one remote actor (its key cached after the
  *   first) POSTed to the site's shared inbox, timed until all are answered, then counted as
- *   stored whispers.
+ *   stored whispers. The server's CPU time per reply (Linux /proc) is reported beside the rate:
+ *   on a shared machine the rate follows the neighbours' load, the CPU per reply does not.
  * Writes bench-results/federation.json.
  */
 const INBOXES = Number(process.env.BENCH_INBOXES ?? 2_000);
 const INBOUND = Number(process.env.BENCH_INBOUND ?? 1_000);
 const CONNECTIONS = 10;
+
+/** CPU milliseconds a process has used (user + system), from /proc; null off Linux. */
+function cpuMsOf(pid: number | undefined): number | null {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? (ticks * 1000) / 100 : null;
+  } catch {
+    return null;
+  }
+}
 const IDLE_SECONDS = 5;
 
 const sink = spawn(process.execPath, ["scripts/inbox-sink.ts"], {
@@ -154,6 +166,7 @@ try {
   if (first.status >= 300) throw new Error(`the first reply answered ${first.status}`);
   let next = 1;
   const statuses: number[] = [];
+  const cpuBefore = cpuMsOf(app.process.pid);
   const inboundStarted = performance.now();
   await Promise.all(
     Array.from({ length: 16 }, async () => {
@@ -163,6 +176,9 @@ try {
     }),
   );
   const inboundMs = performance.now() - inboundStarted;
+  const cpuAfter = cpuMsOf(app.process.pid);
+  const inboundCpuMs =
+    cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / (INBOUND - 1);
   await app.stop();
   const stored = await openDatabase({ kind: "pglite", dataDir });
   const [whisperCount] = await stored.db.select({ n: count() }).from(whispers);
@@ -179,6 +195,7 @@ try {
     inboundSent: INBOUND - 1,
     inboundAccepted: statuses.filter((status) => status < 300).length,
     inboundPerSecond: Math.round(((INBOUND - 1) / inboundMs) * 1000),
+    inboundServerCpuMsEach: inboundCpuMs === null ? null : Number(inboundCpuMs.toFixed(2)),
     whispersStored: whisperCount?.n ?? 0,
   };
   process.stdout.write(
@@ -186,7 +203,8 @@ try {
       `(${posts} POSTs) in ${result.fanOutSeconds} s; poem page ${result.pageRateDuringFanOut}/s ` +
       `during the fan-out vs ${result.pageIdleRate}/s idle (${result.pageRateRatio}×); inbound ` +
       `${result.inboundAccepted} of ${result.inboundSent} signed replies accepted at ` +
-      `${result.inboundPerSecond}/s, ${result.whispersStored} whispers stored\n`,
+      `${result.inboundPerSecond}/s (server CPU ${result.inboundServerCpuMsEach} ms each), ` +
+      `${result.whispersStored} whispers stored\n`,
   );
   fs.mkdirSync("bench-results", { recursive: true });
   fs.writeFileSync("bench-results/federation.json", `${JSON.stringify(result, null, 2)}\n`);

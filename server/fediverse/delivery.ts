@@ -3,7 +3,6 @@ import dns from "node:dns";
 import http from "node:http";
 import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
-import { signRequest } from "@fedify/fedify";
 import { and, desc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { PoemDeliveryState } from "../../common/schemas/fediverse-delivery.ts";
 import type { Database } from "../db/client.ts";
@@ -12,6 +11,7 @@ import { isPublicAddress } from "../images/public-address.ts";
 import { createBackgroundLoop } from "../services/background-loop.ts";
 import type { ServiceDeps } from "../services/deps.ts";
 import { serverOf } from "./blocks.ts";
+import { bodyDigest, signedHeaders } from "./http-signature.ts";
 
 /** The actor's RSA key, with which every POST is signed (draft-cavage, as Mastodon expects). */
 export interface DeliverySigner {
@@ -25,9 +25,9 @@ export interface FediverseDeliveryOptions {
   /** POSTs in flight at once on this instance: also the most a crash can re-send. */
   concurrency: number;
   /**
-   * Signatures made at once. Signing is the fan-out's work on this thread (about 1.5 ms each,
-   * most of it Fedify's request handling); two at a time leave the thread free for readers'
-   * pages while the other POSTs wait for their answers.
+   * Signatures made at once. Each RSA signature is made on libuv's thread pool (about 1 ms,
+   * server/fediverse/http-signature.ts); one at a time leaves the other core to readers' pages
+   * while the other POSTs wait for their answers.
    */
   signingSlots: number;
   /** A POST with no answer after this long counts as a timeout, retried like a 5xx. */
@@ -188,7 +188,7 @@ export function createFediverseDelivery(
   };
   const signing = createSlots(options.signingSlots);
   /** Activity bodies by row id, serialised once per instance and shared by all their inboxes. */
-  const bodies = new Map<number, { json: string; bytes: ArrayBuffer }>();
+  const bodies = new Map<number, { json: string; digest: string }>();
 
   async function claim(claimToken: string): Promise<ClaimedDelivery[]> {
     const claimable = db
@@ -241,22 +241,18 @@ export function createFediverseDelivery(
       .where(inArray(fediverseActivities.id, missing));
     for (const row of rows) {
       const json = JSON.stringify(row.body);
-      const encoded = new TextEncoder().encode(json);
-      bodies.set(row.id, {
-        json,
-        bytes: encoded.buffer.slice(encoded.byteOffset, encoded.byteOffset + encoded.byteLength),
-      });
+      bodies.set(row.id, { json, digest: bodyDigest(json) });
     }
   }
 
-  function post(url: URL, headers: Headers, body: string): Promise<PostAnswer> {
+  function post(url: URL, headers: Record<string, string>, body: string): Promise<PostAnswer> {
     const transport = url.protocol === "https:" ? https : http;
     return new Promise((resolve, reject) => {
       const request = transport.request(
         url,
         {
           method: "POST",
-          headers: Object.fromEntries(headers),
+          headers,
           agent: agents[url.protocol as "http:" | "https:"],
           timeout: options.requestTimeoutMs,
         },
@@ -348,23 +344,19 @@ export function createFediverseDelivery(
     }
     let answer: PostAnswer;
     try {
-      const signed = await signing.run(() =>
-        signRequest(
-          new Request(url, {
-            method: "POST",
-            headers: {
-              "content-type": "application/activity+json",
-              accept: "application/activity+json",
-              "user-agent": `EmberVerse (+${deps.config.publicUrl.origin})`,
-            },
-            body: body.json,
-          }),
-          signer.privateKey,
-          signer.keyId,
-          { spec: "draft-cavage-http-signatures-12", body: body.bytes },
+      const headers = await signing.run(() =>
+        signedHeaders(
+          url,
+          {
+            "content-type": "application/activity+json",
+            accept: "application/activity+json",
+            "user-agent": `EmberVerse (+${deps.config.publicUrl.origin})`,
+          },
+          body.digest,
+          signer,
         ),
       );
-      answer = await post(url, signed.headers, body.json);
+      answer = await post(url, headers, body.json);
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       if (code === "ENOTPUBLIC") {

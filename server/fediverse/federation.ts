@@ -35,10 +35,10 @@ import { isPublicAddress } from "../images/public-address.ts";
 import type { Logger } from "../logger.ts";
 import type { PoemService } from "../services/poems.ts";
 import type { SiteSettingsService } from "../services/site-settings.ts";
-import { isServerBlocked } from "./blocks.ts";
+import { serverBlockCheck } from "./blocks.ts";
 import { followerCount } from "./followers.ts";
 import { onAnnounce } from "./inbox/announce.ts";
-import type { FediverseVoices, InboxDeps } from "./inbox/context.ts";
+import { type FediverseVoices, type InboxDeps, prepareSenderRead } from "./inbox/context.ts";
 import { onCreate } from "./inbox/create.ts";
 import { onDelete } from "./inbox/delete.ts";
 import { onFollow } from "./inbox/follow.ts";
@@ -49,6 +49,7 @@ import { actorKeyPairs } from "./keys.ts";
 import { createKvStore } from "./kv-store.ts";
 import { createMessageQueue } from "./message-queue.ts";
 import { type ObjectAudience, poemArticle } from "./objects.ts";
+import { rememberPublicKeys } from "./remembered-keys.ts";
 
 /**
  * The site as one ActivityPub actor, through Fedify (docs/decisions/045-federation-layer.md):
@@ -109,7 +110,8 @@ export function createFediverse(deps: FediverseDeps) {
       "FEDIVERSE_ALLOW_PRIVATE_ADDRESSES is on: fediverse fetches may reach loopback and private addresses (tests only)",
     );
   }
-  const kv = createKvStore(db);
+  // Senders' keys are read on every inbound activity: remembered in front of the shared store.
+  const kv = rememberPublicKeys(createKvStore(db));
   const queue = createMessageQueue(db, logger);
   const federation: Federation<void> = createFederation<void>({
     kv,
@@ -226,7 +228,15 @@ export function createFediverse(deps: FediverseDeps) {
     openRegistrations: false,
   }));
 
-  const inboxDeps: InboxDeps = { db, logger, publicUrl, handle, voices: deps.voices };
+  const inboxDeps: InboxDeps = {
+    db,
+    logger,
+    publicUrl,
+    handle,
+    voices: deps.voices,
+    knownSender: prepareSenderRead(db),
+  };
+  const isServerBlocked = serverBlockCheck(db);
   /**
    * A handler that fails on what an activity says is the sender's problem, not a reason for a
    * 5xx: it is logged and the activity answered as received. A database away is rethrown, so
@@ -267,7 +277,7 @@ export function createFediverse(deps: FediverseDeps) {
     actorUrl,
     /** Expands the ActivityStreams contexts from Fedify's preloaded copies, never the network. */
     contextLoader: getDocumentLoader(),
-    isServerBlocked: (server: string) => isServerBlocked(db, server),
+    isServerBlocked,
     /** `@handle@host`, port included when PUBLIC_URL has one. */
     handle: `@${handle}@${publicUrl.host}`,
     /** Starts handling queued messages (the Accepts); main.ts and tests call it. */

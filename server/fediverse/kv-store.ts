@@ -17,30 +17,52 @@ const decode = (key: string): KvKey => key.split(SEPARATOR) as unknown as KvKey;
 const isCurrent = (): SQL =>
   or(isNull(fediverseKv.expiresAt), gt(fediverseKv.expiresAt, sql`now()`)) as SQL;
 
-/** The instant a ttl ends, as SQL on the database's clock, or null for none. */
-function expiryOf(options: KvStoreSetOptions | undefined): SQL | null {
+/** A ttl in milliseconds, or null for none. */
+function ttlMsOf(options: KvStoreSetOptions | undefined): number | null {
   const ttl = options?.ttl;
   if (!ttl) return null;
-  const ms = Math.max(0, Math.round(ttl.total({ unit: "millisecond" })));
-  return sql`now() + make_interval(secs => ${ms / 1000})`;
+  return Math.max(0, Math.round(ttl.total({ unit: "millisecond" })));
+}
+
+/** The instant a ttl ends, as SQL on the database's clock, or null for none. */
+function expiryOf(options: KvStoreSetOptions | undefined): SQL | null {
+  const ms = ttlMsOf(options);
+  return ms === null ? null : sql`now() + make_interval(secs => ${ms / 1000})`;
 }
 
 export function createKvStore(db: Database): KvStore {
+  // Read on every inbound activity (its idempotence): parsed and planned once per connection.
+  // Written on every inbound activity (its idempotence, with a ttl): prepared likewise.
+  const upsert = (expiresAt: SQL | null, name: string) =>
+    db
+      .insert(fediverseKv)
+      .values({ key: sql.placeholder("key"), value: sql.placeholder("value"), expiresAt })
+      .onConflictDoUpdate({
+        target: fediverseKv.key,
+        set: { value: sql`excluded.value`, expiresAt: sql`excluded.expires_at` },
+      })
+      .prepare(name);
+  const setForever = upsert(null, "fediverse_kv_set");
+  const setUntil = upsert(
+    sql`now() + make_interval(secs => ${sql.placeholder("ttlSeconds")})`,
+    "fediverse_kv_set_ttl",
+  );
+  const currentValue = db
+    .select({ value: fediverseKv.value })
+    .from(fediverseKv)
+    .where(and(eq(fediverseKv.key, sql.placeholder("key")), isCurrent()))
+    .prepare("fediverse_kv_get");
   return {
     async get<T = unknown>(key: KvKey): Promise<T | undefined> {
-      const [row] = await db
-        .select({ value: fediverseKv.value })
-        .from(fediverseKv)
-        .where(and(eq(fediverseKv.key, encode(key)), isCurrent()));
+      const [row] = await currentValue.execute({ key: encode(key) });
       return row ? (row.value as T) : undefined;
     },
 
     async set(key: KvKey, value: unknown, options?: KvStoreSetOptions): Promise<void> {
-      const expiresAt = expiryOf(options);
-      await db
-        .insert(fediverseKv)
-        .values({ key: encode(key), value: value ?? null, expiresAt })
-        .onConflictDoUpdate({ target: fediverseKv.key, set: { value: value ?? null, expiresAt } });
+      const ttlMs = ttlMsOf(options);
+      const params = { key: encode(key), value: value ?? null };
+      if (ttlMs === null) await setForever.execute(params);
+      else await setUntil.execute({ ...params, ttlSeconds: ttlMs / 1000 });
     },
 
     async delete(key: KvKey): Promise<void> {

@@ -53,16 +53,35 @@ export function createFediverseVoiceService({
   now,
   interactions,
 }: ServiceDeps & { interactions: InteractionService }) {
+  // Read on every reply and like: parsed and planned once per connection (decision 026).
+  const publishedPoemBySlug = db
+    .select({ id: poems.id, stanzaCount: sql<number>`jsonb_array_length(${poems.stanzas})` })
+    .from(poems)
+    .where(and(eq(poems.slug, sql.placeholder("slug")), publishedPoems(sql.placeholder("now"))))
+    .prepare("fediverse_published_poem");
+  const knownAuthor = db
+    .select({
+      id: remoteAuthors.id,
+      userId: remoteAuthors.userId,
+      handle: remoteAuthors.handle,
+      name: remoteAuthors.name,
+      avatarUrl: remoteAuthors.avatarUrl,
+      profileUrl: remoteAuthors.profileUrl,
+      server: remoteAuthors.server,
+      blockedAt: users.blockedAt,
+    })
+    .from(remoteAuthors)
+    .innerJoin(users, eq(users.id, remoteAuthors.userId))
+    .where(eq(remoteAuthors.actorUrl, sql.placeholder("actorUrl")))
+    .prepare("fediverse_known_author");
+
   /** The published poem and stanza an object id names; null for anything else. */
   async function findTarget(
     objectId: string,
   ): Promise<{ poemId: number; stanzaIndex: number | null } | null> {
     const ref = readPoemObjectUrl(config.publicUrl, objectId);
     if (!ref) return null;
-    const [poem] = await db
-      .select({ id: poems.id, stanzaCount: sql<number>`jsonb_array_length(${poems.stanzas})` })
-      .from(poems)
-      .where(and(eq(poems.slug, ref.slug), publishedPoems(now())));
+    const [poem] = await publishedPoemBySlug.execute({ slug: ref.slug, now: now() });
     if (!poem) return null;
     if (ref.stanzaIndex !== null && ref.stanzaIndex >= Number(poem.stanzaCount)) return null;
     return { poemId: poem.id, stanzaIndex: ref.stanzaIndex };
@@ -109,20 +128,7 @@ export function createFediverseVoiceService({
   ): Promise<{ id: number; userId: string } | null> {
     const details = authorDetails(author);
     for (;;) {
-      const [known] = await db
-        .select({
-          id: remoteAuthors.id,
-          userId: remoteAuthors.userId,
-          handle: remoteAuthors.handle,
-          name: remoteAuthors.name,
-          avatarUrl: remoteAuthors.avatarUrl,
-          profileUrl: remoteAuthors.profileUrl,
-          server: remoteAuthors.server,
-          blockedAt: users.blockedAt,
-        })
-        .from(remoteAuthors)
-        .innerJoin(users, eq(users.id, remoteAuthors.userId))
-        .where(eq(remoteAuthors.actorUrl, author.actorUrl));
+      const [known] = await knownAuthor.execute({ actorUrl: author.actorUrl });
       if (known) {
         if (known.blockedAt !== null) return null;
         const changed = (Object.keys(details) as (keyof typeof details)[]).some(

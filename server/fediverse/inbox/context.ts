@@ -1,11 +1,11 @@
 import type { InboxContext } from "@fedify/fedify";
 import { type Activity, type Actor, getActorHandle, isActor, type Recipient } from "@fedify/vocab";
-import { eq } from "drizzle-orm";
+import { eq, getTableColumns, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { remoteActors } from "../../db/schema.ts";
 import type { Logger } from "../../logger.ts";
 import type { FediverseVoiceService, RemoteAuthor } from "../../services/fediverse-voices.ts";
-import { isBlocked, serverOf } from "../blocks.ts";
+import { isBlocked, isBlockedColumn, serverOf } from "../blocks.ts";
 import { saveRemoteActor } from "../followers.ts";
 
 /**
@@ -35,6 +35,24 @@ export interface InboxDeps {
   /** The site actor's identifier (FEDIVERSE_HANDLE). */
   handle: string;
   voices: FediverseVoices;
+  /** What the site knows of a sender, and whether the poet blocked them (prepareSenderRead). */
+  knownSender: ReturnType<typeof prepareSenderRead>;
+}
+
+/**
+ * What the site read of an actor and whether the poet blocked their account or server, in one
+ * prepared statement: read on every inbound activity.
+ */
+export function prepareSenderRead(db: Database) {
+  const read = db
+    .select({ ...getTableColumns(remoteActors), blocked: isBlockedColumn(db) })
+    .from(remoteActors)
+    .where(eq(remoteActors.id, sql.placeholder("actorUrl")))
+    .prepare("fediverse_known_sender");
+  return async (actorId: URL) => {
+    const [row] = await read.execute({ actorUrl: actorId.href, server: serverOf(actorId) });
+    return row;
+  };
 }
 
 export type Context = InboxContext<void>;
@@ -59,12 +77,12 @@ export async function senderOf(
   options: { isRefreshed?: boolean } = {},
 ): Promise<{ recipient: Recipient; author: RemoteAuthor } | null> {
   const actorId = activity.actorId;
-  if (!actorId || (await isBlocked(deps.db, actorId))) return null;
+  if (!actorId) return null;
   // What the site read of the actor lately stands, so a busy account's every reply does not
-  // fetch its document again; an Update of the actor reads it afresh.
-  const [known] = options.isRefreshed
-    ? []
-    : await deps.db.select().from(remoteActors).where(eq(remoteActors.id, actorId.href));
+  // fetch its document again; an Update of the actor reads it afresh. The same read says
+  // whether the poet blocked them; an actor not read before is looked up in the blocks alone.
+  const known = options.isRefreshed ? undefined : await deps.knownSender(actorId);
+  if (known ? known.blocked : await isBlocked(deps.db, actorId)) return null;
   if (known && Date.now() - known.updatedAt.getTime() < ACTOR_FRESH_MS) {
     return {
       recipient: {
