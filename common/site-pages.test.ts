@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import routes from "../app/routes.ts";
+import { endpoints } from "./endpoints.ts";
+import { otherRoutes } from "./other-routes.ts";
 import { redirectKey, SITE_PATH_SEGMENTS } from "./site-pages.ts";
 
 describe("the site's own paths (docs/decisions/052-the-import-job.md)", () => {
@@ -9,7 +11,17 @@ describe("the site's own paths (docs/decisions/052-the-import-job.md)", () => {
         const first = entry.path?.split("/")[0];
         return first && first !== "*" ? [first] : [];
       });
-    for (const segment of firstSegments(routes)) expect(SITE_PATH_SEGMENTS.has(segment)).toBe(true);
+    for (const segment of firstSegments(routes)) {
+      expect(SITE_PATH_SEGMENTS.has(segment), segment).toBe(true);
+    }
+  });
+
+  it("names the first segment of every other route and JSON call the server declares", () => {
+    const declared = [...Object.values(otherRoutes), ...Object.values(endpoints)];
+    for (const { path } of declared) {
+      const segment = path.split("/")[1] ?? "";
+      expect(SITE_PATH_SEGMENTS.has(segment), path).toBe(true);
+    }
   });
 
   it("keeps an old address without its trailing slash, and WordPress's ?p= on the home page", () => {

@@ -1,8 +1,9 @@
 /**
  * The first path segments this site answers itself: its pages (app/routes.ts) and its other
- * routes (the API, stored files, cards, feeds). An imported poem's old address under one of these
- * is never redirected, so an old site's `/about/` stays this site's About page
- * (docs/decisions/052-the-import-job.md). A unit test holds this list to app/routes.ts.
+ * routes (the API, stored files, cards, feeds, the fediverse actor and WebFinger). An imported
+ * poem's old address under one of these is never redirected, so an old site's `/about/` stays
+ * this site's About page (docs/decisions/052-the-import-job.md). Unit tests hold this list to
+ * app/routes.ts and to the declared routes.
  */
 export const SITE_PATH_SEGMENTS: ReadonlySet<string> = new Set([
   "poetry",
@@ -17,6 +18,7 @@ export const SITE_PATH_SEGMENTS: ReadonlySet<string> = new Set([
   "contribute",
   "search",
   "about",
+  "privacy",
   "admin",
   "unsubscribe",
   "subscribe",
@@ -30,6 +32,8 @@ export const SITE_PATH_SEGMENTS: ReadonlySet<string> = new Set([
   "sitemap.xml",
   "feed.xml",
   "favicon.ico",
+  "fediverse",
+  ".well-known",
 ]);
 
 /**
