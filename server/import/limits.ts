@@ -4,8 +4,8 @@
  * their total unpacked size or one entry's packing ratio pass the limits below.
  */
 
-/** One export file (a zip, a Ghost JSON, a WXR, a CSV): 50 MB holds years of a poet's writing. */
-export const IMPORT_MAX_BYTES = 52_428_800;
+/** One export file (a zip, a Ghost JSON, a WXR, a CSV), the limit the import page also shows. */
+export { IMPORT_MAX_BYTES } from "../../common/schemas/import.ts";
 /** All entries of a zip (or files of a folder) unpacked together. */
 export const IMPORT_MAX_UNPACKED_BYTES = 209_715_200;
 /** Entries in a zip or files in a folder: a Substack export holds a few files per post. */

@@ -3,9 +3,12 @@
  * normalised result, whatever platform the file came from.
  */
 
-export type ImportSource = "substack" | "ghost" | "wordpress" | "files";
+import { IMPORT_SOURCE_NAMES, type ImportSourceName } from "../../common/schemas/import.ts";
 
-export const IMPORT_SOURCES: readonly ImportSource[] = ["substack", "ghost", "wordpress", "files"];
+/** The platforms an export comes from: the one list the import form, the API and the CLI take. */
+export type ImportSource = ImportSourceName;
+
+export const IMPORT_SOURCES: readonly ImportSource[] = IMPORT_SOURCE_NAMES;
 
 export interface ImportedPoem {
   /** The source's own id (Substack post_id, Ghost post id, WordPress wp:post_id, a plain file's path in the archive): an import of the same file twice is keyed by it. */
