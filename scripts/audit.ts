@@ -39,6 +39,12 @@ interface AuditRow {
   accessibility: number;
   bestPractices: number;
   seo: number;
+  /**
+   * Whether search engines may crawl and index the page: search results (`noindex`) and sign-in
+   * (disallowed in robots.txt) are kept out on purpose (docs/product/reading.md), which
+   * Lighthouse's SEO score counts against them.
+   */
+  isIndexable: boolean;
   lcpMs: number;
   cls: number;
   tbtMs: number;
@@ -90,6 +96,7 @@ try {
       accessibility: score("accessibility"),
       bestPractices: score("best-practices"),
       seo: score("seo"),
+      isIndexable: (audits["is-crawlable"]?.score ?? 0) >= 1,
       lcpMs: Math.round(metric("largest-contentful-paint")),
       cls: Math.round(metric("cumulative-layout-shift") * 1000) / 1000,
       tbtMs: Math.round(metric("total-blocking-time")),
@@ -147,8 +154,9 @@ function onEveryPage(
   label: string,
   value: (row: AuditRow) => number,
   limit: { atLeast: number } | { atMost: number },
+  held: AuditRow[] = rows,
 ): TargetCheck {
-  const sorted = rows.toSorted((a, b) => value(a) - value(b));
+  const sorted = held.toSorted((a, b) => value(a) - value(b));
   if ("atLeast" in limit) {
     const worst = sorted[0] as AuditRow;
     return atLeast(`${label} on every page (lowest: ${worst.page})`, value(worst), limit.atLeast);
@@ -160,7 +168,12 @@ const targets = [
   onEveryPage("Performance ≥ 98", (row) => row.performance, { atLeast: 98 }),
   onEveryPage("Accessibility 100", (row) => row.accessibility, { atLeast: 100 }),
   onEveryPage("Best Practices 100", (row) => row.bestPractices, { atLeast: 100 }),
-  onEveryPage("SEO 100", (row) => row.seo, { atLeast: 100 }),
+  onEveryPage(
+    "SEO 100 (pages that may be indexed)",
+    (row) => row.seo,
+    { atLeast: 100 },
+    rows.filter((row) => row.isIndexable),
+  ),
   onEveryPage("LCP ≤ 1,500 ms", (row) => row.lcpMs, { atMost: 1_500 }),
   onEveryPage("CLS ≤ 0.01", (row) => row.cls, { atMost: 0.01 }),
   onEveryPage("TBT ≤ 50 ms", (row) => row.tbtMs, { atMost: 50 }),
