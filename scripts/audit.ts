@@ -3,6 +3,7 @@ import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { CHROMIUM_FLAGS, chromiumPath } from "../tests/helpers/browser.ts";
+import { READER_PAGES } from "../tests/helpers/reader-pages.ts";
 import { startServer } from "../tests/helpers/server.ts";
 import { atLeast, atMost, printTargets, type TargetCheck } from "./targets.ts";
 
@@ -13,22 +14,8 @@ import { atLeast, atMost, printTargets, type TargetCheck } from "./targets.ts";
  * scores, LCP, CLS, TBT and the compressed JavaScript and CSS each page loads, then the targets
  * (docs/product/performance.md) as met or missed, and writes bench-results/audit.json.
  */
-const PAGES = [
-  "/",
-  "/poetry",
-  "/poetry/the-kitchen-table",
-  "/ember",
-  "/books",
-  "/book/the-shape-of-belonging/preview",
-  "/guest-voices",
-  "/journal",
-  "/search?q=river",
-  "/login",
-  "/contribute",
-  "/about",
-];
 /** AUDIT_PAGES=/poetry,/ember audits only those pages (while working on one). */
-const pages = process.env.AUDIT_PAGES ? process.env.AUDIT_PAGES.split(",") : PAGES;
+const pages = process.env.AUDIT_PAGES ? process.env.AUDIT_PAGES.split(",") : READER_PAGES;
 const outDir = path.resolve(import.meta.dirname, "../bench-results");
 const reportDir = path.join(outDir, "lighthouse");
 fs.mkdirSync(reportDir, { recursive: true });

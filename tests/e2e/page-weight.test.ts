@@ -2,6 +2,7 @@ import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { hydrated } from "../helpers/browser.ts";
 import { setUpBrowserSite } from "../helpers/browser-site.ts";
+import { READER_PAGES } from "../helpers/reader-pages.ts";
 
 /**
  * The JavaScript budget of a reader's page (docs/product/performance.md): 110 KB as transferred,
@@ -60,21 +61,7 @@ async function scriptsOf(page: Page, path: string) {
 }
 
 describe("what a reader's phone downloads", () => {
-  const pages = [
-    "/",
-    "/poetry",
-    "/poetry/the-kitchen-table",
-    "/ember",
-    "/books",
-    "/book/the-shape-of-belonging/preview",
-    "/guest-voices",
-    "guest voice",
-    "/journal",
-    "/search?q=river",
-    "/login",
-    "/contribute",
-    "/about",
-  ];
+  const pages = [...READER_PAGES, "guest voice"];
 
   it.each(pages)(
     "%s loads at most 110 KB of JavaScript, all it fetches after hydration included",
