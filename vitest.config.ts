@@ -13,7 +13,12 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["common/**/*.test.ts", "server/**/*.test.ts", "app/**/*.test.ts"],
+          include: [
+            "common/**/*.test.ts",
+            "server/**/*.test.ts",
+            "app/**/*.test.ts",
+            "tests/rules/**/*.test.ts",
+          ],
           environment: "node",
         },
       },

@@ -6,6 +6,20 @@ import { embers, emberTags, poems, poemTags, subscriptions, tags } from "../../s
 let sequence = 0;
 const next = () => ++sequence;
 
+/**
+ * The clock of the test app each database belongs to: what the factories write is dated by it, so
+ * a test that pins the services' clock never meets rows dated by the real day
+ * (docs/decisions/048-one-clock-per-test.md).
+ */
+const clocks = new WeakMap<Database, () => Date>();
+
+/** Dates every row the factories write into `db` by `now` (createTestApp calls it with its clock). */
+export function dateRowsBy(db: Database, now: () => Date) {
+  clocks.set(db, now);
+}
+
+const nowOf = (db: Database) => clocks.get(db)?.() ?? new Date();
+
 /** Tags by name, created when missing. */
 export async function ensureTags(db: Database, names: string[]) {
   if (names.length === 0) return [];
@@ -22,9 +36,13 @@ export async function createPoem(
 ) {
   const n = next();
   const { tagNames = [], ...values } = fields;
+  const now = nowOf(db);
   const [poem] = await db
     .insert(poems)
     .values({
+      publishAt: now,
+      createdAt: now,
+      updatedAt: now,
       title: `Poem ${n}`,
       slug: `poem-${n}`,
       stanzas: ["first line / second line / third line", "another / stanza"],
@@ -49,6 +67,7 @@ export async function createEmber(
     tagNames?: string[];
   },
 ) {
+  const now = nowOf(db);
   const [ember] = await db
     .insert(embers)
     .values({
@@ -56,6 +75,7 @@ export async function createEmber(
       date: dayToDate(fields.day),
       isFeatured: fields.isFeatured ?? false,
       featuredAt: fields.featuredAt ?? null,
+      createdAt: now,
     })
     .returning();
   if (!ember) throw new Error("ember insert failed");
@@ -78,7 +98,7 @@ export async function createSubscribers(
       emails.map((email) => ({
         email,
         verified: true,
-        verifiedAt: new Date(),
+        verifiedAt: nowOf(db),
         ...fields,
       })),
     )

@@ -14,6 +14,7 @@ import type { ImportOptions } from "../../server/services/import.ts";
 import { createServices } from "../../server/services/index.ts";
 import { createLocalObjectStore } from "../../server/storage/local.ts";
 import { type Driver, openTestDatabase } from "./database.ts";
+import { dateRowsBy } from "./factories.ts";
 
 export interface TestAppOptions {
   env?: Record<string, string>;
@@ -56,6 +57,7 @@ export async function createTestApp(driver: Driver, options: TestAppOptions = {}
     poolSize: options.poolSize,
     onQuery: options.onQuery,
   });
+  if (options.now) dateRowsBy(handle.db, options.now);
   const mailer = createMailer(config, logger);
   const objectStore = createLocalObjectStore(dataDir);
   const services = createServices({

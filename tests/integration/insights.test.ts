@@ -7,9 +7,9 @@ import { sql } from "drizzle-orm";
 import { simpleParser } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { endpoints } from "../../common/endpoints.ts";
-import { dailyCounts, mailRuns, visitSalts } from "../../server/db/schema.ts";
+import { dailyCounts, fediverseFollowers, mailRuns, visitSalts } from "../../server/db/schema.ts";
 import { nextVisibilityChange } from "../../server/db/visibility.ts";
-import { addFollower, saveRemoteActor } from "../../server/fediverse/followers.ts";
+import { saveRemoteActor } from "../../server/fediverse/followers.ts";
 import { poemObjectUrl, stanzaObjectUrl } from "../../server/fediverse/object-urls.ts";
 import { createCachePolicy } from "../../server/http/cache-policy.ts";
 import { createPageCache } from "../../server/http/page-cache.ts";
@@ -63,7 +63,7 @@ describe.each(drivers)("insights (%s)", (driver) => {
         ),
       sharingOf: createCachePolicy({ routes: t.app.routes, build }),
       audienceOf: t.services.accounts.audienceOf,
-      nextVisibilityChange: () => nextVisibilityChange(t.db, new Date(), t.config.siteTimezone),
+      nextVisibilityChange: () => nextVisibilityChange(t.db, clock, t.config.siteTimezone),
       logger: createLogger("silent"),
     });
     // Wired as server/main.ts wires it: the counter sees every request before the cache does.
@@ -357,7 +357,12 @@ describe.each(drivers)("insights (%s)", (driver) => {
       publicKeyId: `${ada.actorUrl}#main-key`,
       server: "poets.example",
     });
-    await addFollower(t.db, ada.actorUrl, "https://poets.example/follows/1");
+    // Dated by the test's clock, as everything this file writes (docs/decisions/048).
+    await t.db.insert(fediverseFollowers).values({
+      actorId: ada.actorUrl,
+      followId: "https://poets.example/follows/1",
+      createdAt: clock,
+    });
     await t.services.insights.refreshFollowerHosts();
     await visit("/poetry", "198.51.100.61", { referer: "https://poets.example/@ada/2" });
     const { sources, followers } = await summary();
