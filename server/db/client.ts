@@ -158,6 +158,12 @@ async function openPostgres(target: DatabaseTarget & { kind: "postgres" }) {
     connectionTimeoutMillis: 5_000,
     // A statement that cannot finish in time fails instead of holding a reader's request.
     statement_timeout: 10_000,
+    // A connection cut without a reset (a partition, a failover behind a load balancer) answers
+    // nothing: the client gives up on it after this long, and keepalive probes find it while idle,
+    // so the pool replaces it instead of handing a dead connection to the next request.
+    query_timeout: 15_000,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
     idleTimeoutMillis: 30_000,
   });
   // An idle client losing its server (a restart) must not crash the process; the pool replaces it.
@@ -196,7 +202,11 @@ async function listenPostgres(url: string, channel: string, onNotify: () => void
   let isStopped = false;
   let timer: NodeJS.Timeout | undefined;
   const connect = async (isReconnect: boolean) => {
-    const next = new pg.Client({ connectionString: url });
+    const next = new pg.Client({
+      connectionString: url,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    });
     const retry = () => {
       if (isStopped || client !== next) return;
       client = undefined;
