@@ -26,7 +26,7 @@ const REAL_TIME = /new Date\(\)|Date\.now\(\)/;
 /** Starting (or restarting) the test's own clock at the real time is the one allowed read. */
 const STARTS_THE_CLOCK = /\b(?:let|const)?\s*\w*clock\w*\s*=\s*new Date\(\)/i;
 
-export function realTimeReads(source: string): string[] {
+function realTimeReads(source: string): string[] {
   if (!pinsAClock(source)) return [];
   return source
     .split("\n")
