@@ -168,6 +168,10 @@ async function openPostgres(target: DatabaseTarget & { kind: "postgres" }) {
   });
   // An idle client losing its server (a restart) must not crash the process; the pool replaces it.
   pool.on("error", () => {});
+  // pg-pool listens for a client's errors only while it is idle: a connection lost while a
+  // transaction holds it (between two statements) would emit 'error' to no listener and end the
+  // process. The statement in flight fails on its own; the pool discards the client on release.
+  pool.on("connect", (client) => client.on("error", () => {}));
   const db = drizzlePostgres(pool, { schema, logger: queryLogger(target) }) as unknown as Database;
   return {
     db,
