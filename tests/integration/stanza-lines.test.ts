@@ -1,10 +1,13 @@
+import fs from "node:fs";
+import { eq, sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stanzaLines, stanzasFromText, stanzasToText } from "../../common/stanza.ts";
 import { createBackup, restoreBackup } from "../../server/db/backup.ts";
+import { poems, poemVersions } from "../../server/db/schema.ts";
 import { api, SITE_ORIGIN } from "../helpers/api.ts";
 import { drivers, openTestDatabase } from "../helpers/database.ts";
-import { ensureTags } from "../helpers/factories.ts";
+import { createPoem, ensureTags } from "../helpers/factories.ts";
 import { signIn } from "../helpers/session.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 
@@ -125,4 +128,28 @@ describe.each(drivers)("a poem's lines kept whole on %s", (driver) => {
       }
     }
   }, 300_000);
+
+  it("reads a stanza stored before the escape as it read then (the migration doubles its backslashes)", async () => {
+    // Lines as they read before: a backslash before a slash or a backslash was itself.
+    const before = ["a\\/b / c\\\\d", "  e\\ / \\"];
+    const linesBefore = [
+      ["a\\/b", "c\\\\d"],
+      ["  e\\", "\\"],
+    ];
+    const poem = await createPoem(t.db, { slug: "from-before", stanzas: before });
+    await t.db
+      .insert(poemVersions)
+      .values({ poemId: poem.id, title: "x", stanzas: before, savedAt: new Date() });
+    const migration = fs.readFileSync("server/db/migrations/0017_stanza_line_escape.sql", "utf8");
+    for (const statement of migration.split("--> statement-breakpoint")) {
+      await t.db.execute(sql.raw(statement));
+    }
+    const [row] = await t.db.select().from(poems).where(eq(poems.id, poem.id));
+    const [version] = await t.db
+      .select()
+      .from(poemVersions)
+      .where(eq(poemVersions.poemId, poem.id));
+    expect(readLines(row?.stanzas ?? [])).toEqual(linesBefore);
+    expect(readLines(version?.stanzas ?? [])).toEqual(linesBefore);
+  });
 });
