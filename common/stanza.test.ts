@@ -1,6 +1,8 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   clampStanzaIndex,
+  stanzaFromLines,
   stanzaLines,
   stanzasFromText,
   stanzasToText,
@@ -66,5 +68,51 @@ describe("the poem form's stanza text", () => {
     const stanzas = ["a / b / c", "d", "  e /     f / g"];
     expect(stanzasToText(stanzas)).toBe("a\nb\nc\n\nd\n\n  e\n    f\ng");
     expect(stanzasFromText(stanzasToText(stanzas))).toEqual(stanzas);
+  });
+});
+
+/** Lines of spaces, slashes, backslashes and letters: every shape the ' / ' marker could take. */
+const verseLine = fc
+  .array(fc.constantFrom(" ", " ", "/", "\\", "a", "b", "\t", "—"), { minLength: 1, maxLength: 12 })
+  .map((chars) => chars.join("").trimEnd())
+  .filter((line) => line.length > 0);
+const indented = fc
+  .tuple(fc.nat({ max: 60 }), verseLine)
+  .map(([spaces, line]) => " ".repeat(spaces) + line);
+
+describe("a line that holds the marker (docs/decisions/062-a-line-that-holds-the-marker.md)", () => {
+  it("reads back any lines joined, indentation and slashes included", () => {
+    fc.assert(
+      fc.property(fc.array(indented, { minLength: 1, maxLength: 6 }), (lines) => {
+        expect(stanzaLines(stanzaFromLines(lines))).toEqual(lines);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("writes a line without a marker or an escape to undo as it is", () => {
+    expect(stanzaFromLines(["and / or", "   kept", "a/b", "C:\\path", "/ start"])).toBe(
+      "and \\/ or /    kept / a/b / C:\\path / / start",
+    );
+    expect(stanzaFromLines(["ends with /", "\\/ \\\\"])).toBe("ends with \\/ / \\\\/ \\\\\\");
+    expect(stanzaLines("ends with \\/ / \\\\/ \\\\\\")).toEqual(["ends with /", "\\/ \\\\"]);
+  });
+
+  it("keeps any lines through the poem form", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(indented, { minLength: 1, maxLength: 5 }), {
+          minLength: 1,
+          maxLength: 4,
+        }),
+        (poem) => {
+          const text = poem.map((lines) => lines.join("\n")).join("\n\n");
+          const stanzas = stanzasFromText(text);
+          expect(stanzas.map((stanza) => stanzaLines(stanza))).toEqual(poem);
+          expect(stanzasToText(stanzas)).toBe(text);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

@@ -1,7 +1,6 @@
 import { Bookmark, BookmarkCheck, Flame, MessageCircle } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import type { EchoCount } from "../../common/schemas/interactions.ts";
-import { stanzaText } from "../../common/stanza.ts";
 import { callApi } from "../lib/api.ts";
 import { reportFailure } from "../lib/api-failure.ts";
 import { isSavedLocally, removeLocally, saveLocally } from "../lib/local-journal.ts";
@@ -154,7 +153,8 @@ export function JournalButton({
           poemSlug: poem.slug,
           poemTitle: poem.title,
           stanzaIndex,
-          stanzaText: stanzaText(poem.stanzas[stanzaIndex] ?? ""),
+          // The stanza as stored: the journal shows it through stanzaLines, which splits it again.
+          stanzaText: poem.stanzas[stanzaIndex] ?? "",
         });
         setLocallySaved(true);
         notify("Saved to journal", "This verse has been saved locally.");

@@ -91,5 +91,18 @@ export const accountExport = z.object({
   journal: z.array(z.object(exportedPlace)),
   whispers: z.array(z.object({ ...exportedPlace, text: z.string(), isApproved: z.boolean() })),
   echoes: z.array(z.object(exportedPlace)),
+  /** The digest subscription of the reader's address, whoever made it; null when there is none. */
+  digestSubscription: z.nullable(
+    z.object({
+      email: z.string(),
+      subscribedAt: dateTime,
+      confirmed: z.boolean(),
+      confirmedAt: z.nullable(dateTime),
+      unsubscribed: z.boolean(),
+      unsubscribedAt: z.nullable(dateTime),
+      /** The platform the reader subscribed on, for a subscriber brought by an import. */
+      consentSource: z.nullable(z.string()),
+    }),
+  ),
 });
 export type AccountExport = z.output<typeof accountExport>;

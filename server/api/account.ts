@@ -46,7 +46,9 @@ export function accountRoutes(services: Services, images: ImageService) {
       return data;
     })
     .call(endpoints.deleteAccount, async (_input, c) => {
-      await readerAccounts.deleteAccount(c.get("actor"));
+      const { unusedAvatar } = await readerAccounts.deleteAccount(c.get("actor"));
+      // Readers could still load the file by its address: it goes with the account.
+      if (unusedAvatar) await images.removeImage(unusedAvatar);
       await clearSessionCookie(c);
     })
     .call(endpoints.signOutEverywhere, async (_input, c) => {

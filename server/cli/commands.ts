@@ -7,7 +7,7 @@ import {
   type ImportPreview,
 } from "../../common/schemas/import.ts";
 import type { Config } from "../config.ts";
-import type { Backup } from "../db/backup.ts";
+import type { Backup, RestorePlan } from "../db/backup.ts";
 import type { DatabaseHandle } from "../db/client.ts";
 import { IMPORT_SOURCES, type ImportSource } from "../import/types.ts";
 import type { Logger } from "../logger.ts";
@@ -133,6 +133,44 @@ function describeImport(
   return lines.join("\n");
 }
 
+const RESTORE_FLAGS = new Set(["--dry-run", "--replace"]);
+
+const occupiedTables = (plan: RestorePlan) =>
+  plan.tables
+    .filter((table) => table.rowsNow > 0)
+    .map((table) => `${table.table} ${table.rowsNow}`)
+    .join(", ");
+
+/** `restore --dry-run`: each table the restore writes, the rows it holds and the rows it gets. */
+function describeRestorePlan(file: string, plan: RestorePlan): string {
+  const lines = [`dry run: restoring ${file} would write these tables (rows now → rows after):`];
+  for (const table of plan.tables) {
+    const change = table.rowsNow > 0 ? " (replaced)" : "";
+    lines.push(`  ${table.table}: ${table.rowsNow} → ${table.rowsInBackup}${change}`);
+  }
+  lines.push(
+    plan.hasContent
+      ? "the site has content: the restore needs --replace, and backs up what it replaces first"
+      : "the site has no content: the restore needs no --replace",
+    "nothing written",
+  );
+  return lines.join("\n");
+}
+
+/**
+ * Before a restore replaces a site's content, a backup of everything it holds, in DATA_DIR
+ * (`backups/replaced-{time}.json.gz`): a restore into the wrong site can be undone.
+ */
+async function backUpBeforeReplacing(context: CommandContext): Promise<string> {
+  const { createBackup } = await backups();
+  const folder = path.join(context.config.dataDir, "backups");
+  await fs.mkdir(folder, { recursive: true });
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+  const file = path.join(folder, `replaced-${stamp}.json.gz`);
+  await writeNewFile(file, gzipSync(JSON.stringify(await createBackup(context.handle.db))));
+  return file;
+}
+
 function expectArgs(args: string[], count: number, usage: string) {
   if (args.length !== count) throw new UsageError(`usage: ${usage}`);
 }
@@ -178,18 +216,32 @@ export const commands: Record<string, Command> = {
     },
   },
   restore: {
-    usage: "restore FILE",
-    description: "load a backup FILE into an empty database",
+    usage: "restore FILE [--dry-run] [--replace]",
+    description:
+      "load a backup FILE into an empty database; --dry-run says what it would replace, --replace replaces a site's content after backing it up to DATA_DIR",
     takesFile: true,
     async run(context, args) {
-      expectArgs(args, 1, this.usage);
-      const [file = ""] = args;
+      const [file = "", ...flags] = args;
+      const dryRun = flags.includes("--dry-run");
+      const replace = flags.includes("--replace");
+      if (!file || file.startsWith("--") || flags.some((flag) => !RESTORE_FLAGS.has(flag))) {
+        throw new UsageError(`usage: ${this.usage}`);
+      }
       const backup = await readBackupFile(file, gunzipSync);
-      const { describeBackup, restoreBackup } = await backups();
+      const { describeBackup, planRestore, restoreBackup } = await backups();
       await context.handle.migrate();
-      await restoreBackup(context.handle.db, backup);
+      const plan = await planRestore(context.handle.db, backup);
+      if (dryRun) return describeRestorePlan(file, plan);
+      if (plan.hasContent && !replace) {
+        throw new Error(
+          `the database is not empty (${occupiedTables(plan)}); add --replace to replace it (a backup of what it holds is written first), or --dry-run to see what would change`,
+        );
+      }
+      const kept = plan.hasContent ? await backUpBeforeReplacing(context) : null;
+      await restoreBackup(context.handle.db, backup, { replace: plan.hasContent });
       await context.services.contentChanges.announce();
-      return `restored from ${file}: ${describeBackup(backup)}`;
+      const restored = `restored from ${file}: ${describeBackup(backup)}`;
+      return kept ? `${restored}\nwhat it replaced is backed up in ${kept}` : restored;
     },
   },
   export: {

@@ -1,70 +1,13 @@
 import { getTableColumns, getTableName, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
+import { type BackupScope, LEFT_OUT_OF_BACKUPS, SEEDED_TABLES, tablesIn } from "./backup-tables.ts";
 import { type Database, rowsOf } from "./client.ts";
-import * as schema from "./schema.ts";
+
+export type { BackupScope };
 
 export const BACKUP_FORMAT = "ember-verse-backup";
-const BACKUP_VERSION = 1;
-
-/** Every table, parents before children, so a restore never breaks a foreign key. */
-const TABLES_IN_ORDER: PgTable[] = [
-  schema.users,
-  schema.remoteAuthors,
-  schema.sessions,
-  schema.accounts,
-  schema.verifications,
-  schema.rateLimits,
-  schema.tags,
-  schema.poems,
-  schema.poemTags,
-  schema.embers,
-  schema.emberTags,
-  schema.books,
-  schema.echoes,
-  schema.whispers,
-  schema.poemBoosts,
-  schema.journalEntries,
-  schema.subscriptions,
-  schema.mailRuns,
-  schema.digestDeliveries,
-  schema.guestSubmissions,
-  schema.guestVoices,
-  // The fediverse account: its keys (a new pair would break every follower's copy of it), who
-  // follows it and what the poet blocked. Fedify's caches and queue are not worth keeping.
-  schema.fediverseKeys,
-  schema.remoteActors,
-  schema.fediverseFollowers,
-  schema.fediverseBlocks,
-  // What followers were sent: without it a restored site would send every poem again as new.
-  schema.fediversePoemState,
-  schema.fediverseActivities,
-  schema.fediverseDeliveries,
-];
-
-/**
- * Tables whose migration seeds rows (the built-in guest voices): a fresh database is never empty
- * there, so a restore replaces those rows with the backup's instead of refusing.
- */
-const SEEDED_TABLES = new Set<PgTable>([schema.guestVoices]);
-
-/**
- * "everything" is a backup of the site; "content" is what the poet wrote and who subscribed
- * (poems, tags, embers, books, subscribers), to move to another site (`export` / `import`).
- */
-export type BackupScope = "everything" | "content";
-const CONTENT_TABLES = new Set<PgTable>([
-  schema.tags,
-  schema.poems,
-  schema.poemTags,
-  schema.embers,
-  schema.emberTags,
-  schema.books,
-  schema.subscriptions,
-]);
-const tablesIn = (scope: BackupScope) =>
-  scope === "everything"
-    ? TABLES_IN_ORDER
-    : TABLES_IN_ORDER.filter((table) => CONTENT_TABLES.has(table));
+/** 2: every table of the schema, and `leftOut`. A version-1 backup restores what it holds. */
+const BACKUP_VERSION = 2;
 
 export interface Backup {
   format: typeof BACKUP_FORMAT;
@@ -72,6 +15,8 @@ export interface Backup {
   scope: BackupScope;
   createdAt: string;
   tables: Record<string, unknown[]>;
+  /** The tables left out, each with why (absent from a version-1 backup). */
+  leftOut?: Record<string, string>;
 }
 
 /**
@@ -115,6 +60,7 @@ export async function createBackup(
         scope,
         createdAt: new Date().toISOString(),
         tables,
+        ...(scope === "everything" ? { leftOut: { ...LEFT_OUT_OF_BACKUPS } } : {}),
       };
     },
     { isolationLevel: "repeatable read", accessMode: "read only" },
@@ -132,17 +78,70 @@ export class RestoreRefused extends Error {
   override name = "RestoreRefused";
 }
 
-/**
- * Loads a backup into an empty, migrated database in one transaction, keeping every id, then sets
- * each identity sequence past the highest id so new rows do not collide. A content export needs
- * only its own tables empty (an admin may already have signed in).
- */
-export async function restoreBackup(db: Database, backup: Backup): Promise<void> {
-  if (backup.format !== BACKUP_FORMAT || backup.version !== BACKUP_VERSION) {
+/** A table a restore writes: the rows it holds now and the rows the backup brings. */
+export interface TableReplacement {
+  table: string;
+  rowsNow: number;
+  rowsInBackup: number;
+}
+
+function checkFormat(backup: Backup) {
+  if (
+    backup.format !== BACKUP_FORMAT ||
+    !(backup.version >= 1 && backup.version <= BACKUP_VERSION)
+  ) {
     throw new RestoreRefused("not an Ember Verse backup (or one from a newer version)");
   }
-  const tables = tablesIn(backup.scope === "content" ? "content" : "everything");
+}
+
+const scopeOf = (backup: Backup): BackupScope =>
+  backup.scope === "content" ? "content" : "everything";
+
+async function rowCount(db: Pick<Database, "execute">, table: PgTable): Promise<number> {
+  const [row] = rowsOf(await db.execute(sql`select count(*)::int as count from ${table}`));
+  return Number(row?.count ?? 0);
+}
+
+/**
+ * What restoring `backup` would do, table by table (`restore --dry-run`), and whether the site
+ * has content it would replace: rows in any of its tables but the seeded ones.
+ */
+export interface RestorePlan {
+  tables: TableReplacement[];
+  hasContent: boolean;
+}
+
+export async function planRestore(db: Database, backup: Backup): Promise<RestorePlan> {
+  checkFormat(backup);
+  const tables: TableReplacement[] = [];
+  let hasContent = false;
+  for (const table of tablesIn(scopeOf(backup))) {
+    const name = getTableName(table);
+    const rowsNow = await rowCount(db, table);
+    if (rowsNow > 0 && !SEEDED_TABLES.has(table)) hasContent = true;
+    tables.push({ table: name, rowsNow, rowsInBackup: backup.tables[name]?.length ?? 0 });
+  }
+  return { tables, hasContent };
+}
+
+/**
+ * Loads a backup in one transaction, keeping every id, then sets each identity sequence past the
+ * highest id so new rows do not collide. The database must have no content in the backup's
+ * tables, unless `replace`: then their rows are deleted first, children before parents (the
+ * caller keeps a backup of them). A content export needs only its own tables empty (an admin
+ * may already have signed in).
+ */
+export async function restoreBackup(
+  db: Database,
+  backup: Backup,
+  { replace = false }: { replace?: boolean } = {},
+): Promise<void> {
+  checkFormat(backup);
+  const tables = tablesIn(scopeOf(backup));
   await db.transaction(async (tx) => {
+    if (replace) {
+      for (const table of [...tables].reverse()) await tx.delete(table);
+    }
     for (const table of tables.filter((table) => !SEEDED_TABLES.has(table))) {
       const [row] = rowsOf(await tx.execute(sql`select exists (select 1 from ${table}) as found`));
       if (row?.found) {
@@ -151,28 +150,34 @@ export async function restoreBackup(db: Database, backup: Backup): Promise<void>
         );
       }
     }
-    for (const table of tables) {
-      const name = getTableName(table);
-      const rows = backup.tables[name];
-      // A backup from before the table existed keeps the seeded rows.
-      if (SEEDED_TABLES.has(table) && rows) await tx.delete(table);
-      if (!rows || rows.length === 0) continue;
-      const columns = sql.join(
-        storedColumns(table).map((column) => sql.identifier(column.name)),
-        sql`, `,
-      );
-      // The rows go in as one JSON parameter: no per-value SQL, and identity ids kept as they were.
-      await tx.execute(
-        sql`insert into ${table} (${columns}) overriding system value
-            select ${columns}
-            from json_populate_recordset(null::${table}, ${JSON.stringify(rows)}::json)`,
-      );
-      const id = getTableColumns(table).id;
-      if (id?.getSQLType() === "integer") {
-        await tx.execute(
-          sql`select setval(pg_get_serial_sequence(${name}, 'id'), max(id)) from ${table}`,
-        );
-      }
-    }
+    for (const table of tables) await restoreTable(tx, table, backup.tables[getTableName(table)]);
   });
+}
+
+async function restoreTable(
+  tx: Pick<Database, "execute" | "delete">,
+  table: PgTable,
+  rows: unknown[] | undefined,
+) {
+  // A backup from before the table existed keeps the seeded rows.
+  if (SEEDED_TABLES.has(table) && rows) await tx.delete(table);
+  if (!rows || rows.length === 0) return;
+  const columns = sql.join(
+    storedColumns(table).map((column) => sql.identifier(column.name)),
+    sql`, `,
+  );
+  // The rows go in as one JSON parameter: no per-value SQL, and identity ids kept as they were.
+  await tx.execute(
+    sql`insert into ${table} (${columns}) overriding system value
+        select ${columns}
+        from json_populate_recordset(null::${table}, ${JSON.stringify(rows)}::json)`,
+  );
+  const name = getTableName(table);
+  for (const column of Object.values(getTableColumns(table))) {
+    if (!column.generatedIdentity) continue;
+    await tx.execute(
+      sql`select setval(pg_get_serial_sequence(${name}, ${column.name}), max(${sql.identifier(column.name)}))
+          from ${table}`,
+    );
+  }
 }

@@ -1,5 +1,5 @@
 import { Parser } from "htmlparser2";
-import { STANZA_LINE_MARKER } from "../../common/constants.ts";
+import { stanzaFromLines } from "../../common/stanza.ts";
 import { HTML_MAX_DEPTH } from "./limits.ts";
 import { storable } from "./text.ts";
 
@@ -303,7 +303,7 @@ function stanzasOf(paragraphs: Paragraph[]): string[] {
     let stanza: string[] = [];
     for (const text of [...group, ""]) {
       if (text.trim() === "") {
-        if (stanza.length > 0) stanzas.push(stanza.join(STANZA_LINE_MARKER));
+        if (stanza.length > 0) stanzas.push(stanzaFromLines(stanza));
         stanza = [];
       } else {
         stanza.push(text);

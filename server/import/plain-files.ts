@@ -1,5 +1,5 @@
 import matter from "gray-matter";
-import { STANZA_LINE_MARKER } from "../../common/constants.ts";
+import { stanzaFromLines } from "../../common/stanza.ts";
 import type { Archive, ArchiveEntry } from "./archive.ts";
 import { reduceHtml } from "./html-stanzas.ts";
 import { addPoem } from "./poem.ts";
@@ -158,11 +158,12 @@ function stanzasOfText(text: string): string[] {
   return text
     .split(/\n[ \t]*\n/)
     .map((stanza) =>
-      stanza
-        .split("\n")
-        .map((line) => line.replaceAll("\t", "    ").trimEnd())
-        .filter((line) => line !== "")
-        .join(STANZA_LINE_MARKER),
+      stanzaFromLines(
+        stanza
+          .split("\n")
+          .map((line) => line.replaceAll("\t", "    ").trimEnd())
+          .filter((line) => line !== ""),
+      ),
     )
     .filter((stanza) => stanza !== "");
 }

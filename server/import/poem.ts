@@ -1,5 +1,6 @@
-import { STANZA_LINE_MARKER, TAG_NAME_MAX_LENGTH } from "../../common/constants.ts";
+import { TAG_NAME_MAX_LENGTH } from "../../common/constants.ts";
 import { slugFromTitle } from "../../common/slug.ts";
+import { stanzaLines } from "../../common/stanza.ts";
 import {
   COVER_ALT_MAX_LENGTH,
   COVER_URL_MAX_LENGTH,
@@ -66,7 +67,7 @@ export function addPoem(draft: PoemDraft, into: ParsedImport): void {
     .map((stanza) => storable(stanza).trimEnd())
     .filter((stanza) => stanza.trim() !== "");
   let title = oneLine(draft.title ?? "");
-  const named = title !== "" ? title : oneLine(stanzas[0]?.split(STANZA_LINE_MARKER)[0] ?? "");
+  const named = title !== "" ? title : oneLine(stanzaLines(stanzas[0] ?? "")[0] ?? "");
   const long = stanzas.findIndex((stanza) => stanza.length > STANZA_MAX_LENGTH);
   const overLimit = draft.unreadable
     ? draft.unreadable

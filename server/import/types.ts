@@ -16,7 +16,7 @@ export interface ImportedPoem {
   title: string;
   /** The source's slug, if it had one (the job makes it unique here). */
   slug: string | null;
-  /** Each stanza in the stored form: lines joined by " / ", leading spaces of a line kept (indentation), line ends trimmed. */
+  /** Each stanza in the stored form (common/stanza.ts stanzaFromLines): leading spaces of a line kept (indentation), line ends trimmed. */
   stanzas: string[];
   tags: string[];
   state: "published" | "draft" | "scheduled";

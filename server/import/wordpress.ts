@@ -1,4 +1,5 @@
 import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { stanzaLines } from "../../common/stanza.ts";
 import { reduceHtml } from "./html-stanzas.ts";
 import { addPoem } from "./poem.ts";
 import { lineAt, parseDate } from "./text.ts";
@@ -66,7 +67,9 @@ const nodes = (value: unknown): Node[] =>
 
 /** A WordPress title: its entities (&#8217;, &amp;) decoded, any markup left out. */
 function plainTitle(value: unknown): string {
-  return reduceHtml(textOf(value)).stanzas.join(" ").replaceAll(" / ", " ");
+  return reduceHtml(textOf(value))
+    .stanzas.flatMap((stanza) => stanzaLines(stanza))
+    .join(" ");
 }
 
 function meta(item: Node, key: string): string {

@@ -8,6 +8,7 @@ import { parseConnectionUrl } from "nodemailer/lib/shared";
 import SMTPConnection from "nodemailer/lib/smtp-connection";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
+import { removeOutboxMailTo } from "./outbox.ts";
 
 export interface MailMessage {
   to: string;
@@ -34,6 +35,11 @@ export interface MailChannel {
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
   openChannel(): MailChannel;
+  /**
+   * Removes the mail to `address` that the site still holds: the development outbox's files.
+   * Mail handed to an SMTP server has left the site.
+   */
+  removeMailTo(address: string): Promise<void>;
   close(): void;
 }
 
@@ -138,6 +144,7 @@ export function createMailer(config: Config, logger: Logger): Mailer {
         await transport.sendMail({ from: config.mailFrom, ...message });
       },
       openChannel: () => smtpChannel(connectionOptions, credentials, config.mailFrom),
+      removeMailTo: async () => {},
       close: () => transport.close(),
     };
   }
@@ -163,6 +170,9 @@ export function createMailer(config: Config, logger: Logger): Mailer {
       },
       close: () => {},
     }),
+    async removeMailTo(address) {
+      await removeOutboxMailTo(outbox, address);
+    },
     close: () => {},
   };
 }

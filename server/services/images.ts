@@ -1,5 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { type CoverVariantWidth, coverVariantPath } from "../../common/cover-image.ts";
+import {
+  COVER_VARIANT_WIDTHS,
+  type CoverVariantWidth,
+  coverVariantPath,
+} from "../../common/cover-image.ts";
 import { INVALID_IMAGE_URL_MESSAGE } from "../../common/schemas/images.ts";
 import { uploadedObjectPath } from "../../common/uploads.ts";
 import type { Config } from "../config.ts";
@@ -116,6 +120,18 @@ export function createImageService(deps: {
     async createAvatarUploadUrl(reader: SessionUser, contentType?: string) {
       await deps.rateLimiter.consume(RATE_LIMITS.avatarUploadPerUser, reader.id);
       return uploads.createUploadUrl(reader, contentType);
+    },
+
+    /** Removes the image at an /objects/images/{id} path: its original, variants and any upload waiting. */
+    async removeImage(objectPath: string): Promise<void> {
+      const id = objectPath.slice(objectPath.lastIndexOf("/") + 1);
+      await Promise.all([
+        objectStore.delete(imageKey(id)),
+        ...COVER_VARIANT_WIDTHS.map((width) =>
+          objectStore.delete(coverVariantPath(imageKey(id), width)),
+        ),
+        objectStore.delete(`uploads/images/${id}`),
+      ]);
     },
 
     /** Whether an /objects/images/{id} path names a stored image (a bucket upload is stored now). */

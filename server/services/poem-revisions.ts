@@ -1,5 +1,6 @@
 import { and, count, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { PoemVersion, RemovedStanzaWords } from "../../common/schemas/poems.ts";
+import { stanzaLines } from "../../common/stanza.ts";
 import { matchStanzas } from "../../common/stanza-matching.ts";
 import type { Database } from "../db/client.ts";
 import { echoes, journalEntries, poemVersions, whispers } from "../db/schema.ts";
@@ -199,6 +200,6 @@ export async function listVersions(db: Database, poemId: number): Promise<PoemVe
     ...version,
     stanzas,
     stanzaCount: stanzas.length,
-    firstLine: (stanzas[0] ?? "").split(" / ", 1)[0]?.trim() ?? "",
+    firstLine: stanzaLines(stanzas[0] ?? "")[0]?.trim() ?? "",
   }));
 }

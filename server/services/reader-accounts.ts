@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, isNull, like, or } from "drizzle-orm";
+import { and, desc, eq, isNotNull, isNull, like, or, sql } from "drizzle-orm";
 import { joinDisplayName, splitDisplayName } from "../../common/display-name.ts";
 import {
   ACCOUNT_ALREADY_DELETED,
@@ -7,17 +7,22 @@ import {
   CANNOT_BLOCK_ADMIN,
   type ReaderAccount,
 } from "../../common/schemas/account.ts";
+import { type Database, rowsOf } from "../db/client.ts";
 import {
+  books,
   echoes,
+  guestVoices,
   journalEntries,
   poems,
   rateLimits,
   sessions,
+  siteSettings,
   subscriptions,
   users,
   verifications,
   whispers,
 } from "../db/schema.ts";
+import type { Mailer } from "../mail/transport.ts";
 import type { AccountService } from "./accounts.ts";
 import type { Actor, AdminActor, SessionUser } from "./actor.ts";
 import type { ServiceDeps } from "./deps.ts";
@@ -36,15 +41,39 @@ const stanzaOf = (key: string) => (key === "" ? null : Number(key));
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
 
 /**
+ * Whether a page still shows the image at `path` once its reader is gone: another reader's
+ * avatar (a path can be chosen, not only uploaded), a cover, the poet's portrait, a guest voice.
+ */
+async function isImageShown(db: Pick<Database, "execute">, path: string): Promise<boolean> {
+  const [row] = rowsOf<{ shown: boolean }>(
+    await db.execute(
+      sql`select exists (select 1 from ${users} where ${users.profileImageUrl} = ${path})
+          or exists (select 1 from ${poems} where ${poems.coverUrl} = ${path})
+          or exists (select 1 from ${books} where ${books.coverUrl} = ${path}
+                     or ${books.pages}::text like ${`%${likeLiteral(path)}%`})
+          or exists (select 1 from ${siteSettings} where ${siteSettings.portraitUrl} = ${path})
+          or exists (select 1 from ${guestVoices}
+                     where ${guestVoices.avatarUrl} = ${path} or ${guestVoices.headerImageUrl} = ${path})
+          as shown`,
+    ),
+  );
+  return row?.shown === true;
+}
+
+/**
  * What a signed-in reader does with their own account on /account (their name and avatar, their
  * data, signing out everywhere, leaving), and the poet's block on a reader (decision 041).
  * Sessions and what this instance remembers of them belong to the accounts service; this one
  * tells it, and the interactions' memory, when a reader changes or goes.
  */
 export function createReaderAccountService(
-  deps: ServiceDeps & { accounts: AccountService; interactions: InteractionService },
+  deps: ServiceDeps & {
+    accounts: AccountService;
+    interactions: InteractionService;
+    mailer: Pick<Mailer, "removeMailTo">;
+  },
 ) {
-  const { db, now, accounts, interactions } = deps;
+  const { db, now, accounts, interactions, mailer } = deps;
 
   async function readAccount(userId: string): Promise<ReaderAccount & { createdAt: Date }> {
     const [row] = await db
@@ -118,12 +147,15 @@ export function createReaderAccountService(
       return this.getAccount(actor);
     },
 
-    /** Everything the site keeps of the reader: their account, journal, whispers and echoes. */
+    /**
+     * Everything the site keeps of the reader: their account, journal, whispers, echoes and their
+     * digest subscription (by their address; null when they never subscribed).
+     */
     async exportAccount(actor: Actor): Promise<AccountExport> {
       const user = requireUser(actor);
       const account = await readAccount(user.id);
       const place = { poemSlug: poems.slug, poemTitle: poems.title };
-      const [journal, ownWhispers, ownEchoes] = await Promise.all([
+      const [journal, ownWhispers, ownEchoes, [subscription]] = await Promise.all([
         db
           .select({
             ...place,
@@ -152,6 +184,18 @@ export function createReaderAccountService(
           .innerJoin(poems, eq(poems.id, echoes.poemId))
           .where(eq(echoes.userId, user.id))
           .orderBy(desc(echoes.createdAt), desc(echoes.id)),
+        db
+          .select({
+            email: subscriptions.email,
+            subscribedAt: subscriptions.createdAt,
+            confirmed: subscriptions.verified,
+            confirmedAt: subscriptions.verifiedAt,
+            unsubscribed: subscriptions.unsubscribed,
+            unsubscribedAt: subscriptions.unsubscribedAt,
+            consentSource: subscriptions.consentSource,
+          })
+          .from(subscriptions)
+          .where(eq(subscriptions.email, account.email)),
       ]);
       const withStanza = <Row extends { stanza: string }>({ stanza, ...row }: Row) => ({
         ...row,
@@ -163,6 +207,7 @@ export function createReaderAccountService(
         journal: journal.map(withStanza),
         whispers: ownWhispers.map(withStanza),
         echoes: ownEchoes.map(withStanza),
+        digestSubscription: subscription ?? null,
       };
     },
 
@@ -177,15 +222,17 @@ export function createReaderAccountService(
      * Deletes the reader and everything of theirs: sessions, sign-in methods, echoes, whispers
      * and journal entries go with the user row (foreign keys cascade); their digest subscription,
      * pending sign-in links and rate-limit counters are keyed by their address or id, and go
-     * here. Counts read afresh at once on this instance.
+     * here, and so does mail to them still held in the development outbox. Counts read afresh at
+     * once on this instance. Answers the avatar image to remove from storage, when no page shows
+     * it any more.
      */
-    async deleteAccount(actor: Actor): Promise<void> {
+    async deleteAccount(actor: Actor): Promise<{ unusedAvatar: string | null }> {
       const user = requireUser(actor);
-      await db.transaction(async (tx) => {
+      const { email, avatar } = await db.transaction(async (tx) => {
         const [deleted] = await tx
           .delete(users)
           .where(eq(users.id, user.id))
-          .returning({ email: users.email });
+          .returning({ email: users.email, avatar: users.profileImageUrl });
         // A fediverse author's row has no address and no session to get here (decision 046).
         if (!deleted?.email) throw notFound(ACCOUNT_ALREADY_DELETED);
         await tx.delete(subscriptions).where(eq(subscriptions.email, deleted.email));
@@ -201,9 +248,14 @@ export function createReaderAccountService(
               like(rateLimits.key, `%:${likeLiteral(deleted.email)}`),
             ),
           );
+        const avatar =
+          deleted.avatar && !(await isImageShown(tx, deleted.avatar)) ? deleted.avatar : null;
+        return { email: deleted.email, avatar };
       });
       accounts.forgetReaderSessions(user.id);
       interactions.readerRemoved();
+      await mailer.removeMailTo(email);
+      return { unusedAvatar: avatar };
     },
 
     blockReader: (admin: AdminActor, userId: string) => setBlocked(admin, userId, true),

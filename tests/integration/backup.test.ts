@@ -1,4 +1,8 @@
+import fs from "node:fs";
+import path from "node:path";
+import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { commands } from "../../server/cli/commands.ts";
 import { createBackup, RestoreRefused, restoreBackup } from "../../server/db/backup.ts";
 import {
   echoes,
@@ -11,6 +15,7 @@ import {
   whispers,
 } from "../../server/db/schema.ts";
 import { actorKeyPairs } from "../../server/fediverse/keys.ts";
+import { createLogger } from "../../server/logger.ts";
 import { type Driver, drivers, openTestDatabase } from "../helpers/database.ts";
 import { createEmber, createPoem, createSubscribers } from "../helpers/factories.ts";
 import { signIn } from "../helpers/session.ts";
@@ -56,31 +61,35 @@ describe.each(drivers)("backup and restore from %s", (driver) => {
   });
   afterAll(() => t.close());
 
-  it.each(drivers)("round-trips every table into an empty %s database", async (target: Driver) => {
-    const backup = await createBackup(t.db);
-    expect(backup.tables.poems).toHaveLength(1);
-    expect(backup.tables.sessions?.length).toBeGreaterThan(0);
-    // The fediverse account's keys, followers and blocks (docs/decisions/045-federation-layer.md).
-    expect(backup.tables.fediverse_keys).toHaveLength(2);
-    expect(backup.tables.fediverse_followers).toHaveLength(1);
-    // Through a file, as the CLI keeps it.
-    const copy = JSON.parse(JSON.stringify(backup));
-    const restored = await openTestDatabase(target);
-    try {
-      await restoreBackup(restored.db, copy);
-      const again = await createBackup(restored.db);
-      expect(again.tables).toEqual(backup.tables);
-      // New rows take ids after the restored ones.
-      const [next] = await restored.db
-        .insert(poems)
-        .values({ title: "After", slug: "after", stanzas: ["x"] })
-        .returning();
-      const highest = Math.max(...(backup.tables.poems as { id: number }[]).map((row) => row.id));
-      expect(next?.id).toBeGreaterThan(highest);
-    } finally {
-      await restored.close();
-    }
-  });
+  it.each(drivers)(
+    "round-trips every table into an empty %s database",
+    async (target: Driver) => {
+      const backup = await createBackup(t.db);
+      expect(backup.tables.poems).toHaveLength(1);
+      expect(backup.tables.sessions?.length).toBeGreaterThan(0);
+      // The fediverse account's keys, followers and blocks (docs/decisions/045-federation-layer.md).
+      expect(backup.tables.fediverse_keys).toHaveLength(2);
+      expect(backup.tables.fediverse_followers).toHaveLength(1);
+      // Through a file, as the CLI keeps it.
+      const copy = JSON.parse(JSON.stringify(backup));
+      const restored = await openTestDatabase(target);
+      try {
+        await restoreBackup(restored.db, copy);
+        const again = await createBackup(restored.db);
+        expect(again.tables).toEqual(backup.tables);
+        // New rows take ids after the restored ones.
+        const [next] = await restored.db
+          .insert(poems)
+          .values({ title: "After", slug: "after", stanzas: ["x"] })
+          .returning();
+        const highest = Math.max(...(backup.tables.poems as { id: number }[]).map((row) => row.id));
+        expect(next?.id).toBeGreaterThan(highest);
+      } finally {
+        await restored.close();
+      }
+    },
+    120_000,
+  );
 
   it("refuses to restore over existing data and changes nothing", async () => {
     const backup = await createBackup(t.db);
@@ -115,3 +124,53 @@ describe.each(drivers)("backup and restore from %s", (driver) => {
     }
   });
 });
+
+describe.each(drivers)("restore through the CLI on %s", (driver) => {
+  let t: TestApp;
+  let file: string;
+
+  beforeAll(async () => {
+    t = await createTestApp(driver);
+    await createPoem(t.db, { title: "Kept", slug: "kept", tagNames: ["sea"] });
+    file = path.join(t.dataDir, "site.backup.gz");
+    await commands.backup?.run(operatorOf(t), [file]);
+    await createPoem(t.db, { title: "Written after", slug: "written-after" });
+  });
+  afterAll(() => t.close());
+
+  it("says table by table what a dry run would replace, and writes nothing", async () => {
+    const output = await commands.restore?.run(operatorOf(t), [file, "--dry-run"]);
+    expect(output).toContain("  poems: 2 → 1 (replaced)");
+    expect(output).toContain("  tags: 1 → 1 (replaced)");
+    expect(output).toContain("the site has content: the restore needs --replace");
+    expect(output).toMatch(/nothing written$/);
+    const poems = await (await t.app.request("/api/poems")).json();
+    expect(poems).toHaveLength(2);
+  });
+
+  it("asks for --replace, then keeps a backup of what it replaces in DATA_DIR", async () => {
+    await expect(commands.restore?.run(operatorOf(t), [file])).rejects.toThrow(
+      /the database is not empty \(.*poems 2.*\); add --replace/,
+    );
+    const before = await createBackup(t.db);
+    const output = (await commands.restore?.run(operatorOf(t), [file, "--replace"])) ?? "";
+    const kept = /what it replaced is backed up in (.+)$/.exec(output)?.[1] ?? "";
+    expect(path.dirname(kept)).toBe(path.join(t.dataDir, "backups"));
+    const titles = (await (await t.app.request("/api/poems")).json()).map(
+      (poem: { title: string }) => poem.title,
+    );
+    expect(titles).toEqual(["Kept"]);
+    // What was replaced, whole, in the kept backup: it restores what the site held before.
+    const replaced = JSON.parse(gunzipSync(fs.readFileSync(kept)).toString("utf8"));
+    expect(replaced.tables).toEqual(before.tables);
+  });
+});
+
+function operatorOf(t: TestApp) {
+  return {
+    config: t.config,
+    handle: t.handle,
+    logger: createLogger("silent"),
+    services: t.services,
+  };
+}

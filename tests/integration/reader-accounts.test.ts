@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { eq, getTableName } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { users, whispers } from "../../server/db/schema.ts";
@@ -36,6 +38,32 @@ describe.each(drivers)("a reader's account on %s", (driver) => {
       text: string;
       user: { firstName: string | null; lastName: string | null };
     }>;
+
+  /** Uploads an 8x8 image through the reader's avatar flow and saves it as their avatar. */
+  const uploadAvatar = async (cookie: string): Promise<string> => {
+    const upload = await api(t.app, "POST", "/api/account/avatar/upload-url", { body: {}, cookie });
+    const { uploadURL, objectPath } = (await upload.json()) as Record<string, string>;
+    const sharp = (await import("sharp")).default;
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#0e7490" } })
+      .png()
+      .toBuffer();
+    const url = new URL(String(uploadURL));
+    await t.app.request(url.pathname + url.search, {
+      method: "PUT",
+      headers: { "Content-Type": "image/png" },
+      body: new Uint8Array(png),
+    });
+    await api(t.app, "PUT", "/api/account", { body: { avatarUrl: objectPath }, cookie });
+    return String(objectPath);
+  };
+  /** The development outbox's messages that name `address`. */
+  const outboxMailTo = (address: string) => {
+    const outbox = path.join(t.dataDir, "outbox");
+    if (!fs.existsSync(outbox)) return [];
+    return fs
+      .readdirSync(outbox)
+      .filter((name) => fs.readFileSync(path.join(outbox, name), "utf8").includes(address));
+  };
 
   describe("name and avatar", () => {
     it("needs sign-in", async () => {
@@ -219,6 +247,7 @@ describe.each(drivers)("a reader's account on %s", (driver) => {
       ]),
     );
     expect(data.journal).toEqual([expect.objectContaining({ poemSlug: "river", stanzaIndex: 0 })]);
+    expect(data.digestSubscription).toBeNull();
     expect(JSON.stringify(data)).not.toContain("Rowan");
     expect((await api(t.app, "GET", "/api/account/export")).status).toBe(401);
   });
@@ -254,8 +283,21 @@ describe.each(drivers)("a reader's account on %s", (driver) => {
         body: { poemSlug: "river", stanzaIndex: 1 },
         cookie: wren,
       });
+      const avatar = await uploadAvatar(wren);
+      expect((await t.app.request(avatar)).status).toBe(200);
       await api(t.app, "POST", "/api/subscribe", { body: { email: "wren@example.com" } });
       await api(t.app, "POST", "/api/auth/email-link", { body: { email: "wren@example.com" } });
+      // The export holds the digest subscription of the reader's address.
+      const exported = await json(await api(t.app, "GET", "/api/account/export", { cookie: wren }));
+      expect(exported.digestSubscription).toMatchObject({
+        email: "wren@example.com",
+        confirmed: false,
+        unsubscribed: false,
+      });
+      // Their confirmation and sign-in mails wait in the outbox; another reader's is not theirs.
+      await api(t.app, "POST", "/api/subscribe", { body: { email: "kept@example.com" } });
+      expect(outboxMailTo("wren@example.com")).toHaveLength(2);
+      expect(outboxMailTo("kept@example.com")).toHaveLength(1);
       const count = async () => {
         const counts = (await (await t.app.request("/api/poems/river/echos")).json()) as Array<{
           stanzaIndex: string;
@@ -283,6 +325,14 @@ describe.each(drivers)("a reader's account on %s", (driver) => {
       expect(response.status).toBe(204);
       expect(response.headers.getSetCookie().join(";")).toMatch(/ev\.session_token=;/);
       expect(await everyRow()).toEqual([]);
+      // Nothing readers can reach: the avatar's file and its sizes are gone, and so is their mail.
+      expect((await t.app.request(avatar)).status).toBe(404);
+      expect((await t.app.request(`${avatar}-480.webp`)).status).toBe(404);
+      expect(fs.readdirSync(path.join(t.dataDir, "objects", "images")).join()).not.toContain(
+        avatar.slice(avatar.lastIndexOf("/") + 1),
+      );
+      expect(outboxMailTo("wren@example.com")).toEqual([]);
+      expect(outboxMailTo("kept@example.com")).toHaveLength(1);
       expect(await count()).toBe(echoesBefore - 1);
       expect((await listed(1)).map((item) => item.text)).not.toContain("Soon gone.");
       // Every device is signed out with it.
@@ -292,6 +342,14 @@ describe.each(drivers)("a reader's account on %s", (driver) => {
       const twice = await api(t.app, "DELETE", "/api/account", { cookie: wren });
       expect(twice.status).toBe(401);
       expect(await twice.text()).toContain("Unauthorized");
+    });
+
+    it("keeps an avatar that a page still shows (a reader may choose a cover as theirs)", async () => {
+      const zed = await signIn(t, "zed@example.com");
+      const cover = await uploadAvatar(zed);
+      await createPoem(t.db, { slug: "covered", coverUrl: cover });
+      expect((await api(t.app, "DELETE", "/api/account", { cookie: zed })).status).toBe(204);
+      expect((await t.app.request(cover)).status).toBe(200);
     });
 
     it("answers a clear error when the account went a moment before (two tabs at once)", async () => {
