@@ -72,8 +72,12 @@ const CODINGS: Encoding[] = ["identity", "gzip", "br"];
 
 /** The page's own Vary (a poem's page varies with Accept) and the names every copy varies by. */
 function withVary(own: string | undefined, names: string[]): string {
-  const all = [...(own ?? "").split(","), ...names].map((name) => name.trim()).filter(Boolean);
-  return [...new Map(all.map((name) => [name.toLowerCase(), name])).values()].join(", ");
+  const added = new Set(names.map((name) => name.toLowerCase()));
+  const kept = (own ?? "")
+    .split(",")
+    .map((name) => name.trim())
+    .filter((name) => name && !added.has(name.toLowerCase()));
+  return [...new Map(kept.map((name) => [name.toLowerCase(), name])).values(), ...names].join(", ");
 }
 
 /**

@@ -85,10 +85,10 @@ describe.each(drivers)("representations and cookies through the page cache on %s
     expect((await get(path, {})).headers.get("cache-control")).toBe("no-cache");
   });
 
-  it("marks private a signed-in reader's page rendered for them alone", async () => {
+  it("keeps from every cache a signed-in reader's page rendered for them alone", async () => {
     const journal = await t.app.request("/journal", { headers: { Cookie: reader } });
     expect(journal.status).toBe(200);
-    expect(journal.headers.get("cache-control")).toBe("private, no-cache");
+    expect(journal.headers.get("cache-control")).toBe("private, no-store");
   });
 
   it.each([
