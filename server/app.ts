@@ -215,7 +215,9 @@ export function createApp(deps: AppDeps) {
         fediverseHandle: config.fediverse.enabled ? services.fediverse.handle : null,
       },
     };
-    const page = await deps.pageHandler(c.req.raw, loadContext);
+    // A HEAD is rendered as its GET, so compression tells it the GET's coding and length.
+    const asked = c.req.method === "HEAD" ? new Request(c.req.raw, { method: "GET" }) : c.req.raw;
+    const page = await deps.pageHandler(asked, loadContext);
     if (page.status === 404 && url.pathname !== "/") {
       const moved = await oldLink(c.req.method, url);
       if (moved) return moved;

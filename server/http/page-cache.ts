@@ -328,7 +328,8 @@ export function createPageCache(options: {
     page: SharedPage,
     extraHeaders: Record<string, string>,
   ) {
-    const isGzipped = request.method !== "HEAD" && acceptsGzip(request.headers["accept-encoding"]);
+    // A HEAD is told what its GET would be sent: the same coding, the same length.
+    const isGzipped = acceptsGzip(request.headers["accept-encoding"]);
     const validators = validatorsOf(page.hash, false);
     const encoding = isGzipped ? "gzip" : "identity";
     const held = notModifiedValidator(request, validators, encoding);
