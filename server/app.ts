@@ -23,6 +23,7 @@ import type { Config } from "./config.ts";
 import { activityObjects, fediverseRoutes } from "./fediverse/routes.ts";
 import { apiBodyLimit } from "./http/body-limit.ts";
 import { builtFiles } from "./http/built-files.ts";
+import { tellCaches, varyWithCookie } from "./http/cache-policy.ts";
 import { compressText } from "./http/compression.ts";
 import type { AppEnv } from "./http/env.ts";
 import { createErrorHandler, isConnectionError, withPageOutageErrors } from "./http/errors.ts";
@@ -64,6 +65,7 @@ export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
 
   app.onError(createErrorHandler(logger));
+  app.use(tellCaches);
   app.use(requestId());
   app.use(async (c, next) => {
     const started = performance.now();
@@ -131,7 +133,9 @@ export function createApp(deps: AppDeps) {
     if (sharedFor) {
       c.set("actor", null);
       c.set("audience", sharedFor);
-      return next();
+      await next();
+      varyWithCookie(c);
+      return;
     }
     let clearsCookie: string | undefined;
     try {
@@ -150,6 +154,7 @@ export function createApp(deps: AppDeps) {
       c.set("isDatabaseUnavailable", true);
     }
     await next();
+    varyWithCookie(c);
     if (
       clearsCookie &&
       !c.res.headers.getSetCookie().some((cookie) => cookie.startsWith(`${clearsCookie}=`))
@@ -210,16 +215,12 @@ export function createApp(deps: AppDeps) {
         fediverseHandle: config.fediverse.enabled ? services.fediverse.handle : null,
       },
     };
-    const page = await deps.pageHandler(c.req.raw, loadContext);
+    // A HEAD is rendered as its GET, so compression tells it the GET's coding and length.
+    const asked = c.req.method === "HEAD" ? new Request(c.req.raw, { method: "GET" }) : c.req.raw;
+    const page = await deps.pageHandler(asked, loadContext);
     if (page.status === 404 && url.pathname !== "/") {
       const moved = await oldLink(c.req.method, url);
       if (moved) return moved;
-    }
-    // A signed-in reader's page is theirs: no cache between them and the site may keep it.
-    if (loadContext.actor && !page.headers.has("Cache-Control")) {
-      c.res = page;
-      c.header("Cache-Control", "private, no-cache");
-      return c.res;
     }
     return page;
   });

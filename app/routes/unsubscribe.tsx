@@ -13,6 +13,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { address: await services.subscriptions.maskedAddress(link.data.s, link.data.sig) };
 }
 
+/** The page names whose subscription the link ends: that holder's alone, never kept by a cache. */
+export const headers = () => ({ "Cache-Control": "private, no-store" });
+
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(siteFromMatches(matches), {
     title: "Unsubscribe",

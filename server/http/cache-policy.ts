@@ -1,6 +1,7 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
 import type { CacheHandle } from "../../common/cache-handle.ts";
+import type { AppEnv } from "./env.ts";
 
 /**
  * How an answer may be kept: "shared", one copy per audience (anonymous, reader, admin);
@@ -25,6 +26,51 @@ export const sharedRead: MiddlewareHandler = async (c, next) => {
  * without a content change.
  */
 export const anonymousRead: MiddlewareHandler = (_c, next) => next();
+
+/** What an answer holding one person's things says: no cache, the browser's neither, keeps it. */
+export const PERSONAL = "private, no-store";
+const SAYS_PRIVATE = /(?:^|,)\s*private\b/i;
+const VARY_COOKIE = /(?:^|,)\s*(?:cookie|\*)\s*(?:,|$)/i;
+
+/** Sets a header on the answer in place; a Response made with immutable headers is copied first. */
+function setOnAnswer(c: Context, name: string, value: string) {
+  try {
+    c.res.headers.set(name, value);
+  } catch {
+    c.res = new Response(c.res.body, c.res);
+    c.res.headers.set(name, value);
+  }
+}
+
+/**
+ * What every answer tells the caches between the site and the reader
+ * (docs/decisions/053-what-every-answer-tells-caches.md), so no route has to remember it:
+ * an answer to a signed-in request, or one that sets a cookie, is personal, `private, no-store`
+ * (a route may say `private` with something else); any other answer whose route said nothing may
+ * be kept and must be checked each time, `no-cache`, and a write's or a failure's not at all,
+ * `no-store`. The one place before the session is read: registered first in server/app.ts.
+ */
+export const tellCaches: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next();
+  const said = c.res.headers.get("Cache-Control");
+  if (c.get("actor") || c.res.headers.has("Set-Cookie")) {
+    if (!said || !SAYS_PRIVATE.test(said)) setOnAnswer(c, "Cache-Control", PERSONAL);
+    return;
+  }
+  if (said) return;
+  const isRead = c.req.method === "GET" || c.req.method === "HEAD";
+  setOnAnswer(c, "Cache-Control", isRead && c.res.status < 500 ? "no-cache" : "no-store");
+};
+
+/**
+ * Where the session cookie is read: every answer from here on may change with it, and says so,
+ * so a cache keeps one reader's answer apart from another's.
+ */
+export function varyWithCookie(c: Context) {
+  const vary = c.res.headers.get("Vary");
+  if (!vary) setOnAnswer(c, "Vary", "Cookie");
+  else if (!VARY_COOKIE.test(vary)) setOnAnswer(c, "Vary", `${vary}, Cookie`);
+}
 
 /** Paths whose answer is remembered at once; past this the memory starts over. */
 const REMEMBERED_PATHS = 10_000;

@@ -31,15 +31,21 @@ const NOT_MODIFIED_HEADERS = [
 /**
  * Answers a GET or HEAD of a file with 304 when If-Modified-Since is at or after the file's own
  * Last-Modified (as serveStatic sends it, to the second). An If-None-Match decides instead when
- * present, and a date that is not an HTTP-date is ignored: the full answer (RFC 9110 §13.1.3).
+ * present: a file has no entity tag, so only `*` (any current representation) matches it; a date
+ * that is not an HTTP-date is ignored: the full answer (RFC 9110 §13.1.2, §13.1.3).
  */
 export const notModifiedSince: MiddlewareHandler = async (c, next) => {
   await next();
   if (c.req.method !== "GET" && c.req.method !== "HEAD") return;
-  if (c.res.status !== 200 || c.req.header("If-None-Match") !== undefined) return;
-  const since = parseHttpDate(c.req.header("If-Modified-Since"));
-  const modified = parseHttpDate(c.res.headers.get("Last-Modified") ?? undefined);
-  if (since === undefined || modified === undefined || modified > since) return;
+  if (c.res.status !== 200) return;
+  const noneMatch = c.req.header("If-None-Match");
+  if (noneMatch !== undefined) {
+    if (!noneMatch.split(",").some((tag) => tag.trim() === "*")) return;
+  } else {
+    const since = parseHttpDate(c.req.header("If-Modified-Since"));
+    const modified = parseHttpDate(c.res.headers.get("Last-Modified") ?? undefined);
+    if (since === undefined || modified === undefined || modified > since) return;
+  }
   const headers = new Headers();
   for (const name of NOT_MODIFIED_HEADERS) {
     const value = c.res.headers.get(name);

@@ -72,8 +72,12 @@ const CODINGS: Encoding[] = ["identity", "gzip", "br"];
 
 /** The page's own Vary (a poem's page varies with Accept) and the names every copy varies by. */
 function withVary(own: string | undefined, names: string[]): string {
-  const all = [...(own ?? "").split(","), ...names].map((name) => name.trim()).filter(Boolean);
-  return [...new Map(all.map((name) => [name.toLowerCase(), name])).values()].join(", ");
+  const added = new Set(names.map((name) => name.toLowerCase()));
+  const kept = (own ?? "")
+    .split(",")
+    .map((name) => name.trim())
+    .filter((name) => name && !added.has(name.toLowerCase()));
+  return [...new Map(kept.map((name) => [name.toLowerCase(), name])).values(), ...names].join(", ");
 }
 
 /**
@@ -324,7 +328,8 @@ export function createPageCache(options: {
     page: SharedPage,
     extraHeaders: Record<string, string>,
   ) {
-    const isGzipped = request.method !== "HEAD" && acceptsGzip(request.headers["accept-encoding"]);
+    // A HEAD is told what its GET would be sent: the same coding, the same length.
+    const isGzipped = acceptsGzip(request.headers["accept-encoding"]);
     const validators = validatorsOf(page.hash, false);
     const encoding = isGzipped ? "gzip" : "identity";
     const held = notModifiedValidator(request, validators, encoding);

@@ -1,8 +1,12 @@
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
+import { getRequestListener } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HEADERS_OF_A_REPRESENTATION, rawRequest } from "../helpers/raw-request.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 
 /** Decision 009: every text file under /assets goes out compressed when the client accepts it. */
@@ -10,6 +14,7 @@ describe("built assets", () => {
   let t: TestApp;
   let clientDir: string;
   const SMALL = "export const a = 1;\n";
+  const IDENTITY_WRITTEN = new Date("2026-11-20T10:00:00Z");
   const script = `export const lines = ${JSON.stringify(Array.from({ length: 200 }, (_, n) => `line ${n}`))};\n`;
 
   beforeAll(async () => {
@@ -23,6 +28,15 @@ describe("built assets", () => {
       zlib.brotliCompressSync(script),
     );
     fs.writeFileSync(path.join(assets, "with-copies-def456.js.gz"), zlib.gzipSync(script));
+    // The build writes each copy a moment after the file it compresses.
+    fs.utimesSync(path.join(assets, "with-copies-def456.js"), IDENTITY_WRITTEN, IDENTITY_WRITTEN);
+    for (const [suffix, seconds] of [
+      [".br", 5],
+      [".gz", 9],
+    ] as const) {
+      const written = new Date(IDENTITY_WRITTEN.getTime() + seconds * 1000);
+      fs.utimesSync(path.join(assets, `with-copies-def456.js${suffix}`), written, written);
+    }
     // The build compresses every text file, however small (react-router.config.ts).
     fs.writeFileSync(path.join(clientDir, "favicon.svg"), "<svg/>");
     fs.writeFileSync(path.join(assets, "small-0a1b2c.js"), SMALL);
@@ -147,5 +161,57 @@ describe("built assets", () => {
     expect(response.status).toBe(404);
     const missingAsset = await t.app.request("/assets/missing-000000.js");
     expect(missingAsset.status).toBe(404);
+  });
+
+  it("dates every coding of a file with one instant, the file's own", async () => {
+    for (const acceptEncoding of ["br", "gzip", "identity"]) {
+      const response = await get("with-copies-def456.js", acceptEncoding);
+      expect(response.headers.get("last-modified"), acceptEncoding).toBe(
+        IDENTITY_WRITTEN.toUTCString(),
+      );
+    }
+  });
+
+  it("answers If-None-Match: * on a file that exists with 304, in every coding", async () => {
+    for (const acceptEncoding of ["br", "gzip", "identity"]) {
+      const response = await t.app.request("/assets/with-copies-def456.js", {
+        headers: { "Accept-Encoding": acceptEncoding, "If-None-Match": "*" },
+      });
+      expect(response.status, acceptEncoding).toBe(304);
+      expect(response.headers.get("last-modified")).toBe(IDENTITY_WRITTEN.toUTCString());
+    }
+    const missing = await t.app.request("/assets/missing-000000.js", {
+      headers: { "If-None-Match": "*" },
+    });
+    expect(missing.status).toBe(404);
+  });
+
+  it("answers a HEAD with what a GET would send, Content-Length included", async () => {
+    const server = http.createServer(getRequestListener(t.app.fetch));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      for (const file of [
+        "/assets/with-copies-def456.js",
+        "/assets/without-copies-abc123.js",
+        "/assets/small-0a1b2c.js",
+        "/favicon.svg",
+        "/api/tags",
+      ]) {
+        for (const acceptEncoding of ["br", "gzip", "identity"]) {
+          const label = `${file} ${acceptEncoding}`;
+          const asked = { "Accept-Encoding": acceptEncoding };
+          const got = await rawRequest(`${base}${file}`, "GET", asked);
+          const head = await rawRequest(`${base}${file}`, "HEAD", asked);
+          expect(head.status, label).toBe(got.status);
+          expect(got.headers["content-length"], label).toBe(String(got.body.length));
+          for (const name of HEADERS_OF_A_REPRESENTATION) {
+            expect(head.headers[name], `${label}: ${name}`).toBe(got.headers[name]);
+          }
+        }
+      }
+    } finally {
+      server.close();
+    }
   });
 });

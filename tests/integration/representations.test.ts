@@ -5,6 +5,7 @@ import { startCachedServer } from "../helpers/cached-server.ts";
 import { drivers } from "../helpers/database.ts";
 import { createPoem } from "../helpers/factories.ts";
 import { loadPageHandler } from "../helpers/page-handler.ts";
+import { HEADERS_OF_A_REPRESENTATION, type RawAnswer, rawRequest } from "../helpers/raw-request.ts";
 import { signIn } from "../helpers/session.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 
@@ -85,10 +86,10 @@ describe.each(drivers)("representations and cookies through the page cache on %s
     expect((await get(path, {})).headers.get("cache-control")).toBe("no-cache");
   });
 
-  it("marks private a signed-in reader's page rendered for them alone", async () => {
+  it("keeps from every cache a signed-in reader's page rendered for them alone", async () => {
     const journal = await t.app.request("/journal", { headers: { Cookie: reader } });
     expect(journal.status).toBe(200);
-    expect(journal.headers.get("cache-control")).toBe("private, no-cache");
+    expect(journal.headers.get("cache-control")).toBe("private, no-store");
   });
 
   it.each([
@@ -139,6 +140,43 @@ describe.each(drivers)("representations and cookies through the page cache on %s
       const answer = await t.app.request(path, { headers: { Cookie: reader } });
       expect(answer.status).toBe(200);
       expect(answer.headers.get("set-cookie")).toBeNull();
+    }
+  });
+
+  it("answers a 304 with the validator the client holds, weak or strong", async () => {
+    const path = "/poetry/river-at-dusk";
+    await get(path, {});
+    await vi.waitFor(() => expect(cache.stats().entries).toBeGreaterThan(0), { timeout: 10_000 });
+    const strong = (await get(path, { "Accept-Encoding": "gzip" })).headers.get("etag") ?? "";
+    expect(strong).toMatch(/^"[\w-]+-gzip"$/);
+    for (const held of [strong, `W/${strong}`, `"other", W/${strong}`]) {
+      const answer = await get(path, { "Accept-Encoding": "gzip", "If-None-Match": held });
+      expect(answer.status, held).toBe(304);
+      expect(answer.headers.get("etag"), held).toBe(held.includes("W/") ? `W/${strong}` : strong);
+    }
+  });
+
+  it("answers a HEAD with what a GET would send, a page being rendered and one rendered afresh", async () => {
+    const asked = { "Accept-Encoding": "gzip" };
+    cache.clear();
+    // Both wait for the one render of the page, and are answered from it.
+    const [got, head] = await Promise.all([
+      rawRequest(`${base}/poetry/river-at-dusk`, "GET", asked),
+      rawRequest(`${base}/poetry/river-at-dusk`, "HEAD", asked),
+    ]);
+    const pairs: [string, RawAnswer, RawAnswer][] = [["/poetry/river-at-dusk", got, head]];
+    for (const path of ["/search?q=river", "/api/search?q=river", "/login"]) {
+      pairs.push([
+        path,
+        await rawRequest(`${base}${path}`, "GET", asked),
+        await rawRequest(`${base}${path}`, "HEAD", asked),
+      ]);
+    }
+    for (const [path, full, headOnly] of pairs) {
+      expect(full.headers["content-length"], path).toBe(String(full.body.length));
+      for (const name of HEADERS_OF_A_REPRESENTATION) {
+        expect(headOnly.headers[name], `${path}: ${name}`).toBe(full.headers[name]);
+      }
     }
   });
 });
