@@ -91,7 +91,7 @@ export function ReadingSettingsChoices() {
     setCurrent(currentReadingSettings());
   };
   return (
-    <div className="mt-3 flex flex-wrap justify-center gap-x-8 gap-y-3">
+    <div className="flex flex-wrap justify-center gap-x-8 gap-y-3">
       <SettingChoices
         legend="Text size"
         name="reading-size"

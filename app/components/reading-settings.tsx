@@ -12,13 +12,14 @@ const ReadingSettingsChoices = lazy(() =>
  * 'Reading settings' on the poem, ember and book-preview pages: text size and theme, applied at
  * once and kept in this browser (app/lib/reading-settings.ts). The server cannot know them, so
  * the choices are drawn in the browser when the reader first opens the panel; it is closed until
- * then.
+ * then. The panel opens over the page rather than in its flow, so opening it never moves the
+ * verse below it.
  */
 export function ReadingSettings() {
   const [isOpened, setOpened] = useState(false);
   return (
     <details
-      className="text-sm"
+      className="relative text-sm"
       onToggle={(event) => {
         if (event.currentTarget.open) setOpened(true);
       }}
@@ -27,9 +28,11 @@ export function ReadingSettings() {
         <ALargeSmall aria-hidden="true" className="h-4 w-4" /> Reading settings
       </summary>
       {isOpened && (
-        <Suspense fallback={null}>
-          <ReadingSettingsChoices />
-        </Suspense>
+        <div className="absolute top-full left-1/2 z-20 mt-2 w-max max-w-[calc(100vw-2rem)] -translate-x-1/2 rounded-xl border border-stone-200 bg-paper p-4 shadow-lg">
+          <Suspense fallback={null}>
+            <ReadingSettingsChoices />
+          </Suspense>
+        </div>
       )}
     </details>
   );

@@ -15,8 +15,13 @@ export interface InteractivePoem {
   stanzas: string[];
 }
 
-const actionClass =
-  "inline-flex items-center gap-1.5 rounded-full border border-stone-300 bg-white px-3 py-1.5 text-sm text-stone-800 hover:border-ember-700 hover:text-ember-800";
+/**
+ * A stanza action: on a phone a quarter of the row, its icon above its word, so the actions make
+ * two even rows; from 768 px a pill with the icon beside the word, all in one centred row.
+ */
+export const STANZA_ACTION_CLASS =
+  "inline-flex basis-[calc((100%-1.5rem)/4)] flex-col items-center justify-center gap-1 rounded-xl border border-stone-300 bg-white px-1 py-2 text-xs text-stone-800 hover:border-ember-700 hover:text-ember-800 md:basis-auto md:flex-row md:gap-1.5 md:rounded-full md:px-2.5 md:py-1.5 md:text-sm";
+const actionClass = STANZA_ACTION_CLASS;
 
 /** Echo counts and saved stanzas load after hydration: the page HTML stays the same for everyone. */
 export function usePersonalPoemState(slug: string) {
@@ -103,9 +108,11 @@ export function EchoButton({
         className={`h-4 w-4 ${current.userHasEchoed ? "fill-ember-600 text-ember-700" : ""}`}
       />
       {/* The name is what the button shows, "Echo 3": a label hiding the count fails WCAG 2.5.3. */}
-      <span>Echo</span>
-      <span className="tabular-nums" data-testid="echo-count">
-        {current.count}
+      <span>
+        Echo{" "}
+        <span className="tabular-nums" data-testid="echo-count">
+          {current.count}
+        </span>
       </span>
     </button>
   );

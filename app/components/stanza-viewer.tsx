@@ -9,14 +9,17 @@ import {
   useRef,
   useState,
 } from "react";
+import { useLocation } from "react-router";
 import { SMALL_SCREEN_MAX_PX, SWIPE_THRESHOLD_PX } from "../../common/constants.ts";
 import { clampStanzaIndex, stanzaLines } from "../../common/stanza.ts";
 import { reportShare, useReadingReport } from "../lib/reading-report.ts";
 import { notifyError } from "../lib/toast.ts";
+import { useIsHydrated } from "../lib/use-is-hydrated.ts";
 import { PositionDots } from "./position-dots.tsx";
 import {
   EchoButton,
   JournalButton,
+  STANZA_ACTION_CLASS,
   usePersonalPoemState,
   WhispersToggle,
 } from "./stanza-interactions.tsx";
@@ -44,6 +47,11 @@ export interface ViewerPoem {
 }
 
 const HASH_PATTERN = /^#s-(-?\d+)$/;
+
+/** Whether an address's hash names a stanza (#s-{index}), as a link to one does. */
+export function isStanzaAddress(hash: string): boolean {
+  return HASH_PATTERN.test(hash);
+}
 
 function indexFromHash(hash: string, count: number): number {
   const match = HASH_PATTERN.exec(hash);
@@ -92,12 +100,19 @@ export function StanzaViewer({
   publicUrl: string;
 }) {
   const count = poem.stanzas.length;
-  const [index, setIndex] = useState(0);
+  // A link in the site opens the viewer at its stanza from the first render, so the stanza is
+  // there when the router scrolls to it; a page from the server starts at the first, as its HTML
+  // did, and reads the address below.
+  const { hash } = useLocation();
+  const isHydrated = useIsHydrated();
+  const [index, setIndex] = useState(() => (isHydrated ? indexFromHash(hash, count) : 0));
   const [isWhispersOpen, setWhispersOpen] = useState(false);
   const interactive =
     poem.slug && poem.id !== undefined ? { ...poem, slug: poem.slug, id: poem.id } : undefined;
   const personal = usePersonalPoemState(poem.slug ?? "");
   const touchStart = useRef<{ x: number; y: number } | null>(null);
+  const stanzaCard = useRef<HTMLElement>(null);
+  const isCardAbove = useIsScrolledAbove(stanzaCard);
   useReadingReport(poem.slug, count);
 
   const goTo = useCallback(
@@ -175,15 +190,12 @@ export function StanzaViewer({
     });
   }
 
-  const actionClass =
-    "inline-flex items-center gap-1.5 rounded-full border border-stone-300 bg-white px-3 py-1.5 text-sm text-stone-800 hover:border-ember-700 hover:text-ember-800";
+  const actionClass = STANZA_ACTION_CLASS;
 
   return (
     <div className="flex flex-col gap-6">
-      <div className="sticky top-16 z-10 -mx-4 border-b border-stone-200 bg-paper/95 px-4 py-2 font-serif text-stone-900 md:hidden">
-        {poem.title}
-      </div>
       <section
+        ref={stanzaCard}
         aria-roledescription="stanza viewer"
         aria-label={`${poem.title}, stanzas`}
         onTouchStart={onTouchStart}
@@ -229,80 +241,114 @@ export function StanzaViewer({
         )}
       </section>
 
-      <div className="flex flex-col items-center gap-3">
-        <p aria-live="polite" className="text-sm text-stone-700">
-          {number} of {count}
-        </p>
-        <div
-          role="progressbar"
-          aria-label="Reading progress"
-          aria-valuemin={1}
-          aria-valuemax={count}
-          aria-valuenow={number}
-          className="h-1 w-48 overflow-hidden rounded bg-stone-200"
-        >
+      <div className="flex flex-col gap-6">
+        {/*
+         * The small-screen title bar takes no room and shows only once the stanza card has scrolled
+         * above it, so it never covers a line of verse nor repeats the title in the first screen.
+         * It sticks over what follows the card: the counter, the actions and the whispers.
+         */}
+        <div aria-hidden="true" className="sticky top-16 z-10 -mb-6 h-0 md:hidden">
+          <p
+            className={`-mx-4 border-b border-stone-200 bg-paper/95 px-4 py-2 font-serif text-stone-900 ${isCardAbove ? "" : "invisible"}`}
+          >
+            {poem.title}
+          </p>
+        </div>
+        <div className="flex flex-col items-center gap-3">
+          <p aria-live="polite" className="text-sm text-stone-700">
+            {number} of {count}
+          </p>
           <div
-            className="h-full bg-ember-700 transition-[width]"
-            style={{ width: `${(number / count) * 100}%` }}
-          />
+            role="progressbar"
+            aria-label="Reading progress"
+            aria-valuemin={1}
+            aria-valuemax={count}
+            aria-valuenow={number}
+            className="h-1 w-48 overflow-hidden rounded bg-stone-200"
+          >
+            <div
+              className="h-full bg-ember-700 transition-[width]"
+              style={{ width: `${(number / count) * 100}%` }}
+            />
+          </div>
+          <PositionDots count={count} current={index} noun="stanza" onSelect={goTo} />
+          <p className="hidden text-xs text-stone-600 md:block">
+            Use arrow keys, Home, or End to navigate
+          </p>
         </div>
-        <PositionDots count={count} current={index} noun="stanza" onSelect={goTo} />
-        <p className="hidden text-xs text-stone-600 md:block">
-          Use arrow keys, Home, or End to navigate
-        </p>
-      </div>
 
-      {interactive && (
-        <div
-          className="flex flex-wrap justify-center gap-2"
-          aria-label="Stanza actions"
-          role="toolbar"
-          onPointerEnter={loadStanzaSharing}
-          onFocus={loadStanzaSharing}
-        >
-          <EchoButton
-            poem={interactive}
-            stanzaIndex={index}
-            echoes={personal.echoes}
-            setEchoes={personal.setEchoes}
-          />
-          <button type="button" onClick={() => runSharing("shareStanza")} className={actionClass}>
-            <Share2 aria-hidden="true" className="h-4 w-4" /> Share
-          </button>
-          <button
-            type="button"
-            onClick={() => runSharing("saveStanzaImage")}
-            className={actionClass}
+        {interactive && (
+          <div
+            // Four to a row on a phone (two even rows of the seven), one centred row when wide.
+            className="flex flex-wrap justify-center gap-2"
+            aria-label="Stanza actions"
+            role="toolbar"
+            onPointerEnter={loadStanzaSharing}
+            onFocus={loadStanzaSharing}
           >
-            <Download aria-hidden="true" className="h-4 w-4" /> Save image
-          </button>
-          <button
-            type="button"
-            onClick={() => runSharing("copyStanzaLink")}
-            className={actionClass}
-          >
-            <Link2 aria-hidden="true" className="h-4 w-4" /> Copy link
-          </button>
-          <JournalButton
-            poem={interactive}
-            stanzaIndex={index}
-            saved={personal.saved}
-            setSaved={personal.setSaved}
-          />
-          <WhispersToggle
-            isOpen={isWhispersOpen}
-            onToggle={() => setWhispersOpen(!isWhispersOpen)}
-          />
-          <button type="button" onClick={() => runSharing("copyStanza")} className={actionClass}>
-            <Copy aria-hidden="true" className="h-4 w-4" /> Copy Stanza
-          </button>
-        </div>
-      )}
-      {interactive && isWhispersOpen && (
-        <Suspense fallback={<p className="text-sm text-stone-600">Loading whispers…</p>}>
-          <WhispersPanel key={index} poem={interactive} stanzaIndex={index} />
-        </Suspense>
-      )}
+            <EchoButton
+              poem={interactive}
+              stanzaIndex={index}
+              echoes={personal.echoes}
+              setEchoes={personal.setEchoes}
+            />
+            <button type="button" onClick={() => runSharing("shareStanza")} className={actionClass}>
+              <Share2 aria-hidden="true" className="h-4 w-4" /> Share
+            </button>
+            <button
+              type="button"
+              onClick={() => runSharing("saveStanzaImage")}
+              className={actionClass}
+            >
+              <Download aria-hidden="true" className="h-4 w-4" /> Save image
+            </button>
+            <button
+              type="button"
+              onClick={() => runSharing("copyStanzaLink")}
+              className={actionClass}
+            >
+              <Link2 aria-hidden="true" className="h-4 w-4" /> Copy link
+            </button>
+            <JournalButton
+              poem={interactive}
+              stanzaIndex={index}
+              saved={personal.saved}
+              setSaved={personal.setSaved}
+            />
+            <WhispersToggle
+              isOpen={isWhispersOpen}
+              onToggle={() => setWhispersOpen(!isWhispersOpen)}
+            />
+            <button type="button" onClick={() => runSharing("copyStanza")} className={actionClass}>
+              <Copy aria-hidden="true" className="h-4 w-4" /> Copy Stanza
+            </button>
+          </div>
+        )}
+        {interactive && isWhispersOpen && (
+          <Suspense fallback={<p className="text-sm text-stone-600">Loading whispers…</p>}>
+            <WhispersPanel key={index} poem={interactive} stanzaIndex={index} />
+          </Suspense>
+        )}
+      </div>
     </div>
   );
+}
+
+/** Whether the element has scrolled wholly above the sticky header (small screens only need it). */
+function useIsScrolledAbove(element: React.RefObject<HTMLElement | null>): boolean {
+  const [isAbove, setAbove] = useState(false);
+  useEffect(() => {
+    const target = element.current;
+    if (!target) return;
+    const observer = new IntersectionObserver(
+      ([entry]) => {
+        if (entry) setAbove(!entry.isIntersecting && entry.boundingClientRect.bottom <= 64);
+      },
+      // The site header (4rem) sticks over the page's top.
+      { rootMargin: "-64px 0px 0px 0px" },
+    );
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, [element]);
+  return isAbove;
 }
