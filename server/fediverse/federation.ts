@@ -46,6 +46,7 @@ import { onLike } from "./inbox/like.ts";
 import { onUndo } from "./inbox/undo.ts";
 import { onUpdate } from "./inbox/update.ts";
 import { actorKeyPairs } from "./keys.ts";
+import { knownKeyCheck } from "./known-keys.ts";
 import { createKvStore } from "./kv-store.ts";
 import { createMessageQueue } from "./message-queue.ts";
 import { type ObjectAudience, poemArticle } from "./objects.ts";
@@ -303,6 +304,8 @@ export function createFediverse(deps: FediverseDeps) {
     signingKeys,
     /** Expands the ActivityStreams contexts from Fedify's preloaded copies, never the network. */
     contextLoader: getDocumentLoader(),
+    /** Whether an inbox request verifies against a key already held, with no fetch. */
+    signedByKnownKey: knownKeyCheck(kv, getDocumentLoader()),
     isServerBlocked,
     /** `@handle@host`, port included when PUBLIC_URL has one. */
     handle: `@${handle}@${publicUrl.host}`,
