@@ -102,7 +102,14 @@ export function createApp(deps: AppDeps) {
   // for one, and the actor's documents and inboxes need no session. With FEDIVERSE=false the
   // pages are only pages and the actor's addresses answer 404.
   if (config.fediverse.enabled) app.use(activityObjects(services, config));
-  app.route("/", fediverseRoutes(services, { isEnabled: config.fediverse.enabled, logger }));
+  app.route(
+    "/",
+    fediverseRoutes(services, {
+      isEnabled: config.fediverse.enabled,
+      logger,
+      trustProxy: config.trustProxy,
+    }),
+  );
   const storage = {
     config,
     objectStore: deps.objectStore,

@@ -46,6 +46,7 @@ import { onLike } from "./inbox/like.ts";
 import { onUndo } from "./inbox/undo.ts";
 import { onUpdate } from "./inbox/update.ts";
 import { actorKeyPairs } from "./keys.ts";
+import { knownKeyCheck } from "./known-keys.ts";
 import { createKvStore } from "./kv-store.ts";
 import { createMessageQueue } from "./message-queue.ts";
 import { type ObjectAudience, poemArticle } from "./objects.ts";
@@ -266,6 +267,31 @@ export function createFediverse(deps: FediverseDeps) {
       logger.warn({ err: error }, "fediverse inbox activity failed");
     });
 
+  /**
+   * The keys the site signs with, under the ids its actor document publishes (Fedify names them
+   * from the key pairs' order, server/fediverse/keys.ts): the RSA key as `#main-key` for HTTP
+   * signatures, and the Ed25519 key as the Multikey `#multikey-2` for integrity proofs, so a
+   * verifier that reads the actor finds the very key a proof names. Made once per process.
+   */
+  let signing: Promise<SigningKeys> | undefined;
+  const signingKeys = (): Promise<SigningKeys> => {
+    signing ??= federation
+      .createContext(publicUrl, undefined)
+      .getActorKeyPairs(handle)
+      .then(([rsa, ed25519]) => {
+        if (!rsa || !ed25519?.multikey.id) throw new Error("the site actor has no key pairs");
+        return {
+          httpSignature: { keyId: rsa.keyId, privateKey: rsa.privateKey },
+          proof: { keyId: ed25519.multikey.id, privateKey: ed25519.privateKey },
+        };
+      });
+    // A failed read (the database away) is tried again by the next caller.
+    signing.catch(() => {
+      signing = undefined;
+    });
+    return signing;
+  };
+
   let stopQueue: AbortController | undefined;
   let queueRun: Promise<void> | undefined;
 
@@ -275,8 +301,11 @@ export function createFediverse(deps: FediverseDeps) {
     kv,
     audience,
     actorUrl,
+    signingKeys,
     /** Expands the ActivityStreams contexts from Fedify's preloaded copies, never the network. */
     contextLoader: getDocumentLoader(),
+    /** Whether an inbox request verifies against a key already held, with no fetch. */
+    signedByKnownKey: knownKeyCheck(kv, getDocumentLoader()),
     isServerBlocked,
     /** `@handle@host`, port included when PUBLIC_URL has one. */
     handle: `@${handle}@${publicUrl.host}`,
@@ -296,3 +325,16 @@ export function createFediverse(deps: FediverseDeps) {
 }
 
 export type Fediverse = ReturnType<typeof createFediverse>;
+
+/** A key the site signs with, named by the id its actor document publishes. */
+export interface SigningKey {
+  keyId: URL;
+  privateKey: CryptoKey;
+}
+
+export interface SigningKeys {
+  /** The RSA key (`#main-key`): draft-cavage HTTP signatures, which Mastodon verifies. */
+  httpSignature: SigningKey;
+  /** The Ed25519 key (`#multikey-2`): object integrity proofs. */
+  proof: SigningKey;
+}

@@ -2,13 +2,14 @@ import type { Context, MiddlewareHandler } from "hono";
 import { otherRoutes } from "../../common/other-routes.ts";
 import type { Config } from "../config.ts";
 import { apiBodyLimit } from "../http/body-limit.ts";
+import { clientAddress } from "../http/client-address.ts";
 import type { AppEnv } from "../http/env.ts";
 import { isConnectionError } from "../http/errors.ts";
 import { routesAt } from "../http/routes.ts";
 import type { Logger } from "../logger.ts";
 import { ServiceError } from "../services/errors.ts";
 import type { Services } from "../services/index.ts";
-import { RATE_LIMITS } from "../services/rate-limit.ts";
+import { RATE_LIMITS, RateLimitedError } from "../services/rate-limit.ts";
 import { varyOnAccept, wantsActivityJson } from "./negotiation.ts";
 import { readPoemObjectUrl } from "./object-urls.ts";
 import { poemArticle, stanzaNote } from "./objects.ts";
@@ -16,8 +17,10 @@ import { poemArticle, stanzaNote } from "./objects.ts";
 /**
  * Where the fediverse meets the HTTP app (docs/decisions/045-federation-layer.md). Fedify answers
  * the declared routes itself, signatures included; around the inboxes this layer adds what
- * Fedify leaves to the site: a size cap (413), a rate per sending server (429) and server blocks
- * (403), all decided before the body is parsed or a key is fetched.
+ * Fedify leaves to the site: a size cap (413) and server blocks (403), decided before the body is
+ * parsed or a key is fetched, and the rates (429): a server spends its own budget only with
+ * activities its key verified, and what did not verify is charged to the sending address
+ * (docs/decisions/065-inbox-limits-by-who-proved-it.md).
  */
 
 /** An inbox body larger than this is refused unread; Mastodon's activities are a few KB. */
@@ -46,7 +49,7 @@ function signingServer(c: Context): string | null {
 
 export function fediverseRoutes(
   services: Services,
-  { isEnabled, logger }: { isEnabled: boolean; logger: Logger },
+  { isEnabled, logger, trustProxy }: { isEnabled: boolean; logger: Logger; trustProxy: number },
 ) {
   const { fediverse } = services;
   const federationAnswer = (c: Context<AppEnv>) =>
@@ -72,15 +75,42 @@ export function fediverseRoutes(
       onUnauthorized: () => json(401, UNSIGNED),
     });
 
+  const { rateLimiter } = services;
+  const refusalOnly = (error: unknown) => {
+    if (error instanceof RateLimitedError) return error;
+    throw error;
+  };
+  /** A post that proved nothing is charged to its address: 401 within its budget, 429 past it. */
+  const unverifiedFrom = async (address: string) => {
+    await rateLimiter.consume(RATE_LIMITS.fediverseInboxUnverifiedPerIp, address);
+    return json(401, UNSIGNED);
+  };
   const inboxGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
     if (!isEnabled) return json(404, "Not found");
+    const address = clientAddress(c, trustProxy);
     const server = signingServer(c);
-    if (!server) return json(401, UNSIGNED);
-    await services.rateLimiter.consume(RATE_LIMITS.fediverseInboxPerServer, server);
+    if (!server) return unverifiedFrom(address);
     if (await services.fediverse.isServerBlocked(server)) {
       return json(403, "This server is blocked here");
     }
+    // Only refused here once its budget is spent; spent below, by what its key verified.
+    await rateLimiter.check(RATE_LIMITS.fediverseInboxPerServer, server);
+    // An address that spent its budget of unproven posts is heard only with a key already held.
+    const spent = await rateLimiter
+      .check(RATE_LIMITS.fediverseInboxUnverifiedPerIp, address)
+      .then(() => null, refusalOnly);
+    if (spent && !(await services.fediverse.signedByKnownKey(c.req.raw.clone()))) throw spent;
     await next();
+    const { status } = c.res;
+    if (status === 401) c.res = await unverifiedFrom(address);
+    else if (status >= 400 && status < 500) {
+      await rateLimiter.consume(RATE_LIMITS.fediverseInboxUnverifiedPerIp, address);
+    } else if (status >= 200 && status < 300) {
+      await rateLimiter
+        .consume(RATE_LIMITS.fediverseInboxPerServer, server)
+        // This activity was taken; the server's next one is refused by the check above.
+        .catch(refusalOnly);
+    }
   };
   const bodyLimit = apiBodyLimit(INBOX_BODY_LIMIT_BYTES);
 

@@ -5,8 +5,8 @@ import {
   deliveryStateByPoem,
   type FediverseDeliveryOptions,
 } from "../fediverse/delivery.ts";
+import type { SigningKeys } from "../fediverse/federation.ts";
 import { followerInboxes } from "../fediverse/followers.ts";
-import { actorKeyPairs } from "../fediverse/keys.ts";
 import type { ObjectAudience } from "../fediverse/objects.ts";
 import {
   createFediversePublishing,
@@ -29,22 +29,16 @@ export function createFediverseOutbound(
     audience: () => ObjectAudience;
     /** Expands JSON-LD contexts from Fedify's preloaded copies, never the network. */
     contextLoader: DocumentLoader;
+    /** The actor's keys under the ids its document publishes (server/fediverse/federation.ts). */
+    signingKeys: () => Promise<SigningKeys>;
     deliveryOptions?: Partial<FediverseDeliveryOptions>;
     publishingOptions?: Partial<FediversePublishingOptions>;
   },
 ) {
   const { db, config } = deps;
-  // Fedify names the actor's keys by their order (server/fediverse/keys.ts puts RSA first):
-  // `#main-key`, the one Mastodon verifies HTTP signatures with, then `#key-2`, the Ed25519 key
-  // of object integrity proofs. Every instance reads the same pairs from the database.
-  const keyOf = async (index: 0 | 1, fragment: string) => {
-    const pair = (await actorKeyPairs(db))[index];
-    if (!pair) throw new Error("the site actor has no key pairs");
-    return { keyId: new URL(fragment, deps.audience().actorUrl), privateKey: pair.privateKey };
-  };
   const delivery = createFediverseDelivery({
     ...deps,
-    signer: () => keyOf(0, "#main-key"),
+    signer: async () => (await deps.signingKeys()).httpSignature,
     allowPrivateAddresses: config.fediverse.allowPrivateAddresses,
     options: deps.deliveryOptions,
   });
@@ -52,7 +46,7 @@ export function createFediverseOutbound(
     ...deps,
     identity: async () => ({
       audience: deps.audience(),
-      proofSigner: await keyOf(1, "#key-2"),
+      proofSigner: (await deps.signingKeys()).proof,
       contextLoader: deps.contextLoader,
     }),
     followerInboxes,

@@ -85,6 +85,7 @@ export function createServices(
     contentChanges,
     audience: fediverse.audience,
     contextLoader: fediverse.contextLoader,
+    signingKeys: fediverse.signingKeys,
     deliveryOptions: deps.fediverseDeliveryOptions,
   });
   return {

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { rateLimits } from "../db/schema.ts";
 import { ServiceError } from "./errors.ts";
@@ -28,10 +28,18 @@ export const RATE_LIMITS = {
   /** A reader's avatar: each upload is stored with its resized copies. */
   avatarUploadPerUser: { name: "avatar-upload:user", limit: 10, windowSeconds: 60 * 60 },
   /**
-   * Activities posted to the inboxes, per sending server (the host of the signing key): a busy
-   * server's replies and likes fit well within it; a flood does not.
+   * Activities posted to the inboxes, per sending server (the host of the signing key), counted
+   * only once their signature verified: a busy server's replies and likes fit well within it; a
+   * flood does not, and nobody without the server's key can spend it
+   * (docs/decisions/065-inbox-limits-by-who-proved-it.md).
    */
   fediverseInboxPerServer: { name: "fediverse-inbox:server", limit: 600, windowSeconds: 60 },
+  /** Inbox posts that were not signed or did not verify, per sending address. */
+  fediverseInboxUnverifiedPerIp: {
+    name: "fediverse-inbox-unverified:ip",
+    limit: 60,
+    windowSeconds: 60,
+  },
 } satisfies Record<string, RateLimitRule>;
 
 export class RateLimitedError extends ServiceError {
@@ -58,7 +66,7 @@ export function createRateLimiter(
   options: { scale?: number; ownsDatabase: boolean },
 ) {
   const scale = options.scale ?? 1;
-  return { consume: options.ownsDatabase ? countInMemory(scale) : countInDatabase(db, scale) };
+  return options.ownsDatabase ? countInMemory(scale) : countInDatabase(db, scale);
 }
 
 function countInMemory(scale: number) {
@@ -69,7 +77,15 @@ function countInMemory(scale: number) {
     lastSweep = now;
     for (const [key, window] of windows) if (window.resetAt <= now) windows.delete(key);
   };
-  return async (rule: RateLimitRule, subject: string): Promise<void> => {
+  /** Throws RateLimitedError when the subject has no attempt left, without spending one. */
+  const check = async (rule: RateLimitRule, subject: string): Promise<void> => {
+    const now = performance.now();
+    const window = windows.get(`${rule.name}:${subject}`);
+    if (window && window.resetAt > now && window.count >= rule.limit * scale) {
+      throw new RateLimitedError(Math.max(1, Math.ceil((window.resetAt - now) / 1000)));
+    }
+  };
+  const consume = async (rule: RateLimitRule, subject: string): Promise<void> => {
     const key = `${rule.name}:${subject}`;
     const now = performance.now();
     let window = windows.get(key);
@@ -83,6 +99,7 @@ function countInMemory(scale: number) {
       throw new RateLimitedError(Math.max(1, Math.ceil((window.resetAt - now) / 1000)));
     }
   };
+  return { consume, check };
 }
 
 function countInDatabase(db: Database, scale: number) {
@@ -103,12 +120,27 @@ function countInDatabase(db: Database, scale: number) {
       retryAfter: sql<number>`greatest(1, ceil(extract(epoch from ${rateLimits.resetAt} - now())))::int`,
     })
     .prepare("count_attempt");
-  return async (rule: RateLimitRule, subject: string): Promise<void> => {
-    const [row] = await countAttempt.execute({
-      key: `${rule.name}:${subject}`,
-      windowSeconds: rule.windowSeconds,
-    });
-    if (row && row.count > rule.limit * scale) throw new RateLimitedError(row.retryAfter);
+  const readAttempts = db
+    .select({
+      count: rateLimits.count,
+      retryAfter: sql<number>`greatest(1, ceil(extract(epoch from ${rateLimits.resetAt} - now())))::int`,
+    })
+    .from(rateLimits)
+    .where(and(eq(rateLimits.key, sql.placeholder("key")), gt(rateLimits.resetAt, sql`now()`)))
+    .prepare("read_attempts");
+  return {
+    async consume(rule: RateLimitRule, subject: string): Promise<void> {
+      const [row] = await countAttempt.execute({
+        key: `${rule.name}:${subject}`,
+        windowSeconds: rule.windowSeconds,
+      });
+      if (row && row.count > rule.limit * scale) throw new RateLimitedError(row.retryAfter);
+    },
+    /** Throws RateLimitedError when the subject has no attempt left, without spending one. */
+    async check(rule: RateLimitRule, subject: string): Promise<void> {
+      const [row] = await readAttempts.execute({ key: `${rule.name}:${subject}` });
+      if (row && row.count >= rule.limit * scale) throw new RateLimitedError(row.retryAfter);
+    },
   };
 }
 

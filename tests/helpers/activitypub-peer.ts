@@ -268,6 +268,12 @@ export async function startActivityPubPeer(options: PeerOptions = {}) {
 
     /** POSTs an activity to `inboxUrl`, signed (or not, or forged) as `options.as`. */
     async send(inboxUrl: string, activity: Json, options: SendOptions = {}): Promise<Response> {
+      const { headers, body } = this.signedPost(inboxUrl, activity, options);
+      return fetch(inboxUrl, { method: "POST", headers, body });
+    },
+
+    /** The headers and body of that POST, for a test that hands it to the app itself. */
+    signedPost(inboxUrl: string, activity: Json, options: SendOptions = {}) {
       const name = options.as ?? "alice";
       const document: Json = { "@context": AS_CONTEXT, ...activity };
       const body = JSON.stringify(document);
@@ -281,7 +287,7 @@ export async function startActivityPubPeer(options: PeerOptions = {}) {
         headers = { ...base, ...signedHeaders(target, body, keyId, key) };
       }
       const sent = signature === "tampered" ? body.replace(/}$/, ',"tampered":true}') : body;
-      return fetch(target, { method: "POST", headers, body: sent });
+      return { headers, body: sent };
     },
 
     /** Resolves with the first received activity matching `predicate`, or fails after `timeoutMs`. */

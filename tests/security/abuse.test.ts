@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fediverseBlocks } from "../../server/db/schema.ts";
 import { RATE_LIMITS, type RateLimitRule } from "../../server/services/rate-limit.ts";
+import { startActivityPubPeer } from "../helpers/activitypub-peer.ts";
 import { api } from "../helpers/api.ts";
 import { drivers } from "../helpers/database.ts";
 import { createPoem, createSubscribers } from "../helpers/factories.ts";
@@ -123,23 +123,40 @@ const LIMIT_PROBES: Record<keyof typeof RATE_LIMITS, LimitProbe> = {
     },
   },
   fediverseInboxPerServer: {
-    // A blocked server is refused after it is counted and before any key is fetched, so the
-    // probe needs no network.
-    answerWithinLimit: 403,
+    // Only activities the server's key verified count against it: a real peer signs each one.
+    answerWithinLimit: 202,
     async prepare(t) {
-      await t.db.insert(fediverseBlocks).values({ kind: "server", value: "flood.example" });
+      const peer = await startActivityPubPeer();
+      closeAfterAll.push(() => peer.close());
+      const inbox = "http://localhost:3000/fediverse/inbox";
+      return () => {
+        const { headers, body } = peer.signedPost(inbox, {
+          id: peer.newId("alice"),
+          type: "Like",
+          actor: peer.actorUrl("alice"),
+          object: "http://localhost:3000/poetry/river",
+        });
+        return t.app.request(inbox, { method: "POST", headers, body });
+      };
+    },
+  },
+  fediverseInboxUnverifiedPerIp: {
+    // Unsigned: refused as such within the budget, and counted against the address.
+    answerWithinLimit: 401,
+    async prepare(t) {
+      const address = freshAddress();
       return () =>
         t.app.request("http://localhost:3000/fediverse/inbox", {
           method: "POST",
-          headers: {
-            "Content-Type": "application/activity+json",
-            Signature: 'keyId="https://flood.example/actor#main-key",signature="AAAA"',
-          },
+          headers: { "Content-Type": "application/activity+json", ...fromAddress(address) },
           body: "{}",
         });
     },
   },
 };
+
+/** Peers the probes started, stopped with the app. */
+const closeAfterAll: (() => Promise<void>)[] = [];
 
 /** Spends `count` attempts; the statuses, in order. */
 async function spend(attempt: Attempt, count: number) {
@@ -156,10 +173,14 @@ describe.each(drivers)("abuse on %s", (driver) => {
   beforeAll(async () => {
     // A real SMTP server: without one, development mail answers with a link (verificationUrl).
     smtp = await startSmtpCapture();
-    t = await createTestApp(driver, { env: { SMTP_URL: smtp.url, TRUST_PROXY: "1" } });
+    // The inbox's probe verifies a test peer's signatures, fetching its key on this machine.
+    t = await createTestApp(driver, {
+      env: { SMTP_URL: smtp.url, TRUST_PROXY: "1", FEDIVERSE_ALLOW_PRIVATE_ADDRESSES: "true" },
+    });
     await createPoem(t.db, { slug: "river", stanzas: ["one / two"] });
   });
   afterAll(async () => {
+    for (const close of closeAfterAll.splice(0)) await close();
     await t.close();
     await smtp.close();
   });
