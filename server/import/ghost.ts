@@ -9,6 +9,9 @@ import { ImportFileError } from "./types.ts";
 type Row = Record<string, unknown>;
 
 const text = (value: unknown): string => (typeof value === "string" ? value : "");
+/** An id as text: Ghost 0.x numbered its rows, later Ghost uses strings. */
+const idText = (value: unknown): string =>
+  typeof value === "number" && Number.isFinite(value) ? String(value) : text(value);
 const rows = (value: unknown): Row[] =>
   Array.isArray(value)
     ? value.filter((row): row is Row => typeof row === "object" && row !== null)
@@ -165,22 +168,21 @@ export function parseGhostExport(
     throw new ImportFileError(`${file} is not a Ghost export: it has no db[0].data.posts`, file);
   }
   const result: ParsedImport = { source: "ghost", poems: [], subscribers: [], skipped: [] };
-  const tags = new Map(rows(data.tags).map((tag) => [text(tag.id), tag]));
+  const tags = new Map(rows(data.tags).map((tag) => [idText(tag.id), tag]));
   const tagsOf = new Map<string, { name: string; order: number }[]>();
   for (const link of rows(data.posts_tags)) {
-    const tag = tags.get(text(link.tag_id));
+    const tag = tags.get(idText(link.tag_id));
     const name = text(tag?.name);
     if (!tag || name === "" || name.startsWith("#") || tag.visibility === "internal") continue;
-    const list = tagsOf.get(text(link.post_id)) ?? [];
+    const list = tagsOf.get(idText(link.post_id)) ?? [];
     list.push({ name, order: Number(link.sort_order ?? 0) });
-    tagsOf.set(text(link.post_id), list);
+    tagsOf.set(idText(link.post_id), list);
   }
-  const meta = new Map(rows(data.posts_meta).map((row) => [text(row.post_id), row]));
+  const meta = new Map(rows(data.posts_meta).map((row) => [idText(row.post_id), row]));
   const permalinks =
     text(rows(data.settings).find((setting) => setting.key === "permalinks")?.value) || "/:slug/";
   for (const post of rows(data.posts)) {
-    // Ghost 0.x numbered its posts; its ids are numbers in the export.
-    const id = text(post.id) || (post.id == null ? "" : String(post.id));
+    const id = idText(post.id);
     // The uuid is the post's own on any site; an export without one (rare, hand-made) falls back.
     const sourceId = text(post.uuid) || id || text(post.slug);
     const title = text(post.title);

@@ -190,7 +190,9 @@ export function reduceHtml(html: string, whitespace: Whitespace = "html"): Reduc
             : part.replace(/[ \t\f]+/g, " ");
       });
     } else {
-      line += text.replace(/[ \t\n\r\f]+/g, " ");
+      const collapsed = text.replace(/[ \t\n\r\f]+/g, " ");
+      // Two runs of spaces either side of a tag (or of something dropped) show as one.
+      line += line.endsWith(" ") && collapsed.startsWith(" ") ? collapsed.slice(1) : collapsed;
     }
   };
 

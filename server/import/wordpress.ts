@@ -146,7 +146,9 @@ function itemPaths(item: Node, base: string, slug: string | null, id: string): s
   else if (link !== "") {
     try {
       const url = new URL(link);
-      if (!url.searchParams.has("page_id")) paths.push(`${url.pathname}${url.search}`);
+      // A query is an address only as WordPress's /?p={id}; elsewhere it is not part of a path.
+      if (url.search === "") paths.push(url.pathname);
+      else if (url.pathname === "/" && /^\?p=\d+$/.test(url.search)) paths.push(`/${url.search}`);
     } catch {
       // Not an address: the other forms still stand.
     }
