@@ -58,7 +58,7 @@ async function readBackupFile(file: string, decode: (bytes: Buffer) => Buffer): 
 }
 
 /** Whether FILE is this site's own content export (`npm run cli -- export`), not another platform's. */
-async function isContentExport(file: string): Promise<boolean> {
+export async function isContentExport(file: string): Promise<boolean> {
   if (!file.endsWith(".json")) return false;
   try {
     const parsed = JSON.parse(await fs.readFile(file, "utf8")) as { scope?: unknown };
@@ -68,7 +68,7 @@ async function isContentExport(file: string): Promise<boolean> {
   }
 }
 
-function importFlags(flags: string[], usage: string) {
+export function importFlags(flags: string[], usage: string) {
   const choices = {
     source: undefined as ImportSource | undefined,
     dryRun: false,

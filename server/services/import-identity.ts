@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { redirectKey, SITE_PATH_SEGMENTS } from "../../common/site-pages.ts";
+import { redirectKey } from "../../common/site-pages.ts";
 import type { Database } from "../db/client.ts";
 import { importItems, importRedirects, poems, type StoredParsedImport } from "../db/schema.ts";
 import type { ImportSource } from "../import/types.ts";
+import { whyNotRedirectable } from "./import-redirect-reasons.ts";
 
 /**
  * Which poems of an export an earlier import brought in, and which old addresses each poem will
@@ -89,17 +90,6 @@ export async function findImported(
     }
   }
   return found;
-}
-
-/** Why an old address is never redirected, or null when it may be. */
-export function whyNotRedirectable(path: string): string | null {
-  if (redirectKey(path) !== undefined) return null;
-  const first = decodeURIComponent(path.split(/[/?#]/)[1] ?? "").toLowerCase();
-  if (SITE_PATH_SEGMENTS.has(first)) {
-    return `It is one of this site's own addresses (/${first}/): this site's page answers there`;
-  }
-  if (/^\/?(\?|$)/.test(path)) return "It is the old site's home page, which is this site's";
-  return "It is not an address on the old site";
 }
 
 export interface RedirectPlan {
