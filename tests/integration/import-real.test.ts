@@ -146,6 +146,43 @@ describe.each(drivers)("real exports on %s", (driver) => {
     expect(poem?.publishAt).toEqual(new Date(1388318310783));
   });
 
+  it("an old address that is one of this site's own (a Ghost post at /themes/) is listed as not redirected, with why", async () => {
+    const exported = {
+      db: [
+        {
+          meta: { exported_on: 1701338400000, version: "5.74.3" },
+          data: {
+            posts: [
+              {
+                id: "65173b2f2b1d3c0001a0b0f1",
+                uuid: "0d7c3a52-8d5e-4c1b-9a53-7e0b9d2f1a11",
+                title: "Themes",
+                slug: "themes",
+                html: "<p>A poem about the themes of the sea.</p>",
+                type: "post",
+                status: "published",
+                published_at: "2022-02-02T10:00:00.000Z",
+              },
+            ],
+          },
+        },
+      ],
+    };
+    const shown = await preview("themes.json", new TextEncoder().encode(JSON.stringify(exported)));
+    expect(shown.poems[0]?.oldPaths).toEqual([]);
+    expect(shown.poems[0]?.notRedirected).toEqual([
+      {
+        path: "/themes/",
+        reason: "It is one of this site's own addresses (/themes/): this site's page answers there",
+      },
+    ]);
+    const job = await run(shown);
+    expect(job.notes).toContain(
+      "“Themes”: its old address /themes/ is not redirected. It is one of this site's own addresses (/themes/): this site's page answers there",
+    );
+    expect((await t.app.request("/themes/")).status).not.toBe(301);
+  });
+
   it("a Ghost members CSV with --source ghost is Ghost's, names and consent come along", async () => {
     const shown = await preview("members.csv", real("ghost/members-update-named.csv"), "ghost");
     expect(shown.job.source).toBe("ghost");
