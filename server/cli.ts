@@ -38,6 +38,33 @@ try {
 
 const serverPid = config.databaseUrl ? undefined : readLockHolder(config.dataDir);
 
+// A dry run beside no server reads the file alone: opening the embedded database for it would
+// cost seconds and hundreds of MB (docs/decisions/061-a-dry-run-reads-the-file-alone.md).
+const dryRunFile = args[0];
+if (
+  name === "import" &&
+  args.includes("--dry-run") &&
+  !config.databaseUrl &&
+  serverPid === undefined &&
+  dryRunFile &&
+  !dryRunFile.startsWith("--") &&
+  !dryRunFile.endsWith(".json.gz")
+) {
+  const [{ dryRunImport }, { importFlags, isContentExport }] = await Promise.all([
+    import("./cli/import-dry-run.ts"),
+    import("./cli/commands.ts"),
+  ]);
+  try {
+    const { source } = importFlags(args.slice(1), command.usage);
+    if (source !== undefined || !(await isContentExport(dryRunFile))) {
+      process.stdout.write(`${await dryRunImport(dryRunFile, source, new Date())}\n`);
+      process.exit(0);
+    }
+  } catch (error) {
+    fail((error as Error).message, error instanceof UsageError ? 2 : 1);
+  }
+}
+
 if (serverPid !== undefined) {
   const response = await sendControlRequest(config.dataDir, { command: name, args }).catch(
     (error: Error) =>

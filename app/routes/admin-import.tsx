@@ -62,6 +62,8 @@ export default function AdminImport() {
   const [fileError, setFileError] = useState<string | null>(null);
   const [preview, setPreview] = useState<ImportPreview | null>(null);
   const [excluded, setExcluded] = useState<ReadonlySet<string>>(new Set());
+  /** Already imported poems, changed since, which the poet chose to update from this export. */
+  const [updates, setUpdates] = useState<ReadonlySet<string>>(new Set());
   const [fetchCovers, setFetchCovers] = useState(true);
   const [consented, setConsented] = useState(false);
   const [job, setJob] = useState<ImportJob | null>(null);
@@ -120,9 +122,8 @@ export default function AdminImport() {
       }
       const read = z.decode(endpoints.previewImport.answer, await response.json());
       setPreview(read);
-      setExcluded(
-        new Set(read.poems.filter((poem) => poem.alreadyImported).map((poem) => poem.sourceId)),
-      );
+      setExcluded(new Set(read.poems.filter((poem) => !poem.chosen).map((poem) => poem.sourceId)));
+      setUpdates(new Set());
       setConsented(false);
       setJob(null);
     } catch {
@@ -133,12 +134,22 @@ export default function AdminImport() {
   }
 
   function toggle(sourceId: string) {
+    const isAdding = excluded.has(sourceId);
     setExcluded((current) => {
       const next = new Set(current);
-      if (next.has(sourceId)) next.delete(sourceId);
+      if (isAdding) next.delete(sourceId);
       else next.add(sourceId);
       return next;
     });
+    // A poem brought in before is chosen only to be updated from this export.
+    if (preview?.poems.some((poem) => poem.sourceId === sourceId && poem.alreadyImported)) {
+      setUpdates((current) => {
+        const next = new Set(current);
+        if (isAdding) next.add(sourceId);
+        else next.delete(sourceId);
+        return next;
+      });
+    }
   }
 
   async function confirm() {
@@ -147,7 +158,12 @@ export default function AdminImport() {
       endpoints.confirmImport,
       {
         params: { id: preview.job.id },
-        body: { exclude: [...excluded], fetchCovers, subscribersConsented: consented },
+        body: {
+          exclude: [...excluded],
+          update: [...updates],
+          fetchCovers,
+          subscribersConsented: consented,
+        },
       },
       { failure: "The import could not be started", isReasonShown: true },
     );
@@ -225,7 +241,7 @@ export default function AdminImport() {
           <ul className="mt-4 grid gap-4">
             {preview.poems.map((poem) => (
               <PreviewPoem
-                key={poem.sourceId}
+                key={`${poem.site}\n${poem.sourceId}`}
                 poem={poem}
                 isChosen={!excluded.has(poem.sourceId)}
                 onToggle={() => toggle(poem.sourceId)}
@@ -345,7 +361,9 @@ function PreviewPoem({
   isChosen: boolean;
   onToggle: () => void;
 }) {
-  const checkboxId = `import-poem-${poem.sourceId}`;
+  const checkboxId = `import-poem-${poem.site}-${poem.sourceId}`;
+  // A poem brought in before can only be updated, and only when it changed there since.
+  const isChoosable = !poem.alreadyImported || poem.changed;
   return (
     <li
       className={`rounded-lg border p-4 ${isChosen ? "border-stone-300" : "border-dashed border-stone-400 bg-stone-100"}`}
@@ -356,6 +374,7 @@ function PreviewPoem({
           type="checkbox"
           className="mt-2"
           checked={isChosen}
+          disabled={!isChoosable}
           onChange={onToggle}
         />
         <div className="min-w-0">
@@ -370,9 +389,16 @@ function PreviewPoem({
             {STATE_LABELS[poem.state]}
             {poem.publishAt && ` · ${dateOf(poem.publishAt)}`}
             {poem.tags.length > 0 && ` · ${poem.tags.join(", ")}`}
-            {poem.alreadyImported && " · already imported"}
-            {!isChosen && " · left out"}
+            {poem.alreadyImported && !poem.changed && " · already imported"}
+            {poem.changed &&
+              (isChosen
+                ? " · changed there since: it will be updated"
+                : " · changed there since it was imported: tick it to update it")}
+            {!isChosen && !poem.alreadyImported && " · left out"}
           </p>
+          {poem.audioUrl && (
+            <p className="break-all text-sm text-stone-700">Its reading: {poem.audioUrl}</p>
+          )}
         </div>
       </div>
       <div className="mt-3 grid gap-[1em] font-serif text-stone-900">
@@ -387,6 +413,20 @@ function PreviewPoem({
         <ul className="mt-2 list-disc pl-6 text-sm text-stone-600">
           {poem.notes.map((note) => (
             <li key={note}>{note}</li>
+          ))}
+        </ul>
+      )}
+      {(poem.oldPaths.length > 0 || poem.notRedirected.length > 0) && (
+        <ul className="mt-2 grid gap-1 text-sm text-stone-700">
+          {poem.oldPaths.map((path) => (
+            <li key={path} className="break-all">
+              {path} → /poetry/{poem.slug}
+            </li>
+          ))}
+          {poem.notRedirected.map(({ path, reason }) => (
+            <li key={path} className="break-all">
+              {path} will not redirect: {reason}
+            </li>
           ))}
         </ul>
       )}

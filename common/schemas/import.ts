@@ -33,6 +33,8 @@ export const importPreviewQuery = z.object({
 const poemState = z.enum(["published", "draft", "scheduled"]);
 
 export const importPreviewPoem = z.object({
+  /** The site it came from where its id is only unique there (a WordPress site's address), else "". */
+  site: z.string(),
   sourceId: z.string(),
   title: z.string(),
   /** The slug it will have here: its own, or with a suffix when that slug is taken. */
@@ -44,10 +46,18 @@ export const importPreviewPoem = z.object({
   state: poemState,
   publishAt: z.nullable(dateTime),
   coverUrl: z.nullable(z.string()),
+  /** Its old addresses that will answer a 301 to its page here. */
   oldPaths: z.array(z.string()),
+  /** Its old addresses that will not, each with why (this site's own page; another poem keeps it). */
+  notRedirected: z.array(z.object({ path: z.string(), reason: z.string() })),
+  audioUrl: z.nullable(z.string()),
   notes: z.array(z.string()),
-  /** Brought in by an earlier import of the same export: it will not be added again. */
+  /** Brought in by an earlier import of the same site's export: it will not be added again. */
   alreadyImported: z.boolean(),
+  /** Already imported, and different in this export (edited since): the poet may update it. */
+  changed: z.boolean(),
+  /** Whether the preview starts with it chosen (a podcast episode starts left out). */
+  chosen: z.boolean(),
 });
 export type ImportPreviewPoem = z.output<typeof importPreviewPoem>;
 
@@ -69,6 +79,7 @@ export const importJob = z.object({
   poemsDone: z.number(),
   poemsImported: z.number(),
   poemsAlreadyImported: z.number(),
+  poemsUpdated: z.number(),
   subscribersToImport: z.number(),
   subscribersDone: z.number(),
   subscribersImported: z.number(),
@@ -94,6 +105,10 @@ export type ImportPreview = z.output<typeof importPreview>;
 export const importConfirmInput = z.object({
   /** Source ids of the poems the poet deselected. */
   exclude: z.array(z.string().check(z.maxLength(500))).check(z.maxLength(IMPORT_EXCLUDE_MAX)),
+  /** Source ids of already imported poems that changed, which the poet chose to update. */
+  update: z.optional(
+    z.array(z.string().check(z.maxLength(500))).check(z.maxLength(IMPORT_EXCLUDE_MAX)),
+  ),
   /** Fetch covers into our storage (true) or keep them as references to the old site. */
   fetchCovers: z.boolean("Say whether to fetch the covers"),
   /** The poet confirms the subscribers consented on the old platform. */

@@ -58,7 +58,7 @@ async function readBackupFile(file: string, decode: (bytes: Buffer) => Buffer): 
 }
 
 /** Whether FILE is this site's own content export (`npm run cli -- export`), not another platform's. */
-async function isContentExport(file: string): Promise<boolean> {
+export async function isContentExport(file: string): Promise<boolean> {
   if (!file.endsWith(".json")) return false;
   try {
     const parsed = JSON.parse(await fs.readFile(file, "utf8")) as { scope?: unknown };
@@ -68,7 +68,7 @@ async function isContentExport(file: string): Promise<boolean> {
   }
 }
 
-function importFlags(flags: string[], usage: string) {
+export function importFlags(flags: string[], usage: string) {
   const choices = {
     source: undefined as ImportSource | undefined,
     dryRun: false,
@@ -103,9 +103,17 @@ function describeImport(
   for (const poem of preview.poems) {
     const date = poem.publishAt ? ` ${poem.publishAt.toISOString().slice(0, 10)}` : "";
     const clash = poem.clashedWith ? ` (${poem.clashedWith} is taken)` : "";
-    const already = poem.alreadyImported ? " [already imported]" : "";
+    const already = poem.changed
+      ? " [already imported, changed there since: update it from the import page]"
+      : poem.alreadyImported
+        ? " [already imported]"
+        : "";
     lines.push(`  ${poem.title} → /poetry/${poem.slug}${clash}, ${poem.state}${date}${already}`);
     for (const note of poem.notes) lines.push(`    note: ${note}`);
+    for (const path of poem.oldPaths) lines.push(`    redirects: ${path}`);
+    for (const { path, reason } of poem.notRedirected) {
+      lines.push(`    not redirected: ${path} (${reason})`);
+    }
   }
   for (const item of preview.skipped)
     lines.push(`skipped ${item.title || item.sourceId}: ${item.reason}`);

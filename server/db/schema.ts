@@ -448,6 +448,8 @@ export const subscriptions = pgTable(
      */
     consentSource: text("consent_source"),
     importedAt: timestamp("imported_at", { withTimezone: true }),
+    /** The name an imported subscriber had on the old platform (Ghost members have one), else null. */
+    name: text("name"),
     createdAt: createdAt(),
   },
   (table) => [
@@ -839,6 +841,8 @@ export const importJobs = pgTable(
     parsed: jsonb("parsed").$type<StoredParsedImport>().notNull(),
     /** The source ids of the poems the poet left out at the preview. */
     excluded: jsonb("excluded").$type<string[]>().notNull().default([]),
+    /** The source ids of the changed poems the poet chose to update from this export. */
+    updates: jsonb("updates").$type<string[]>().notNull().default([]),
     /**
      * What `parsed` holds, counted once: progress is read every second while a job runs, and
      * never needs the export itself.
@@ -855,6 +859,7 @@ export const importJobs = pgTable(
     subscriberCursor: integer("subscriber_cursor").notNull().default(0),
     poemsImported: integer("poems_imported").notNull().default(0),
     poemsAlreadyImported: integer("poems_already_imported").notNull().default(0),
+    poemsUpdated: integer("poems_updated").notNull().default(0),
     subscribersImported: integer("subscribers_imported").notNull().default(0),
     subscribersExisting: integer("subscribers_existing").notNull().default(0),
     subscribersSkipped: integer("subscribers_skipped").notNull().default(0),
@@ -878,7 +883,10 @@ export const importJobs = pgTable(
 export interface StoredParsedImport {
   source: "substack" | "ghost" | "wordpress" | "files";
   poems: Array<{
+    /** Absent in jobs stored before per-site identity: read as "". */
+    site?: string;
     sourceId: string;
+    legacyId?: string | null;
     title: string;
     slug: string | null;
     stanzas: string[];
@@ -888,6 +896,8 @@ export interface StoredParsedImport {
     coverUrl: string | null;
     coverAlt: string | null;
     oldPaths: string[];
+    audioUrl?: string | null;
+    chosen?: boolean;
     notes: string[];
   }>;
   subscribers: Array<{
@@ -901,21 +911,27 @@ export interface StoredParsedImport {
 }
 
 /**
- * A poem brought in by an import, keyed by its source's own id: importing the same export again
- * finds it here and adds nothing twice.
+ * A poem brought in by an import, keyed as its platform knows it: the site it came from (a
+ * WordPress site's address; empty where the platform's id is global) and the item's own id there
+ * (WordPress's guid, Ghost's uuid, Substack's post_id). Importing the same export again finds it
+ * here and adds nothing twice; two sites never share a row. Rows from before per-site identity
+ * keep site "" and the platform's post number, and are matched by it and the poem's title.
  */
 export const importItems = pgTable(
   "import_items",
   {
     source: text("source").notNull(),
+    site: text("site").notNull().default(""),
     sourceId: text("source_id").notNull(),
+    /** The poem as it was imported (title, stanzas, tags, state, date), hashed: a later export of the same site whose poem differs is marked changed. Null for rows from before it was kept. */
+    fingerprint: text("fingerprint"),
     poemId: integer("poem_id")
       .notNull()
       .references(() => poems.id, { onDelete: "cascade" }),
     jobId: integer("job_id").references(() => importJobs.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },
-  (table) => [primaryKey({ columns: [table.source, table.sourceId] })],
+  (table) => [primaryKey({ columns: [table.source, table.site, table.sourceId] })],
 );
 
 /**

@@ -67,6 +67,13 @@ export function isTrue(value: string | undefined): boolean {
 }
 
 /**
+ * An address whose only fault is letters beyond ASCII (ömil@example.com, an internationalised
+ * domain): real, but deliverable only where every mail server on the way speaks SMTPUTF8.
+ */
+const INTERNATIONAL_ADDRESS =
+  /^(?=[^@]*[^\p{ASCII}]|.*@.*[^\p{ASCII}])[^\s@<>"]{1,64}@[^\s@<>"]+\.[^\s@<>".]{2,}$/u;
+
+/**
  * A subscriber from a list row. Only an address the site accepts, receiving email in the source,
  * can be imported; the others carry why not. A second row for the same address is merged into
  * the first (receiving if either was).
@@ -82,13 +89,21 @@ export function addSubscriber(
   },
 ): void {
   const email = parseEmail(row.email);
+  const written = oneLine(row.email);
   const subscriber: ImportedSubscriber = {
-    email: email ?? oneLine(row.email),
+    email: email ?? written.toLowerCase(),
     name: row.name ? oneLine(row.name) || null : null,
     receivingEmail: row.receivingEmail && email !== undefined,
     subscribedAt: parseDate(row.createdAt, true),
     skipReason:
-      email === undefined ? "Not a valid email address" : row.receivingEmail ? null : row.why,
+      email !== undefined
+        ? row.receivingEmail
+          ? null
+          : row.why
+        : INTERNATIONAL_ADDRESS.test(written)
+          ? // Named one by one: the poet may want to write to each of them by hand.
+            `${written}: its letters beyond ASCII need a mail server that accepts international addresses (SMTPUTF8), which this site's mail transport is not set up to use`
+          : "Not a valid email address",
   };
   const existing = into.get(subscriber.email);
   if (existing === undefined || (!existing.receivingEmail && subscriber.receivingEmail)) {

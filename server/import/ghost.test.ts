@@ -17,7 +17,11 @@ describe("Ghost JSON export", () => {
     });
     expect(result.source).toBe("ghost");
     expect(result.poems[0]).toEqual({
-      sourceId: "65173b2f2b1d3c0001a0b0d1",
+      site: "",
+      sourceId: "9c1f8a2e-0000-4000-8000-000000000001",
+      legacyId: "65173b2f2b1d3c0001a0b0d1",
+      audioUrl: null,
+      chosen: true,
       title: "Harbour Lights",
       slug: "harbour-lights",
       stanzas: [

@@ -2,13 +2,16 @@ import { addSubscriber, csvHeader, isTrue, readCsv } from "./csv.ts";
 import { reduceHtml } from "./html-stanzas.ts";
 import { readJson } from "./json.ts";
 import { addPoem } from "./poem.ts";
-import { parseDate } from "./text.ts";
+import { parseDate, quotedValue } from "./text.ts";
 import type { ImportedSubscriber, ParsedImport } from "./types.ts";
 import { ImportFileError } from "./types.ts";
 
 type Row = Record<string, unknown>;
 
 const text = (value: unknown): string => (typeof value === "string" ? value : "");
+/** An id as text: Ghost 0.x numbered its rows, later Ghost uses strings. */
+const idText = (value: unknown): string =>
+  typeof value === "number" && Number.isFinite(value) ? String(value) : text(value);
 const rows = (value: unknown): Row[] =>
   Array.isArray(value)
     ? value.filter((row): row is Row => typeof row === "object" && row !== null)
@@ -97,9 +100,10 @@ function mobiledocHtml(doc: Row): string {
     .join("");
 }
 
-function bodyHtml(post: Row): string | null {
+/** The post's text as HTML for reduceHtml, and how its newlines read. */
+function bodyHtml(post: Row): { html: string; whitespace: "html" | "breaks" } | null {
   const html = text(post.html);
-  if (html.trim() !== "") return html;
+  if (html.trim() !== "") return { html, whitespace: "html" };
   for (const [field, render] of [
     ["lexical", (doc: Row) => lexicalHtml(doc.root)],
     ["mobiledoc", mobiledocHtml],
@@ -107,12 +111,44 @@ function bodyHtml(post: Row): string | null {
     const raw = text(post[field]);
     if (raw === "") continue;
     try {
-      return render(JSON.parse(raw) as Row);
+      return { html: render(JSON.parse(raw) as Row), whitespace: "html" };
     } catch {
       // A document that does not parse: the post has no readable text, and is skipped for it.
     }
   }
+  // Ghost 0.x kept a post's Markdown (and some exports hold nothing else): a newline is a line
+  // break and a blank line a new stanza, as for a plain text poem.
+  const markdown = text(post.markdown);
+  if (markdown.trim() !== "") return { html: escapeHtml(markdown), whitespace: "breaks" };
   return null;
+}
+
+/**
+ * The post's old addresses: its own url where the export gives one, and the path Ghost's
+ * permalink setting (0.x and 1.x exports hold it; "/:slug/" by default) makes of its slug and
+ * date. Ghost always answers /{slug}/ too when the setting is dated, so that form is kept.
+ */
+function ghostPaths(post: Row, permalinks: string, published: Date | null): string[] {
+  const paths: string[] = [];
+  const url = text(post.url);
+  if (url !== "") {
+    try {
+      paths.push(new URL(url, "http://old.example").pathname);
+    } catch {
+      // Not an address: the permalink forms still stand.
+    }
+  }
+  const slug = text(post.slug);
+  if (slug === "") return paths;
+  const pad = (value: number) => String(value).padStart(2, "0");
+  const built = permalinks
+    .replaceAll(":slug", slug)
+    .replaceAll(":year", published ? String(published.getUTCFullYear()) : ":year")
+    .replaceAll(":month", published ? pad(published.getUTCMonth() + 1) : ":month")
+    .replaceAll(":day", published ? pad(published.getUTCDate()) : ":day");
+  if (!built.includes(":")) paths.push(built);
+  paths.push(`/${slug}/`);
+  return paths;
 }
 
 /**
@@ -120,7 +156,11 @@ function bodyHtml(post: Row): string | null {
  * 5) posts_meta with the cover's description. Pages are skipped with why; Ghost's internal tags
  * (#name) are left out; the old address is /{slug}/.
  */
-export function parseGhostExport(source: string, file: string): ParsedImport {
+export function parseGhostExport(
+  source: string,
+  file: string,
+  now: Date = new Date(),
+): ParsedImport {
   const json = readJson(source, file) as Row | null;
   const db = (Array.isArray(json?.db) ? json.db[0] : json) as Row | undefined;
   const data = db?.data as Row | undefined;
@@ -128,32 +168,37 @@ export function parseGhostExport(source: string, file: string): ParsedImport {
     throw new ImportFileError(`${file} is not a Ghost export: it has no db[0].data.posts`, file);
   }
   const result: ParsedImport = { source: "ghost", poems: [], subscribers: [], skipped: [] };
-  const tags = new Map(rows(data.tags).map((tag) => [text(tag.id), tag]));
+  const tags = new Map(rows(data.tags).map((tag) => [idText(tag.id), tag]));
   const tagsOf = new Map<string, { name: string; order: number }[]>();
   for (const link of rows(data.posts_tags)) {
-    const tag = tags.get(text(link.tag_id));
+    const tag = tags.get(idText(link.tag_id));
     const name = text(tag?.name);
     if (!tag || name === "" || name.startsWith("#") || tag.visibility === "internal") continue;
-    const list = tagsOf.get(text(link.post_id)) ?? [];
+    const list = tagsOf.get(idText(link.post_id)) ?? [];
     list.push({ name, order: Number(link.sort_order ?? 0) });
-    tagsOf.set(text(link.post_id), list);
+    tagsOf.set(idText(link.post_id), list);
   }
-  const meta = new Map(rows(data.posts_meta).map((row) => [text(row.post_id), row]));
+  const meta = new Map(rows(data.posts_meta).map((row) => [idText(row.post_id), row]));
+  const permalinks =
+    text(rows(data.settings).find((setting) => setting.key === "permalinks")?.value) || "/:slug/";
   for (const post of rows(data.posts)) {
-    const id = text(post.id) || String(post.id ?? "");
+    const id = idText(post.id);
+    // The uuid is the post's own on any site; an export without one (rare, hand-made) falls back.
+    const sourceId = text(post.uuid) || id || text(post.slug);
     const title = text(post.title);
     const skip = (reason: string) =>
-      result.skipped.push({ sourceId: id, title: title || id, reason });
-    if (post.type === "page") {
+      result.skipped.push({ sourceId: id || sourceId, title: title || sourceId, reason });
+    // Ghost 0.x and 1.x marked pages with page: 1 (or true); later Ghost with type "page".
+    if (post.type === "page" || post.page === 1 || post.page === true) {
       skip("A page, not a post");
       continue;
     }
-    const html = bodyHtml(post);
-    if (html === null) {
-      skip("It has no text in the export (no html, lexical or mobiledoc)");
+    const body = bodyHtml(post);
+    if (body === null) {
+      skip("It has no text in the export");
       continue;
     }
-    const { stanzas, notes, unreadable } = reduceHtml(html);
+    const { stanzas, notes, unreadable } = reduceHtml(body.html, body.whitespace);
     const status = text(post.status);
     if (status === "sent") notes.push("It was sent by email only on Ghost; here it is published");
     const state =
@@ -170,22 +215,32 @@ export function parseGhostExport(source: string, file: string): ParsedImport {
       coverUrl = null;
     }
     const slug = text(post.slug) || null;
+    const publishAt = state === "draft" ? null : parseDate(post.published_at, true);
+    if (state !== "draft" && publishAt === null) {
+      notes.push(
+        post.published_at == null || post.published_at === ""
+          ? "It has no publication date in the export: it is dated at the import"
+          : `Its publication date ${quotedValue(post.published_at)} could not be read: it is dated at the import`,
+      );
+    }
     addPoem(
       {
-        sourceId: id,
+        sourceId,
+        legacyId: id || null,
         title,
         slug,
         stanzas,
         unreadable,
         tags: (tagsOf.get(id) ?? []).sort((a, b) => a.order - b.order).map((tag) => tag.name),
         state,
-        publishAt: state === "draft" ? null : parseDate(post.published_at, true),
+        publishAt,
         coverUrl,
         coverAlt: text(post.feature_image_alt) || text(meta.get(id)?.feature_image_alt) || null,
-        oldPaths: state === "published" && slug ? [`/${slug}/`] : [],
+        oldPaths: ghostPaths(post, permalinks, publishAt),
         notes,
       },
       result,
+      now,
     );
   }
   return result;
@@ -198,15 +253,15 @@ export function parseGhostExport(source: string, file: string): ParsedImport {
  */
 export function parseGhostMembers(source: string, file: string): ParsedImport {
   const subscribers = new Map<string, ImportedSubscriber>();
-  // Before Ghost 3 the column was "subscribed".
-  const column = csvHeader(source).includes("subscribed_to_emails")
-    ? "subscribed_to_emails"
-    : "subscribed";
-  for (const { fields } of readCsv(source, file, ["email", column])) {
+  // Before Ghost 3 the column was "subscribed"; a list without either is read as Ghost's own
+  // members import reads it: every member subscribed.
+  const header = csvHeader(source);
+  const column = ["subscribed_to_emails", "subscribed"].find((name) => header.includes(name));
+  for (const { fields } of readCsv(source, file, ["email"])) {
     const deleted = (fields.deleted_at ?? "").trim() !== "" || isTrue(fields.deleted);
     const bounced =
       isTrue(fields.email_disabled) || isTrue(fields.bounced) || isTrue(fields.email_bounced);
-    const subscribed = isTrue(fields[column]);
+    const subscribed = column === undefined || isTrue(fields[column]);
     addSubscriber(subscribers, {
       email: fields.email ?? "",
       name: fields.name ?? null,

@@ -1,5 +1,5 @@
 import { Parser } from "htmlparser2";
-import { stanzaFromLines } from "../../common/stanza.ts";
+import { stanzaFromLines, stanzaLines } from "../../common/stanza.ts";
 import { HTML_MAX_DEPTH } from "./limits.ts";
 import { storable } from "./text.ts";
 
@@ -135,6 +135,8 @@ interface Paragraph {
   lines: string[];
   /** A real <p>, which counts even when empty: an empty one is a stanza break in line-per-paragraph poems. */
   explicit: boolean;
+  /** It held something dropped (an image, an embed): never a line, always a break between stanzas. */
+  held: boolean;
 }
 
 function describe(kind: string, count: number): string {
@@ -163,6 +165,7 @@ export function reduceHtml(html: string, whitespace: Whitespace = "html"): Reduc
   // htmlparser2 keeps its open elements in an array it shifts at the front: nesting thousands deep
   // costs time in the square of the depth, so a poem's HTML is read no deeper than HTML_MAX_DEPTH.
   let depth = 0;
+  let held = false;
   const countDropped = (kind: string) => dropped.set(kind, (dropped.get(kind) ?? 0) + 1);
   const endLine = () => {
     lines.push(finishLine(line));
@@ -170,10 +173,11 @@ export function reduceHtml(html: string, whitespace: Whitespace = "html"): Reduc
   };
   const endParagraph = (explicit: boolean) => {
     if (line !== "") endLine();
-    if (explicit || lines.some((text) => text.trim() !== "")) {
-      paragraphs.push({ lines, explicit });
+    if (explicit || held || lines.some((text) => text.trim() !== "")) {
+      paragraphs.push({ lines, explicit, held });
     }
     lines = [];
+    held = false;
   };
   const appendText = (text: string) => {
     if (preDepth > 0 || whitespace === "breaks") {
@@ -186,7 +190,9 @@ export function reduceHtml(html: string, whitespace: Whitespace = "html"): Reduc
             : part.replace(/[ \t\f]+/g, " ");
       });
     } else {
-      line += text.replace(/[ \t\n\r\f]+/g, " ");
+      const collapsed = text.replace(/[ \t\n\r\f]+/g, " ");
+      // Two runs of spaces either side of a tag (or of something dropped) show as one.
+      line += line.endsWith(" ") && collapsed.startsWith(" ") ? collapsed.slice(1) : collapsed;
     }
   };
 
@@ -207,6 +213,7 @@ export function reduceHtml(html: string, whitespace: Whitespace = "html"): Reduc
         const kind = byClass ?? DROPPED[name];
         if (kind !== undefined) {
           if (BLOCKS.has(name) || byClass || kind === "heading") endParagraph(false);
+          held = true;
           headingText = "";
           if (VOID.has(name)) countDropped(kind);
           else dropping.push({ kind });
@@ -258,7 +265,13 @@ export function reduceHtml(html: string, whitespace: Whitespace = "html"): Reduc
     ...headings.map((heading) => `Dropped the heading “${heading}”`),
     ...[...dropped].map(([kind, count]) => `Dropped ${describe(kind, count)}`),
   ];
-  return { stanzas: stanzasOf(paragraphs), notes, unreadable: null };
+  const { stanzas, grouped } = stanzasOf(paragraphs);
+  if (grouped) {
+    notes.push(
+      "Each line was its own paragraph: the empty paragraphs between them were read as stanza breaks",
+    );
+  }
+  return { stanzas, notes, unreadable: null };
 }
 
 /**
@@ -272,7 +285,7 @@ function finishLine(raw: string): string {
     .trimEnd();
 }
 
-function stanzasOf(paragraphs: Paragraph[]): string[] {
+function stanzasOf(paragraphs: Paragraph[]): { stanzas: string[]; grouped: boolean } {
   const isEmpty = (paragraph: Paragraph) => paragraph.lines.every((text) => text.trim() === "");
   const filled = paragraphs.filter((paragraph) => !isEmpty(paragraph));
   const singleLines = filled.every(
@@ -282,14 +295,14 @@ function stanzasOf(paragraphs: Paragraph[]): string[] {
   const lastFilled = paragraphs.findLastIndex((paragraph) => !isEmpty(paragraph));
   const spacers = paragraphs
     .slice(firstFilled + 1, Math.max(firstFilled + 1, lastFilled))
-    .some((paragraph) => paragraph.explicit && isEmpty(paragraph));
+    .some((paragraph) => paragraph.explicit && !paragraph.held && isEmpty(paragraph));
   // Line-per-paragraph poems (each line a <p>, an empty <p> between stanzas): group the lines.
   const groups: string[][] = [];
   if (singleLines && spacers) {
     const group: string[] = [];
     for (const paragraph of paragraphs) {
       if (isEmpty(paragraph)) {
-        if (paragraph.explicit) groups.push(group.splice(0));
+        if (paragraph.explicit || paragraph.held) groups.push(group.splice(0));
         continue;
       }
       group.push(...paragraph.lines);
@@ -310,5 +323,13 @@ function stanzasOf(paragraphs: Paragraph[]): string[] {
       }
     }
   }
-  return stanzas;
+  const grouped = singleLines && spacers && groups.some((group) => group.length > 1);
+  return { stanzas, grouped };
+}
+
+/** One line of text from a title or field that may hold entities or markup ("&#x201C;", "<em>"). */
+export function plainText(html: string): string {
+  return reduceHtml(html)
+    .stanzas.map((stanza) => stanzaLines(stanza).join(" "))
+    .join(" ");
 }

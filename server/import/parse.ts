@@ -28,6 +28,32 @@ const EXPECTED: Record<ImportSource, string> = {
 
 const ANY = "a Substack, Ghost, WordPress or plain-text export";
 
+/**
+ * Columns only Ghost's members export has (with or without subscribed_to_emails, which Ghost 3
+ * renamed from "subscribed"); Substack's email list has active_subscription and expiry
+ * instead. A list with the email column alone is read as the source the poet names.
+ */
+const GHOST_MEMBER_COLUMNS = [
+  "subscribed_to_emails",
+  "subscribed",
+  "note",
+  "labels",
+  "complimentary_plan",
+  "stripe_customer_id",
+  "tiers",
+  "products",
+  "newsletters",
+];
+const SUBSTACK_LIST_COLUMNS = ["active_subscription", "expiry"];
+
+function isGhostMembersHeader(header: string[]): boolean {
+  if (header.includes("subscribed_to_emails")) return true;
+  return (
+    GHOST_MEMBER_COLUMNS.some((column) => header.includes(column)) &&
+    !SUBSTACK_LIST_COLUMNS.some((column) => header.includes(column))
+  );
+}
+
 /** The poet's words for a file that is not what was expected. */
 async function wrongKind(
   bytes: Uint8Array,
@@ -92,20 +118,17 @@ async function parseFile(
     if (source !== undefined && source !== "ghost") {
       return wrongKind(bytes, file, source, "a JSON file");
     }
-    return parseGhostExport(text, file);
+    return parseGhostExport(text, file, now);
   }
   if (start === "<") {
     if (source !== undefined && source !== "wordpress") {
       return wrongKind(bytes, file, source, "an XML file");
     }
-    return parseWordPress(text, file);
+    return parseWordPress(text, file, now);
   }
   const header = csvHeader(text);
   if (header.includes("email")) {
-    // Ghost's members CSV; before Ghost 3 its column was "subscribed".
-    const ghost =
-      header.includes("subscribed_to_emails") ||
-      (source === "ghost" && header.includes("subscribed"));
+    const ghost = source === "ghost" || isGhostMembersHeader(header);
     if (ghost && (source === undefined || source === "ghost")) return parseGhostMembers(text, file);
     if (!ghost && (source === undefined || source === "substack")) {
       const subscribers = new Map<string, ImportedSubscriber>();

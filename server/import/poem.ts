@@ -15,11 +15,22 @@ import type { ImportedPoem, ParsedImport } from "./types.ts";
 /** The most tags a poem carries (the admin form's limit). */
 const POEM_MAX_TAGS = 50;
 
-export type PoemDraft = Omit<ImportedPoem, "title"> & {
-  title: string | null;
-  /** Why its text could not be read at all (reduceHtml's `unreadable`): it is skipped for it. */
-  unreadable?: string | null;
-};
+export type PoemDraft = Omit<ImportedPoem, "title" | "site" | "legacyId" | "audioUrl" | "chosen"> &
+  Partial<Pick<ImportedPoem, "site" | "legacyId" | "audioUrl" | "chosen">> & {
+    title: string | null;
+    /** Why its text could not be read at all (reduceHtml's `unreadable`): it is skipped for it. */
+    unreadable?: string | null;
+  };
+
+/** A date as the preview's notes show it: "5 March 2024" (UTC, as the export gives it). */
+export function noteDate(date: Date): string {
+  return date.toLocaleDateString("en-GB", {
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    timeZone: "UTC",
+  });
+}
 
 /** A source's slug in this site's form (lowercase letters, digits, hyphens), or null. */
 export function normaliseSlug(raw: string | null | undefined): string | null {
@@ -61,7 +72,7 @@ function coverAddress(raw: string | null, notes: string[]): string | null {
  * skipped: with no text, over 500 stanzas or with a stanza over 10,000 characters it is skipped
  * (cutting would lose lines unseen); a long title or cover description is cut, with a note.
  */
-export function addPoem(draft: PoemDraft, into: ParsedImport): void {
+export function addPoem(draft: PoemDraft, into: ParsedImport, now?: Date): void {
   const notes = [...draft.notes];
   const stanzas = draft.stanzas
     .map((stanza) => storable(stanza).trimEnd())
@@ -80,7 +91,8 @@ export function addPoem(draft: PoemDraft, into: ParsedImport): void {
           : null;
   if (overLimit !== null) {
     into.skipped.push({
-      sourceId: draft.sourceId,
+      // The id the poet would know it by: the post's number where the platform gave one.
+      sourceId: draft.legacyId ?? draft.sourceId,
       title: named || draft.sourceId,
       reason: overLimit,
     });
@@ -123,8 +135,17 @@ export function addPoem(draft: PoemDraft, into: ParsedImport): void {
     state = "draft";
     notes.push("It was scheduled without a date: it comes in as a draft");
   }
+  if (state === "scheduled" && draft.publishAt && now && draft.publishAt <= now) {
+    // The platform would have published it at that date had it run: it is published then here.
+    state = "published";
+    notes.push(
+      `It was scheduled for ${noteDate(draft.publishAt)}, which has passed: it comes in published at that date`,
+    );
+  }
   into.poems.push({
+    site: draft.site ?? "",
     sourceId: draft.sourceId,
+    legacyId: draft.legacyId ?? null,
     title,
     slug: normaliseSlug(draft.slug),
     stanzas,
@@ -133,7 +154,10 @@ export function addPoem(draft: PoemDraft, into: ParsedImport): void {
     publishAt: state === "draft" ? null : draft.publishAt,
     coverUrl,
     coverAlt,
-    oldPaths: [...new Set(draft.oldPaths)],
+    // A scheduled or draft poem had no address readers could have kept.
+    oldPaths: state === "published" ? [...new Set(draft.oldPaths)] : [],
+    audioUrl: draft.audioUrl ?? null,
+    chosen: draft.chosen ?? true,
     notes,
   });
 }

@@ -23,7 +23,9 @@ describe("Substack export", () => {
     const result = await parseImport({ fileName: "kettlepoems.zip", bytes: await exportZip() });
     expect(result.source).toBe("substack");
     expect(result.poems[0]).toEqual({
+      site: "",
       sourceId: "139420113.the-kettle",
+      legacyId: null,
       title: "The Kettle",
       slug: "the-kettle",
       stanzas: [
@@ -37,6 +39,8 @@ describe("Substack export", () => {
       coverUrl: null,
       coverAlt: null,
       oldPaths: ["/p/the-kettle"],
+      audioUrl: null,
+      chosen: true,
       notes: [
         "Dropped the heading “after the boil”",
         "Dropped an image",
@@ -57,6 +61,7 @@ describe("Substack export", () => {
       ],
       notes: [
         "Dropped a script",
+        "Each line was its own paragraph: the empty paragraphs between them were read as stanza breaks",
         "It was for paid subscribers on Substack; here every reader can read it",
       ],
     });
@@ -64,13 +69,28 @@ describe("Substack export", () => {
 
   it("keeps a draft a draft, with no date and no old path", async () => {
     const { poems } = await parseImport({ fileName: "kettlepoems.zip", bytes: await exportZip() });
-    expect(poems[2]).toMatchObject({
+    expect(poems[3]).toMatchObject({
       title: "Salt",
       state: "draft",
       publishAt: null,
       oldPaths: [],
     });
-    expect(poems).toHaveLength(3);
+    expect(poems).toHaveLength(4);
+  });
+
+  it("offers a podcast episode with text as a poem the poet may choose, its audio its reading", async () => {
+    const { poems } = await parseImport({ fileName: "kettlepoems.zip", bytes: await exportZip() });
+    expect(poems[2]).toMatchObject({
+      sourceId: "139421002.reading-the-kettle-aloud",
+      title: "Reading The Kettle aloud",
+      stanzas: ["In this episode I read The Kettle."],
+      state: "published",
+      audioUrl: "https://api.substack.com/feed/podcast/139421002/abc123.mp3",
+      chosen: false,
+    });
+    expect(poems[2]?.notes).toContain(
+      "A podcast episode on Substack: its text comes in as the poem, its audio as the poem's reading (a link to Substack's file)",
+    );
   });
 
   it("skips podcasts, discussion threads, posts with no text and posts whose HTML is missing, saying why", async () => {
@@ -79,11 +99,6 @@ describe("Substack export", () => {
     });
     const { skipped } = await parseImport({ fileName: "kettlepoems.zip", bytes }, "substack");
     expect(skipped).toEqual([
-      {
-        sourceId: "139421002.reading-the-kettle-aloud",
-        title: "Reading The Kettle aloud",
-        reason: "A podcast episode: its audio is not a poem's text",
-      },
       {
         sourceId: "139421250.untitled-draft",
         title: "Salt",
@@ -106,7 +121,7 @@ describe("Substack export", () => {
       );
     });
     const { poems } = await parseImport({ fileName: "kettlepoems.zip", bytes });
-    expect(poems[2]).toMatchObject({
+    expect(poems[3]).toMatchObject({
       sourceId: "139421250",
       title: "Salt",
       slug: null,
@@ -114,20 +129,46 @@ describe("Substack export", () => {
     });
   });
 
-  it("skips a post with a podcast_url whatever its type", async () => {
+  it("reads a post with a podcast_url as an episode whatever its type; skips one with no text", async () => {
     const bytes = await exportZip((files) => {
       const csv = new TextDecoder().decode(files["posts.csv"]);
       files["posts.csv"] = new TextEncoder().encode(
-        csv.replace(
-          "newsletter,everyone,The Kettle,A morning poem,",
-          "newsletter,everyone,The Kettle,A morning poem,https://example.com/a.mp3",
-        ),
+        csv
+          .replace(
+            "newsletter,everyone,The Kettle,A morning poem,",
+            "newsletter,everyone,The Kettle,A morning poem,https://example.com/a.mp3",
+          )
+          .replace(
+            "newsletter,everyone,Only a picture,,",
+            "podcast,everyone,Only a picture,,https://example.com/b.mp3",
+          ),
       );
     });
-    const { skipped } = await parseImport({ fileName: "kettlepoems.zip", bytes });
-    expect(skipped[0]).toMatchObject({
+    const { poems, skipped } = await parseImport({ fileName: "kettlepoems.zip", bytes });
+    expect(poems[0]).toMatchObject({
       sourceId: "139420113.the-kettle",
-      reason: "A podcast episode: its audio is not a poem's text",
+      audioUrl: "https://example.com/a.mp3",
+      chosen: false,
+    });
+    expect(skipped.at(-1)).toMatchObject({
+      sourceId: "139421777.only-a-picture",
+      reason: "A podcast episode: its audio is not a poem's text, and it has no text",
+    });
+  });
+
+  it("skips a Substack page like the other platforms' pages", async () => {
+    const bytes = await exportZip((files) => {
+      const csv = new TextDecoder().decode(files["posts.csv"]);
+      files["posts.csv"] = new TextEncoder().encode(
+        csv.replace("newsletter,everyone,The Kettle,", "page,everyone,The Kettle,"),
+      );
+    });
+    const { poems, skipped } = await parseImport({ fileName: "kettlepoems.zip", bytes });
+    expect(poems.map((poem) => poem.title)).not.toContain("The Kettle");
+    expect(skipped[0]).toEqual({
+      sourceId: "139420113.the-kettle",
+      title: "The Kettle",
+      reason: "A page, not a post",
     });
   });
 
@@ -180,6 +221,7 @@ describe("Substack export", () => {
     expect(fromFolder.poems.map((poem) => poem.sourceId)).toEqual([
       "139420113.the-kettle",
       "139420587.what-the-river-kept",
+      "139421002.reading-the-kettle-aloud",
       "139421250.untitled-draft",
     ]);
     const list = await parseImport({

@@ -1,8 +1,8 @@
 import type { Archive, ArchiveEntry } from "./archive.ts";
 import { addSubscriber, isTrue, readCsv } from "./csv.ts";
-import { reduceHtml } from "./html-stanzas.ts";
+import { plainText, reduceHtml } from "./html-stanzas.ts";
 import { addPoem } from "./poem.ts";
-import { decodeText, parseDate } from "./text.ts";
+import { decodeText, parseDate, quotedValue } from "./text.ts";
 import type { ImportedSubscriber, ParsedImport } from "./types.ts";
 import { ImportFileError } from "./types.ts";
 
@@ -32,10 +32,25 @@ export function addSubstackSubscribers(
   }
 }
 
+/** A podcast's audio kept as the poem's reading: an https link (the export holds no audio). */
+function podcastAudio(url: string, notes: string[]): string | null {
+  if (/^https:\/\/[^\s]+$/i.test(url) && url.length <= 2000) {
+    notes.push(
+      "A podcast episode on Substack: its text comes in as the poem, its audio as the poem's reading (a link to Substack's file)",
+    );
+    return url;
+  }
+  notes.push(
+    "A podcast episode on Substack: its text comes in as the poem; its audio is not in the export",
+  );
+  return null;
+}
+
 /**
  * A Substack export zip (docs/product/import.md): posts.csv lists the posts, posts/{post_id}.html
  * holds each one's text, email_list.*.csv the readers. The post_id is "{number}.{slug}"; the
- * old address is /p/{slug}. Podcasts and discussion threads are skipped with why.
+ * old address is /p/{slug}. Pages and discussion threads are skipped with why; a podcast episode
+ * with text can be chosen, its audio its reading.
  */
 export async function parseSubstack(archive: Archive): Promise<ParsedImport> {
   const result: ParsedImport = { source: "substack", poems: [], subscribers: [], skipped: [] };
@@ -70,42 +85,65 @@ export async function parseSubstack(archive: Archive): Promise<ParsedImport> {
       const skip = (reason: string) =>
         result.skipped.push({ sourceId: postId, title: title || postId, reason });
       const type = (fields.type ?? "").trim().toLowerCase();
-      if (type === "podcast" || (fields.podcast_url ?? "").trim() !== "") {
-        skip("A podcast episode: its audio is not a poem's text");
-        continue;
-      }
+      const podcastUrl = (fields.podcast_url ?? "").trim();
+      const podcast = type === "podcast" || podcastUrl !== "";
       if (type === "thread") {
         skip("A discussion thread, not a post");
+        continue;
+      }
+      if (type === "page") {
+        skip("A page, not a post");
         continue;
       }
       const page =
         pages.get(`${folder}posts/${postId}.html`) ??
         (/^\d+\.?$/.test(postId) ? pages.get(postId.replace(".", "")) : undefined);
       if (postId === "" || page === undefined) {
-        skip(`Its text is not in the export (posts/${postId}.html is missing)`);
+        skip(
+          podcast
+            ? "A podcast episode with no text in the export"
+            : `Its text is not in the export (posts/${postId}.html is missing)`,
+        );
         continue;
       }
       const { stanzas, notes, unreadable } = reduceHtml(decodeText(await page.read(), page.label));
-      const subtitle = (fields.subtitle ?? "").trim();
+      if (podcast && stanzas.length === 0) {
+        skip("A podcast episode: its audio is not a poem's text, and it has no text");
+        continue;
+      }
+      const audioUrl = podcast ? podcastAudio(podcastUrl, notes) : null;
+      const subtitle = plainText(fields.subtitle ?? "").trim();
       if (subtitle !== "") notes.push(`Left out the subtitle “${subtitle}”`);
       if (PAID_AUDIENCES.has((fields.audience ?? "").trim())) {
         notes.push("It was for paid subscribers on Substack; here every reader can read it");
       }
       const published = isTrue(fields.is_published);
+      const publishAt = published ? parseDate(fields.post_date, true) : null;
+      if (published && publishAt === null) {
+        const raw = (fields.post_date ?? "").trim();
+        notes.push(
+          raw === ""
+            ? "It has no date in the export: it is dated at the import"
+            : `Its date ${quotedValue(raw)} could not be read: it is dated at the import`,
+        );
+      }
       const slug = postId.includes(".") ? postId.slice(postId.indexOf(".") + 1) : null;
       addPoem(
         {
           sourceId: postId,
-          title,
+          title: plainText(title),
           slug,
           stanzas,
           unreadable,
           tags: [],
           state: published ? "published" : "draft",
-          publishAt: published ? parseDate(fields.post_date, true) : null,
+          publishAt,
           coverUrl: null,
           coverAlt: null,
-          oldPaths: published && slug ? [`/p/${slug}`] : [],
+          oldPaths: slug ? [`/p/${slug}`] : [],
+          audioUrl,
+          // An episode is the poet's to choose: its text may be a poem, or notes to the audio.
+          chosen: !podcast,
           notes,
         },
         result,

@@ -49,12 +49,19 @@ export function lineAt(text: string, offset: number): number {
   return line;
 }
 
-/** A date from an export's text ("2024-03-07T19:08:42.354Z", "2024-03-07 19:08:42"), else null. */
+/**
+ * A date as the platforms wrote it (docs/product/import.md): an ISO string
+ * ("2024-03-07T19:08:42.354Z"), WordPress's and Ghost's "2024-03-07 19:08:42", or the millisecond
+ * number Ghost 0.x stored (1388318310783, also as a string); else null. WordPress's
+ * "0000-00-00 00:00:00" is no date.
+ */
 export function parseDate(value: unknown, assumeUtc = false): Date | null {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value;
-  if (typeof value !== "string" && typeof value !== "number") return null;
-  const text = String(value).trim();
+  if (typeof value === "number") return fromMilliseconds(value);
+  if (typeof value !== "string") return null;
+  const text = value.trim();
   if (text === "" || text.startsWith("0000-00-00")) return null;
+  if (/^\d{10,14}$/.test(text)) return fromMilliseconds(Number(text));
   // "YYYY-MM-DD HH:MM:SS" without a zone: WordPress's _gmt fields and Ghost's exports are UTC.
   const normalised =
     assumeUtc && /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(text)
@@ -62,4 +69,16 @@ export function parseDate(value: unknown, assumeUtc = false): Date | null {
       : text;
   const date = new Date(normalised);
   return Number.isNaN(date.getTime()) ? null : date;
+}
+
+function fromMilliseconds(value: number): Date | null {
+  if (!Number.isFinite(value) || value <= 0) return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** A date field's value as a poet reads it in a note: "“31/02/2019”". */
+export function quotedValue(value: unknown): string {
+  const text = typeof value === "string" || typeof value === "number" ? String(value) : "";
+  return `“${oneLine(text).slice(0, 40)}”`;
 }

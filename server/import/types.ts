@@ -11,8 +11,20 @@ export type ImportSource = ImportSourceName;
 export const IMPORT_SOURCES: readonly ImportSource[] = IMPORT_SOURCE_NAMES;
 
 export interface ImportedPoem {
-  /** The source's own id (Substack post_id, Ghost post id, WordPress wp:post_id, a plain file's path in the archive): an import of the same file twice is keyed by it. */
+  /**
+   * The site it came from, where the platform's own id is only unique on one site: a WordPress
+   * site's wp:base_blog_url (else the channel's link) without its scheme, e.g.
+   * "wpthemetestdata.wordpress.com". Empty where the id is global (Ghost, Substack, plain files).
+   */
+  site: string;
+  /**
+   * The item's own id as its platform identifies it across sites (WordPress's guid, Ghost's post
+   * uuid, Substack's post_id, a plain file's path in the archive): with `site`, an import of the
+   * same export twice is keyed by it, and two sites never merge.
+   */
   sourceId: string;
+  /** The id imports before per-site identity keyed it by (WordPress wp:post_id, Ghost post id), to recognise what they brought in. */
+  legacyId: string | null;
   title: string;
   /** The source's slug, if it had one (the job makes it unique here). */
   slug: string | null;
@@ -24,8 +36,12 @@ export interface ImportedPoem {
   publishAt: Date | null;
   coverUrl: string | null;
   coverAlt: string | null;
-  /** Paths this poem had on its old site (Substack /p/{slug}; Ghost /{slug}/; WordPress /{yyyy}/{mm}/{dd}/{slug}/ and /?p={id}). */
+  /** Paths this poem had on its old site: its own permalink (WordPress <link>, Ghost url), and the forms the platform also answers (WordPress /{yyyy}/{mm}/{dd}/{slug}/ and /?p={id}; Ghost /{slug}/; Substack /p/{slug}). */
   oldPaths: string[];
+  /** Its recorded reading (a Substack podcast's audio, as a link), else null. */
+  audioUrl: string | null;
+  /** Chosen in the preview unless the poet leaves it out; a podcast episode with text starts unchosen. */
+  chosen: boolean;
   /** What was dropped and why (a heading, an image, an embed), for the preview. */
   notes: string[];
 }

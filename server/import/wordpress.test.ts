@@ -24,7 +24,11 @@ describe("WordPress WXR", () => {
     });
     expect(result.source).toBe("wordpress");
     expect(result.poems[0]).toEqual({
-      sourceId: "12",
+      site: "saltlines.example",
+      sourceId: "https://saltlines.example/?p=12",
+      legacyId: "12",
+      audioUrl: null,
+      chosen: true,
       title: "Low Tide – Morning",
       slug: "low-tide",
       stanzas: [

@@ -40,6 +40,15 @@ import { createBackgroundLoop } from "./background-loop.ts";
 import type { ContentChanges } from "./content-changes.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { conflict, invalid, notFound } from "./errors.ts";
+import {
+  findImported,
+  fingerprintOf,
+  itemKey,
+  planRedirects,
+  type StoredPoem,
+  textSet,
+} from "./import-identity.ts";
+import { updateChangedPoems } from "./import-updates.ts";
 
 export interface ImportOptions {
   /** Poems written per transaction: small, so pages waiting on the database wait little. */
@@ -75,7 +84,6 @@ const COVER_BATCH_SIZE = 8;
 
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 type Executor = Database | Transaction;
-type StoredPoem = StoredParsedImport["poems"][number];
 /** A job as its progress is read: everything but the export it holds. */
 const { parsed: _parsed, ...jobColumns } = getTableColumns(importJobs);
 type JobRow = Omit<typeof importJobs.$inferSelect, "parsed">;
@@ -84,10 +92,6 @@ type JobRow = Omit<typeof importJobs.$inferSelect, "parsed">;
 class LostClaimError extends Error {
   override name = "LostClaimError";
 }
-
-/** A JSON array of text as a set a query can read, the same on both drivers. */
-const textSet = (values: string[]) =>
-  sql`(select jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
 
 function toStored(parsed: ParsedImport): StoredParsedImport {
   return {
@@ -103,25 +107,6 @@ function toStored(parsed: ParsedImport): StoredParsedImport {
     })),
     skipped: parsed.skipped,
   };
-}
-
-/** Which of these poems an earlier import of the same source brought in. */
-async function alreadyImported(
-  db: Executor,
-  source: ImportSource,
-  poemsOfExport: Array<{ sourceId: string }>,
-): Promise<Set<string>> {
-  if (poemsOfExport.length === 0) return new Set();
-  const rows = await db
-    .select({ sourceId: importItems.sourceId })
-    .from(importItems)
-    .where(
-      and(
-        eq(importItems.source, source),
-        sql`${importItems.sourceId} in ${textSet(poemsOfExport.map((poem) => poem.sourceId))}`,
-      ),
-    );
-  return new Set(rows.map((row) => row.sourceId));
 }
 
 /** The slug a poem asks for: its own when it is one a slug may be, else made from its title. */
@@ -153,6 +138,14 @@ function claimSlug(asked: string, taken: Set<string>): string {
   taken.add(slug);
   return slug;
 }
+
+/** The platforms by name, for the consent each imported subscriber keeps on record. */
+const PLATFORM_NAMES: Record<ImportSource, string> = {
+  substack: "Substack",
+  ghost: "Ghost",
+  wordpress: "WordPress",
+  files: "plain files",
+};
 
 /** The subscribers of an export that may be imported: receiving email there, valid here. */
 const isImportable = (subscriber: StoredParsedImport["subscribers"][number]) =>
@@ -196,6 +189,7 @@ export function createImportService(
       poemsDone: job.poemsImported + job.poemsAlreadyImported,
       poemsImported: job.poemsImported,
       poemsAlreadyImported: job.poemsAlreadyImported,
+      poemsUpdated: job.poemsUpdated,
       subscribersToImport: job.subscribersConsented ? job.importableSubscriberCount : 0,
       subscribersDone: job.subscribersImported + job.subscribersExisting,
       subscribersImported: job.subscribersImported,
@@ -234,14 +228,17 @@ export function createImportService(
   }
 
   async function previewPoems(stored: StoredParsedImport): Promise<ImportPreviewPoem[]> {
-    const imported = await alreadyImported(db, stored.source, stored.poems);
+    const imported = await findImported(db, stored.source, stored.poems);
+    const plans = await planRedirects(db, stored.poems, imported);
     const asked = stored.poems.map(askedSlug);
     const taken = await takenSlugs(db, asked);
     return stored.poems.map((poem, at) => {
-      const alreadyImported = imported.has(poem.sourceId);
+      const earlier = imported.get(itemKey(poem));
       const wanted = asked[at] ?? "poem";
-      const slug = alreadyImported ? wanted : claimSlug(wanted, taken);
+      const slug = earlier ? wanted : claimSlug(wanted, taken);
+      const plan = plans[at] ?? { redirects: [], notRedirected: [] };
       return {
+        site: poem.site ?? "",
         sourceId: poem.sourceId,
         title: poem.title,
         slug,
@@ -251,9 +248,16 @@ export function createImportService(
         state: poem.state,
         publishAt: poem.publishAt ? new Date(poem.publishAt) : null,
         coverUrl: poem.coverUrl,
-        oldPaths: poem.oldPaths.filter((path) => redirectKey(path) !== undefined),
+        oldPaths: plan.redirects,
+        notRedirected: plan.notRedirected,
+        audioUrl: poem.audioUrl ?? null,
         notes: poem.notes,
-        alreadyImported,
+        alreadyImported: earlier !== undefined,
+        changed:
+          earlier !== undefined &&
+          earlier.fingerprint !== null &&
+          earlier.fingerprint !== fingerprintOf(poem),
+        chosen: earlier === undefined && poem.chosen !== false,
       };
     });
   }
@@ -379,19 +383,25 @@ export function createImportService(
     const batch = parsed.poems.slice(job.poemCursor, job.poemCursor + batchSize);
     const excluded = new Set(job.excluded);
     const chosen = batch.filter((poem) => !excluded.has(poem.sourceId));
-    const earlier = await alreadyImported(db, job.source, chosen);
+    const earlier = await findImported(db, job.source, chosen);
     const prepared: PreparedPoem[] = [];
     for (const poem of chosen) {
       prepared.push(
-        earlier.has(poem.sourceId)
+        earlier.has(itemKey(poem))
           ? { poem, cover: null, notes: [] }
           : await prepareCover(poem, job.fetchCovers),
       );
     }
     const asOf = now();
     await db.transaction(async (tx) => {
-      const done = await alreadyImported(tx, job.source, chosen);
-      const fresh = prepared.filter((item) => !done.has(item.poem.sourceId));
+      const done = await findImported(tx, job.source, chosen);
+      const fresh = prepared.filter((item) => !done.has(itemKey(item.poem)));
+      const updated = await updateChangedPoems(tx, {
+        chosen: chosen.filter((poem) => job.updates.includes(poem.sourceId)),
+        imported: done,
+        replacedBy: job.createdBy,
+        tagIdsFor: (names) => tagIdsFor(tx, names),
+      });
       const taken = await takenSlugs(
         tx,
         fresh.map((item) => askedSlug(item.poem)),
@@ -410,6 +420,7 @@ export function createImportService(
                   title: poem.title,
                   slug: claimSlug(askedSlug(poem), taken),
                   stanzas: poem.stanzas,
+                  audioUrl: poem.audioUrl ?? null,
                   draft: poem.state === "draft",
                   publishAt: poem.publishAt ? new Date(poem.publishAt) : asOf,
                   coverUrl: cover?.url ?? null,
@@ -444,29 +455,41 @@ export function createImportService(
         await tx.insert(importItems).values(
           fresh.map(({ poem }, at) => ({
             source: job.source,
+            site: poem.site ?? "",
             sourceId: poem.sourceId,
+            fingerprint: fingerprintOf(poem),
             poemId: inserted[at]?.id ?? 0,
             jobId: job.id,
           })),
         );
       }
+      const notes = prepared.flatMap((item) => item.notes);
+      const plans = await planRedirects(
+        tx,
+        fresh.map((item) => item.poem),
+        done,
+      );
       const redirects = fresh.flatMap(({ poem }, at) => {
         const poemId = inserted[at]?.id;
-        if (poemId === undefined) return [];
-        return [...new Set(poem.oldPaths.flatMap((path) => redirectKey(path) ?? []))].map(
+        const plan = plans[at];
+        if (poemId === undefined || plan === undefined) return [];
+        for (const { path, reason } of plan.notRedirected) {
+          notes.push(`“${poem.title}”: its old address ${path} is not redirected. ${reason}`);
+        }
+        return [...new Set(plan.redirects.flatMap((path) => redirectKey(path) ?? []))].map(
           (path) => ({ path, poemId, jobId: job.id }),
         );
       });
       if (redirects.length > 0) {
         await tx.insert(importRedirects).values(redirects).onConflictDoNothing();
       }
-      const notes = prepared.flatMap((item) => item.notes);
       const moved = await tx
         .update(importJobs)
         .set({
           poemCursor: job.poemCursor + batch.length,
           poemsImported: sql`${importJobs.poemsImported} + ${inserted.length}`,
-          poemsAlreadyImported: sql`${importJobs.poemsAlreadyImported} + ${chosen.length - fresh.length}`,
+          poemsAlreadyImported: sql`${importJobs.poemsAlreadyImported} + ${chosen.length - fresh.length - updated}`,
+          poemsUpdated: sql`${importJobs.poemsUpdated} + ${updated}`,
           notes: sql`${importJobs.notes} || ${JSON.stringify(notes)}::jsonb`,
           leaseUntil: sql`now() + make_interval(secs => ${options.leaseSeconds})`,
         })
@@ -483,7 +506,7 @@ export function createImportService(
     );
     const importable = batch.filter(isImportable);
     const asOf = now();
-    const consentSource = `${job.source} export (${job.fileName}), consent confirmed by the poet`;
+    const consentSource = `${PLATFORM_NAMES[job.source]} export (${job.fileName}), consent confirmed by the poet`;
     await db.transaction(async (tx) => {
       const inserted =
         importable.length === 0
@@ -493,6 +516,7 @@ export function createImportService(
               .values(
                 importable.map((subscriber) => ({
                   email: subscriber.email,
+                  name: subscriber.name,
                   verified: true,
                   verifiedAt: asOf,
                   consentSource,
@@ -671,6 +695,7 @@ export function createImportService(
       .set({
         state: "importing",
         excluded,
+        updates: [...new Set(input.update ?? [])],
         // Only ids the export holds count as left out.
         selectedPoemCount: sql`${importJobs.poemCount} - (select count(*)::int from jsonb_array_elements(${importJobs.parsed} -> 'poems') as poem where poem ->> 'sourceId' in ${textSet(excluded)})`,
         fetchCovers: input.fetchCovers,

@@ -35,7 +35,8 @@ interface Place {
  */
 export async function keepVersion(
   tx: Transaction,
-  admin: AdminActor,
+  /** Who replaced it: the admin saving, or the import's poet (null when the operator's CLI ran it). */
+  admin: Pick<AdminActor, "id"> | { id: null },
   poemId: number,
   before: { title: string; stanzas: string[]; updatedAt: Date },
   after: { title: string; stanzas: string[] },

@@ -85,6 +85,50 @@ describe("the poet's import page (docs/product/import.md)", () => {
   }, 120_000);
 });
 
+describe("a second WordPress site and a later export (docs/decisions/060-an-imported-poem-is-one-per-site.md)", () => {
+  const real = (name: string) =>
+    path.resolve(import.meta.dirname, "../fixtures/import/real/wordpress", name);
+
+  it("lists the old addresses that redirect and those another site's poem keeps; a changed poem can be updated", async () => {
+    const first = await site.server.cli("import", real("valid-wxr-1.0.xml"), "--keep-cover-urls");
+    expect(first.stdout).toContain("done: 3 poems imported");
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 375, height: 800 },
+    ]) {
+      const admin = await site.signedIn("poet@example.com", { admin: true, viewport });
+      const page = await site.open(admin, "/admin/import");
+      await page.getByLabel("Where it comes from").selectOption("wordpress");
+      await page.getByLabel("Export file").setInputFiles(real("mg-wp-xml-posts-only.xml"));
+      await page.getByRole("button", { name: "Preview" }).click();
+      const basic = page.locator("li", { has: page.getByLabel("Basic Post") });
+      await basic.getByText("/blog/basic-post.html → /poetry/basic-posthtml").waitFor();
+      expect(await basic.textContent()).toContain(
+        "/?p=4 will not redirect: “Alpha post”, imported earlier, keeps this address",
+      );
+      await page.screenshot({
+        path: `test-results/admin-import-second-site-${viewport.width}.png`,
+        fullPage: true,
+      });
+
+      await page.getByLabel("Export file").setInputFiles(real("small-export.xml"));
+      await page.getByRole("button", { name: "Preview" }).click();
+      const hello = page.locator("li", { has: page.getByLabel("Hello world!") });
+      await hello.getByText("changed there since it was imported: tick it to update it").waitFor();
+      await page.getByLabel("Hello world!").check();
+      expect(await hello.textContent()).toContain("changed there since: it will be updated");
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        viewport.width,
+      );
+      await page.screenshot({
+        path: `test-results/admin-import-changed-${viewport.width}.png`,
+        fullPage: true,
+      });
+      await admin.close();
+    }
+  }, 180_000);
+});
+
 describe("the CLI's import (docs/product/import.md)", () => {
   it("lists, dry-runs, imports once beside the running server, and refuses a bad file in one line", async () => {
     const folder = path.join(scratch, "notebook");

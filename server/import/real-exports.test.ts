@@ -1,0 +1,209 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseImport } from "./parse.ts";
+import type { ImportSource } from "./types.ts";
+
+/**
+ * Exports the platforms (and their own test suites) made, kept as they were written
+ * (tests/fixtures/import/real/SOURCES.md): each must bring the poems, dates and stanzas below.
+ */
+const REAL = path.join(import.meta.dirname, "../../tests/fixtures/import/real");
+const NOW = new Date("2026-11-28T12:00:00Z");
+
+async function parsed(file: string, source?: ImportSource) {
+  const bytes = new Uint8Array(await readFile(path.join(REAL, file)));
+  return parseImport({ fileName: path.basename(file), bytes }, source, { now: NOW });
+}
+
+describe("real WordPress exports", () => {
+  it("WXR 1.0 (WordPress 3.0): posts known by guid on their site, pages skipped, both old forms", async () => {
+    const result = await parsed("wordpress/valid-wxr-1.0.xml");
+    expect(result.poems.map((poem) => [poem.site, poem.sourceId, poem.title])).toEqual([
+      ["localhost", "http://localhost/?p=1", "Hello world!"],
+      ["localhost", "http://localhost/?p=4", "Alpha post"],
+      ["localhost", "http://localhost/?p=6", "Child post"],
+    ]);
+    expect(result.poems[0]).toMatchObject({
+      state: "published",
+      publishAt: new Date("2010-10-20T14:08:20Z"),
+      oldPaths: ["/?p=1", "/2010/10/20/hello-world/"],
+      stanzas: [
+        "Welcome to WordPress. This is your first post. Edit or delete it, then start blogging!",
+      ],
+    });
+    expect(result.skipped.map((item) => item.reason)).toEqual([
+      "A page, not a post",
+      "A page, not a post",
+      "A page, not a post",
+    ]);
+  });
+
+  it("WXR 1.1 (WordPress 3.1): a private post is a draft with a note; every post dated", async () => {
+    const { poems } = await parsed("wordpress/small-export.xml");
+    expect(poems).toHaveLength(6);
+    expect(poems.find((poem) => poem.title === "Private Post")).toMatchObject({
+      state: "draft",
+      publishAt: null,
+      oldPaths: [],
+      notes: ["It was private on WordPress: it comes in as a draft"],
+    });
+    expect(poems.find((poem) => poem.title === "Many Categories")).toMatchObject({
+      publishAt: new Date("2011-01-18T07:55:01Z"),
+      stanzas: ["This post has a lot of categories."],
+    });
+  });
+
+  it("WXR 1.2 (WordPress 6.5, in a folder): a poem's lines, its permalink and dated form in the folder", async () => {
+    const [poem] = (await parsed("wordpress/wxr-simple.xml")).poems;
+    expect(poem).toMatchObject({
+      site: "playground.internal/path",
+      title: '"The Road Not Taken" by Robert Frost',
+      publishAt: new Date("2024-06-05T16:04:48Z"),
+      // The site lives in /path: its home page's ?p= is not a path here, so it is not kept.
+      oldPaths: ["/path/2024/06/05/hello-world/"],
+    });
+    expect(poem?.stanzas).toEqual([
+      "Two roads diverged in a yellow wood, / And sorry I could not travel both",
+      "One seemed great, but the other seemed great too. There was also a third option, but it was not as great. playground.internal/path/one was the best choice. https://playground.internal/path-not-taken was the second best choice.",
+    ]);
+  });
+
+  it("WordPress.com: a scheduled post whose date passed is published then, old addresses from <link>", async () => {
+    const { poems, skipped } = await parsed("wordpress/a11y-unit-test-data-trimmed.xml");
+    expect(poems.find((poem) => poem.title === "Scheduled")).toMatchObject({
+      site: "wpthemetestdata.wordpress.com",
+      state: "published",
+      publishAt: new Date("2020-01-01T19:00:18Z"),
+      oldPaths: ["/2020/01/01/scheduled/", "/?p=1153"],
+      notes: [
+        "It was scheduled for 1 January 2020, which has passed: it comes in published at that date",
+      ],
+    });
+    expect(poems.find((poem) => poem.legacyId === "1169")).toMatchObject({
+      title: "This post has no title, but it still must link to the single post view somehow.",
+      notes: ["It had no title: its first line is the title"],
+    });
+    expect(poems.find((poem) => poem.legacyId === "1164")).toMatchObject({
+      state: "draft",
+      oldPaths: [],
+    });
+    expect(poems.find((poem) => poem.legacyId === "1173")?.title).toBe("Markup: Title With Markup");
+    expect(skipped).toEqual([
+      { sourceId: "2", title: "About The Tests", reason: "A page, not a post" },
+    ]);
+  });
+
+  it("a site with its own permalink structure (Ghost's migration fixtures): each item's real <link>", async () => {
+    const { poems, skipped } = await parsed("wordpress/mg-wp-xml-posts-only.xml");
+    expect(poems.find((poem) => poem.title === "Basic Post")).toMatchObject({
+      site: "example.com",
+      sourceId: "?p=4",
+      publishAt: new Date("2013-06-07T03:00:44Z"),
+      oldPaths: ["/blog/basic-post.html", "/2013/06/07/basic-post.html/", "/?p=4"],
+    });
+    expect(skipped).toEqual([
+      {
+        sourceId: "15",
+        title: "My CPT Post",
+        reason: "An item of the kind “customcpt”, not a post",
+      },
+    ]);
+  });
+});
+
+describe("real Ghost exports", () => {
+  it("Ghost 0.x (export 003): millisecond dates, numbered posts known by their uuid", async () => {
+    const result = await parsed("ghost/export-003.json");
+    expect(result.poems).toEqual([
+      expect.objectContaining({
+        site: "",
+        sourceId: "8492fbba-1102-4b53-8e3e-abe207952f0c",
+        legacyId: "1",
+        title: "Welcome to Ghost",
+        state: "published",
+        publishAt: new Date(1388318310783),
+        stanzas: ["You're live! Nice."],
+        tags: ["Getting Started"],
+        oldPaths: ["/welcome-to-ghost/"],
+      }),
+    ]);
+  });
+
+  it("Ghost 1.x LTS importer's minimal export: a post kept only as Markdown", async () => {
+    const { poems } = await parsed("ghost/export-003-minimal.json");
+    expect(poems).toMatchObject([{ title: "Welcome to Ghost", stanzas: ["You're live! Nice."] }]);
+  });
+
+  it("Ghost 5 (Lexical and HTML): an image never joins the text around it; a Lexical post of only an image is skipped", async () => {
+    const { poems, skipped } = await parsed("ghost/mg-assetscraper-ghost.json");
+    expect(poems.map((poem) => [poem.title, poem.stanzas, poem.publishAt])).toEqual([
+      ["Post 1", ["Hello world", "More text"], new Date("2025-01-01T00:00:00Z")],
+      ["Post 2", ["Post with inline image"], new Date("2025-01-02T00:00:00Z")],
+    ]);
+    expect(skipped).toEqual([
+      { sourceId: "3686b35d96fe6fd2a2748c81", title: "Post 3 - Lexical", reason: "It has no text" },
+    ]);
+  });
+
+  it("members CSVs are known by Ghost's own columns, with or without subscribed_to_emails, names kept", async () => {
+    const current = await parsed("ghost/valid-members-import.csv");
+    expect(current.source).toBe("ghost");
+    expect(current.subscribers).toMatchObject([
+      { email: "jbloggs@example.com", name: "joe", receivingEmail: true },
+      {
+        email: "test@example.com",
+        receivingEmail: false,
+        skipReason: "They were not subscribed to emails on Ghost",
+      },
+    ]);
+    const before3 = await parsed("ghost/members-for-bulk-unsubscribe.csv");
+    expect(before3.source).toBe("ghost");
+    expect(before3.subscribers.filter((member) => member.receivingEmail)).toHaveLength(8);
+    const named = await parsed("ghost/members-update-named.csv", "ghost");
+    expect(named.subscribers).toMatchObject([
+      { email: "member+update@example.com", name: "Original Name", receivingEmail: true },
+    ]);
+  });
+});
+
+describe("real Substack exports", () => {
+  it("posts: a page skipped, a thread skipped, a podcast with text offered unchosen with its audio", async () => {
+    const result = await parseImport(
+      { directory: path.join(REAL, "substack/mg-substack") },
+      undefined,
+      { now: NOW },
+    );
+    expect(result.poems.map((poem) => [poem.sourceId, poem.state, poem.chosen])).toEqual([
+      ["123401.plain-text", "published", true],
+      ["123402.podcast", "published", false],
+      ["123404.draft-text", "draft", true],
+    ]);
+    expect(result.poems[0]).toMatchObject({
+      publishAt: new Date("2019-07-26T20:48:19.814Z"),
+      oldPaths: ["/p/plain-text"],
+      stanzas: [
+        "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt.",
+        "Dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco.",
+      ],
+    });
+    // The subtitle's entities are decoded for the poet.
+    expect(result.poems[0]?.notes).toContain("Left out the subtitle ““This quote’s rather short””");
+    expect(result.poems[1]).toMatchObject({
+      audioUrl: "https://example.com/my-audio/file.mp3",
+      stanzas: ["Dolore magna aliqua.", "Dolor sit amet."],
+    });
+    expect(result.skipped).toEqual([
+      { sourceId: "123403.thread", title: "Talk to Us", reason: "A discussion thread, not a post" },
+      { sourceId: "123405.about-us", title: "About Us", reason: "A page, not a post" },
+    ]);
+  });
+
+  it("email lists: an address with letters beyond ASCII is listed by name with why", async () => {
+    const { subscribers } = await parseImport({ directory: path.join(REAL, "substack/members") });
+    const international = subscribers.filter((reader) => reader.email.startsWith("ö"));
+    expect(international).toMatchObject([{ email: "ömil@gmail.com", receivingEmail: false }]);
+    expect(international[0]?.skipReason).toMatch(/^ömil@gmail\.com: .*SMTPUTF8/);
+    expect(subscribers.filter((reader) => reader.receivingEmail)).toHaveLength(17);
+  });
+});
