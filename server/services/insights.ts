@@ -1,5 +1,4 @@
 import { and, count, desc, eq, gte, inArray, isNull, like, or, sql } from "drizzle-orm";
-import { instantInZone } from "../../common/dates.ts";
 import type {
   InsightsSummary,
   PoemInsights,
@@ -7,31 +6,22 @@ import type {
 } from "../../common/schemas/insights.ts";
 import {
   dailyCounts,
-  digestClicks,
   echoes,
-  fediverseFollowers,
   journalEntries,
   mailRuns,
   poemBoosts,
   poems,
-  subscriptions,
   whispers,
 } from "../db/schema.ts";
 import { isLive, publishedPoems } from "../db/visibility.ts";
 import { readDigestClickToken } from "../insights/digest-links.ts";
+import { createInsightsOverTime } from "../insights/over-time.ts";
 import { groupOf } from "../insights/sources.ts";
 import { digestLinkTargets } from "../mail/digest.ts";
 import type { AdminActor } from "./actor.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { notFound } from "./errors.ts";
-import {
-  createCounting,
-  FLUSH_INTERVAL_MS,
-  FOLLOWER_HOSTS_REFRESH_MS,
-  METRICS,
-  type PageView,
-  type Reading,
-} from "./insights-counting.ts";
+import { createCounting, METRICS, type PageView, type Reading } from "./insights-counting.ts";
 
 /**
  * The poet's insights (docs/product/insights.md): what the counting (./insights-counting.ts,
@@ -44,20 +34,15 @@ import {
 const POEMS_REMEMBERED = 5_000;
 const TOP_POEMS = 10;
 const TOP_SOURCES = 20;
-const DAY_MS = 86_400_000;
 const POEM_PATH_PREFIX = "/poetry/";
 
 export type { PageView, Reading };
-export { FLUSH_INTERVAL_MS, FOLLOWER_HOSTS_REFRESH_MS, METRICS };
-
-const addDays = (day: string, days: number) =>
-  new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 
 const toInt = (value: unknown) => Number(value ?? 0);
 
 export function createInsightsService(deps: ServiceDeps & { counting: boolean; secret: string }) {
   const { db, config, now } = deps;
-  const timeZone = config.siteTimezone;
+  const _timeZone = config.siteTimezone;
   const counting = createCounting(deps);
   const { today, flush } = counting;
 
@@ -77,54 +62,6 @@ export function createInsightsService(deps: ServiceDeps & { counting: boolean; s
     return found;
   }
 
-  /** The window `[from, today]` of `days` days, and the instant it starts. */
-  function windowOf(days: number) {
-    const to = today();
-    const from = addDays(to, -(days - 1));
-    return { from, to, fromInstant: instantInZone(from, "00:00", timeZone) };
-  }
-
-  function everyDay(from: string, to: string): string[] {
-    const list: string[] = [];
-    for (let day = from; day <= to; day = addDays(day, 1)) list.push(day);
-    return list;
-  }
-
-  async function subscribersOverTime(from: string, to: string) {
-    const rows = await db
-      .select({
-        verifiedAt: subscriptions.verifiedAt,
-        unsubscribedAt: subscriptions.unsubscribedAt,
-      })
-      .from(subscriptions)
-      .where(eq(subscriptions.verified, true));
-    const spans = rows.map((row) => [
-      row.verifiedAt?.getTime() ?? 0,
-      row.unsubscribedAt?.getTime() ?? Number.POSITIVE_INFINITY,
-    ]);
-    return everyDay(from, to).map((date) => {
-      const end = instantInZone(addDays(date, 1), "00:00", timeZone).getTime();
-      let count = 0;
-      for (const [since = 0, until = 0] of spans) if (since < end && until >= end) count += 1;
-      return { date, count };
-    });
-  }
-
-  /**
-   * Followers at the end of each day: an Undo, a block or a deleted account removes the
-   * follower's row, so this counts those who follow today by the day they began (decision 049).
-   */
-  async function followersOverTime(from: string, to: string) {
-    const rows = await db
-      .select({ createdAt: fediverseFollowers.createdAt })
-      .from(fediverseFollowers);
-    const since = rows.map((row) => row.createdAt.getTime());
-    return everyDay(from, to).map((date) => {
-      const end = instantInZone(addDays(date, 1), "00:00", timeZone).getTime();
-      return { date, count: since.filter((time) => time < end).length };
-    });
-  }
-
   /** Each run's content, kept once read: a run's links never change. */
   const runContents = new Map<number, Promise<typeof mailRuns.$inferSelect.content | null>>();
   function runContent(runId: number) {
@@ -141,39 +78,8 @@ export function createInsightsService(deps: ServiceDeps & { counting: boolean; s
     return found;
   }
 
-  async function digestRuns(fromInstant: Date): Promise<InsightsSummary["digest"]> {
-    const runs = await db
-      .select({
-        id: mailRuns.id,
-        subject: mailRuns.subject,
-        createdAt: mailRuns.createdAt,
-        sentCount: mailRuns.sentCount,
-        content: mailRuns.content,
-      })
-      .from(mailRuns)
-      .where(and(gte(mailRuns.createdAt, fromInstant), sql`${mailRuns.status} <> 'skipped'`))
-      .orderBy(desc(mailRuns.createdAt));
-    if (runs.length === 0) return [];
-    const clicks = await db
-      .select()
-      .from(digestClicks)
-      .where(
-        inArray(
-          digestClicks.runId,
-          runs.map((run) => run.id),
-        ),
-      );
-    return runs.map((run) => ({
-      runId: run.id,
-      subject: run.subject,
-      createdAt: run.createdAt,
-      sentCount: run.sentCount,
-      clicks: digestLinkTargets(run.content, config.publicUrl.toString()).map((url, link) => ({
-        url,
-        count: clicks.find((click) => click.runId === run.id && click.link === link)?.clicks ?? 0,
-      })),
-    }));
-  }
+  const { windowOf, everyDay, subscribersOverTime, followersOverTime, digestRuns } =
+    createInsightsOverTime(db, config, today);
 
   return {
     /** Whether this instance counts at all (COUNTING). */
