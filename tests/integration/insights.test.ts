@@ -589,6 +589,34 @@ describe.each(drivers)("insights (%s)", (driver) => {
     expect(digest.find((row) => row.runId === run.id)?.clicks[0]?.count).toBe(2);
   });
 
+  it("counts a page under its one path only: every other spelling is a redirect to it", async () => {
+    const before = await summary();
+    const variants = [
+      "/poetry/five-stanzas/",
+      "/POETRY/five-stanzas",
+      "/poetry/%66ive-stanzas",
+      "/poetry//five-stanzas",
+      "//poetry/five-stanzas",
+    ];
+    for (const [n, variant] of variants.entries()) {
+      const answer = await visit(`${variant}?s=1`, `198.51.100.${110 + n}`);
+      expect(answer.status, variant).toBe(301);
+      expect(answer.headers.get("location"), variant).toBe("/poetry/five-stanzas?s=1");
+    }
+    const home = await visit("//", "198.51.100.120");
+    expect(home.status).toBe(301);
+    expect(home.headers.get("location")).toBe("/");
+    const after = await summary();
+    expect(after.totals).toEqual(before.totals);
+    const subjects = rowsOf(
+      await t.db.execute(sql`select distinct subject from daily_counts where metric = 'views'`),
+    ).map((row) => String(row.subject));
+    for (const subject of subjects.filter(Boolean)) {
+      expect(subject, subject).toMatch(/^\/[a-z0-9/-]*$/);
+      expect(subject.endsWith("/") && subject !== "/", subject).toBe(false);
+    }
+  });
+
   it("keeps no row linking two pages of one reader, nor a hash the day's salt alone can make", async () => {
     const reader = "198.51.100.100";
     const agent = `${BROWSER} Trail/1`;
