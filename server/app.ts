@@ -24,6 +24,7 @@ import { activityObjects, fediverseRoutes } from "./fediverse/routes.ts";
 import { apiBodyLimit } from "./http/body-limit.ts";
 import { builtFiles } from "./http/built-files.ts";
 import { tellCaches, varyWithCookie } from "./http/cache-policy.ts";
+import { canonicalPagePath } from "./http/canonical-path.ts";
 import { compressText } from "./http/compression.ts";
 import type { AppEnv } from "./http/env.ts";
 import { createErrorHandler, isConnectionError, withPageOutageErrors } from "./http/errors.ts";
@@ -201,6 +202,17 @@ export function createApp(deps: AppDeps) {
   };
   app.all("*", async (c) => {
     const url = new URL(c.req.url);
+    // One page, one path (server/http/canonical-path.ts): any other spelling is a 301 to it.
+    const canonical =
+      c.req.method === "GET" || c.req.method === "HEAD"
+        ? canonicalPagePath(url.pathname)
+        : undefined;
+    if (canonical) {
+      return new Response(null, {
+        status: 301,
+        headers: { Location: `${canonical}${url.search}` },
+      });
+    }
     if (url.pathname === "/" && url.searchParams.has("p")) {
       const moved = await oldLink(c.req.method, url);
       if (moved) return moved;

@@ -93,7 +93,8 @@ export function readingBeaconRoutes(
       if (!insights.counting || isUncounted((name) => c.req.header(name))) {
         return c.body(null, 204);
       }
-      const retryAfter = limit(clientAddress(c, config.trustProxy));
+      const address = clientAddress(c, config.trustProxy);
+      const retryAfter = limit(address);
       if (retryAfter !== undefined) {
         return c.json({ message: BEACON_MESSAGES.tooMany }, 429, {
           "Retry-After": String(retryAfter),
@@ -114,19 +115,28 @@ export function readingBeaconRoutes(
       }
       const reading = readReading(text);
       if (!reading) return c.json({ message: BEACON_MESSAGES.malformed }, 400);
-      const outcome = await insights.recordReading(reading);
+      const outcome = await insights.recordReading(
+        reading,
+        address,
+        c.req.header("user-agent") ?? "",
+      );
       if (outcome === "invalid") return c.json({ message: BEACON_MESSAGES.outOfRange }, 400);
       return c.body(null, 204);
     },
   ).router;
 }
 
-/** The digest's click redirect (docs/product/insights.md), on the API router. */
+/**
+ * The digest's click redirect (docs/product/insights.md), on the API router: it always leads on,
+ * and counts the click only for a reader who did not ask not to be counted.
+ */
 export function digestLinkRoutes(services: Services, config: Config) {
   const { insights } = services;
   const secret = resolveSessionSecret(config);
   return routesAt<AppEnv>("/api").route(otherRoutes.digestLink, async (c) => {
-    const target = await insights.followDigestLink(secret, c.req.param("token"));
+    const uncounted = !insights.counting || isUncounted((name) => c.req.header(name));
+    const address = uncounted ? undefined : clientAddress(c, config.trustProxy);
+    const target = await insights.followDigestLink(secret, c.req.param("token"), address);
     if (!target) return c.json({ message: "This link is not valid" }, 404);
     c.header("Cache-Control", "no-store");
     return c.redirect(target, 302);

@@ -951,7 +951,9 @@ export const importRedirects = pgTable("import_redirects", {
 /**
  * Counting without tracking (docs/decisions/049-counting-without-tracking.md): the day's salt for
  * telling visitors apart, one row per day in the site's time zone, made by the first instance
- * that needs it and deleted once the day is over, with the day's visitor hashes.
+ * that needs it and deleted once the day is over, with the day's visitor hashes. The hashes are
+ * keyed by this salt and the site's secret together (decision 055), so this row alone tests no
+ * guessed address.
  */
 export const visitSalts = pgTable("visit_salts", {
   day: date("day", { mode: "string" }).primaryKey(),
@@ -959,9 +961,11 @@ export const visitSalts = pgTable("visit_salts", {
 });
 
 /**
- * Today's visitors, as hashes of (the day's salt, address, user agent, site) per scope (the
- * site, a path, a source), so a visitor counts once a day whichever instance answered them.
- * Deleted with the day's salt; what outlives the day is only the count in `daily_counts`.
+ * Today's visitors, one set per scope (the site, a page's path, a source, a digest link), each
+ * hash keyed by the day and its own scope (decision 055): one reader's rows in two scopes share
+ * nothing, so no row links two pages. A page's row holds its visit's reading: the stanzas
+ * reported reached (null until a reading is) and shared. Deleted with the day's salt; what
+ * outlives the day is only the count in `daily_counts`.
  */
 export const dayVisitors = pgTable(
   "day_visitors",
@@ -969,8 +973,29 @@ export const dayVisitors = pgTable(
     day: date("day", { mode: "string" }).notNull(),
     scope: text("scope").notNull(),
     hash: text("hash").notNull(),
+    reached: integer("reached").array(),
+    shared: integer("shared").array(),
   },
   (table) => [primaryKey({ columns: [table.day, table.scope, table.hash] })],
+);
+
+/**
+ * Today's addresses, each a hash keyed like the visitors' (decision 055) with no page in it:
+ * how many visitors it brought and its views in the current hour, so every instance holds one
+ * address to a household's visitors and a reader's pace (docs/product/limits.md). Deleted with
+ * the day's salt.
+ */
+export const dayAddresses = pgTable(
+  "day_addresses",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    hash: text("hash").notNull(),
+    visitors: integer("visitors").notNull(),
+    /** The hour (of the services' clock, since 1970) whose views `views` holds. */
+    hour: integer("hour").notNull(),
+    views: integer("views").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.day, table.hash] })],
 );
 
 /**

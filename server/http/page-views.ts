@@ -3,6 +3,7 @@ import { isbot } from "isbot";
 import type { Config } from "../config.ts";
 import { previewPlatformOf } from "../insights/sources.ts";
 import type { InsightsService } from "../services/insights.ts";
+import { isCanonicalPath } from "./canonical-path.ts";
 
 /**
  * Where every request reaches the server, before the page cache answers it from memory or hands
@@ -97,7 +98,7 @@ export function createPageViewCounter(insights: InsightsService, config: Config)
       });
       return;
     }
-    if (NOT_PAGES.test(path) || FILE_NAME.test(path)) return;
+    if (NOT_PAGES.test(path) || FILE_NAME.test(path) || !isCanonicalPath(path)) return;
     const destination = headers["sec-fetch-dest"];
     if (destination !== undefined && destination !== "document") return;
     if (isUncounted(header(headers))) return;

@@ -74,7 +74,7 @@ export function createServices(
   const siteSettings = createSiteSettingsService({ ...deps, contentChanges });
   const interactions = createInteractionService({ ...deps, rateLimiter });
   contentChanges.onChange(() => interactions.contentChanged());
-  const insights = createInsightsService({ ...deps, counting: deps.config.counting });
+  const insights = createInsightsService({ ...deps, counting: deps.config.counting, secret });
   contentChanges.onChange(() => insights.contentChanged());
   const recentlyDeleted = createRecentlyDeletedService({ ...deps, contentChanges });
   const accounts = createAccountService({ ...deps, rateLimiter, secret });

@@ -1,19 +1,27 @@
+import { createHash, createHmac } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { getRequestListener } from "@hono/node-server";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { simpleParser } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { endpoints } from "../../common/endpoints.ts";
-import { dailyCounts, fediverseFollowers, mailRuns, visitSalts } from "../../server/db/schema.ts";
+import {
+  dailyCounts,
+  dayVisitors,
+  fediverseFollowers,
+  mailRuns,
+  visitSalts,
+} from "../../server/db/schema.ts";
 import { nextVisibilityChange } from "../../server/db/visibility.ts";
 import { saveRemoteActor } from "../../server/fediverse/followers.ts";
 import { poemObjectUrl, stanzaObjectUrl } from "../../server/fediverse/object-urls.ts";
 import { createCachePolicy } from "../../server/http/cache-policy.ts";
 import { createPageCache } from "../../server/http/page-cache.ts";
 import { createPageViewCounter } from "../../server/http/page-views.ts";
+import { VIEWS_PER_ADDRESS_HOUR, VISITORS_PER_ADDRESS } from "../../server/insights/address.ts";
 import { digestClickToken } from "../../server/insights/digest-links.ts";
 import { createLogger } from "../../server/logger.ts";
 import { digestEmail } from "../../server/mail/digest.ts";
@@ -203,6 +211,10 @@ describe.each(drivers)("insights (%s)", (driver) => {
         },
       });
     const before = await poemView();
+    // A reading belongs to a visit: each reader's view of the poem is counted first.
+    for (const reader of ["198.51.100.30", "198.51.100.31", "198.51.100.32", "198.51.100.34"]) {
+      await visit("/poetry/five-stanzas", reader);
+    }
     // Three readers read three, five and one of the five stanzas.
     expect(
       (await beacon('{"poem":"five-stanzas","reached":[0,1,2]}', "198.51.100.30")).status,
@@ -411,8 +423,9 @@ describe.each(drivers)("insights (%s)", (driver) => {
       expect(response.headers.get("location")).toBeNull();
     }
     const { digest } = await summary();
+    // The same client's second click the same day is not another reader's.
     expect(digest.find((row) => row.runId === run.id)?.clicks).toEqual([
-      { url: `${t.config.publicUrl.origin}/poetry`, count: 2 },
+      { url: `${t.config.publicUrl.origin}/poetry`, count: 1 },
     ]);
     const stored = rowsOf(await t.db.execute(sql`select * from digest_clicks`));
     expect(Object.keys(stored[0] ?? {}).sort()).toEqual(["clicks", "link", "run_id", "url"]);
@@ -481,6 +494,165 @@ describe.each(drivers)("insights (%s)", (driver) => {
     const clicks = digest.find((row) => row.runId === run.id)?.clicks ?? [];
     expect(clicks.reduce((sum, click) => sum + click.count, 0)).toBe(1);
     expect(subscribers.at(-1)?.count).toBe(1);
+  });
+
+  it("counts a household's visitors per address and a reader's pace, whatever the user agents", async () => {
+    const before = await summary();
+    // Twenty user agents from one address, and eight from one IPv6 network's addresses.
+    for (let i = 0; i < 20; i += 1) {
+      await visit("/poetry/five-stanzas", "198.51.100.90", { "user-agent": `${BROWSER} R/${i}` });
+    }
+    for (let i = 0; i < 8; i += 1) {
+      await visit("/poetry/five-stanzas", `2001:db8:5:6::${i + 1}`, {
+        "user-agent": `${BROWSER} P/${i}`,
+      });
+    }
+    const crowded = await summary();
+    expect(crowded.totals.visitors - before.totals.visitors).toBe(2 * VISITORS_PER_ADDRESS);
+    expect(crowded.totals.views - before.totals.views).toBe(2 * VISITORS_PER_ADDRESS);
+    // One reader faster than any reader: views past the hour's pace are not counted.
+    const fast = "198.51.100.91";
+    for (let i = 0; i < VIEWS_PER_ADDRESS_HOUR + 15; i += 1) await visit("/about", fast);
+    const paced = await summary();
+    expect(paced.totals.views - crowded.totals.views).toBe(VIEWS_PER_ADDRESS_HOUR);
+    expect(paced.totals.visitors - crowded.totals.visitors).toBe(1);
+    // The next hour they count again, still one visitor today.
+    clock = new Date(clock.getTime() + 3_600_000);
+    await visit("/about", fast);
+    const nextHour = await summary();
+    expect(nextHour.totals.views - paced.totals.views).toBe(1);
+    expect(nextHour.totals.visitors).toBe(paced.totals.visitors);
+  });
+
+  it("counts a reading only for a counted visit, once, a later beacon raising how far it reached", async () => {
+    const send = (reader: string, body: string) =>
+      api(t.app, "POST", "/api/insights/reading", {
+        body,
+        origin: SITE_ORIGIN,
+        headers: { "user-agent": BROWSER, "x-forwarded-for": reader },
+      });
+    const before = await poemView();
+    const grown = (after: typeof before) =>
+      after.stanzas.map((stanza, i) => stanza.reached - (before.stanzas[i]?.reached ?? 0));
+    // No view, no reading.
+    for (let i = 0; i < 20; i += 1) {
+      expect(
+        (await send("198.51.100.95", '{"poem":"five-stanzas","reached":[0,1,2,3,4]}')).status,
+      ).toBe(204);
+    }
+    expect((await poemView()).readings).toBe(before.readings);
+    // One visit: twenty beacons are one reading, five presses of one stanza's Share one share.
+    const reader = "198.51.100.96";
+    await visit("/poetry/five-stanzas", reader);
+    for (let i = 0; i < 20; i += 1) await send(reader, '{"poem":"five-stanzas","reached":[0,1]}');
+    for (let i = 0; i < 5; i += 1) await send(reader, '{"poem":"five-stanzas","shared":1}');
+    const once = await poemView();
+    expect(once.readings - before.readings).toBe(1);
+    expect(grown(once)).toEqual([1, 1, 0, 0, 0]);
+    expect(once.stanzas[1]?.shares).toBe((before.stanzas[1]?.shares ?? 0) + 1);
+    // The same visit's later beacon, after its reading reached the database.
+    await send(reader, '{"poem":"five-stanzas","reached":[0,1,2,3,4]}');
+    const further = await poemView();
+    expect(further.readings - before.readings).toBe(1);
+    expect(grown(further)).toEqual([1, 1, 1, 1, 1]);
+    for (const stanza of further.stanzas) {
+      expect(stanza.reached).toBeLessThanOrEqual(further.readings);
+    }
+    expect(further.readings).toBeLessThanOrEqual(further.visitors);
+    expect(further.readToEnd).toBeLessThanOrEqual(1);
+  });
+
+  it("counts one digest click per address, run and link a day, none from a reader who asked not to be counted", async () => {
+    const content = {
+      featuredEmber: { text: "A small flame", date: "2026-11-23" },
+      topEchoedStanzas: [],
+      newPoems: [],
+    };
+    const [run] = await t.db
+      .insert(mailRuns)
+      .values({ subject: "Clicked", content, status: "sent", createdAt: clock })
+      .returning();
+    if (!run) throw new Error("no run");
+    const token = digestClickToken(resolveSessionSecret(t.config), run.id, 0);
+    const click = (reader: string, headers: Record<string, string> = {}) =>
+      api(t.app, "GET", `/api/digest/link/${token}`, {
+        headers: { "user-agent": BROWSER, "x-forwarded-for": reader, ...headers },
+      });
+    for (let i = 0; i < 10; i += 1) expect((await click("198.51.100.97")).status).toBe(302);
+    expect((await click("198.51.100.98")).status).toBe(302);
+    for (const asked of [{ "sec-gpc": "1" }, { dnt: "1" }] as Array<Record<string, string>>) {
+      const followed = await click("198.51.100.99", asked);
+      expect(followed.status).toBe(302);
+      expect(followed.headers.get("location")).toContain("/poetry");
+    }
+    const { digest } = await summary();
+    expect(digest.find((row) => row.runId === run.id)?.clicks[0]?.count).toBe(2);
+  });
+
+  it("counts a page under its one path only: every other spelling is a redirect to it", async () => {
+    const before = await summary();
+    const variants = [
+      "/poetry/five-stanzas/",
+      "/POETRY/five-stanzas",
+      "/poetry/%66ive-stanzas",
+      "/poetry//five-stanzas",
+      "//poetry/five-stanzas",
+    ];
+    for (const [n, variant] of variants.entries()) {
+      const answer = await visit(`${variant}?s=1`, `198.51.100.${110 + n}`);
+      expect(answer.status, variant).toBe(301);
+      expect(answer.headers.get("location"), variant).toBe("/poetry/five-stanzas?s=1");
+    }
+    const home = await visit("//", "198.51.100.120");
+    expect(home.status).toBe(301);
+    expect(home.headers.get("location")).toBe("/");
+    const after = await summary();
+    expect(after.totals).toEqual(before.totals);
+    const subjects = rowsOf(
+      await t.db.execute(sql`select distinct subject from daily_counts where metric = 'views'`),
+    ).map((row) => String(row.subject));
+    for (const subject of subjects.filter(Boolean)) {
+      expect(subject, subject).toMatch(/^\/[a-z0-9/-]*$/);
+      expect(subject.endsWith("/") && subject !== "/", subject).toBe(false);
+    }
+  });
+
+  it("keeps no row linking two pages of one reader, nor a hash the day's salt alone can make", async () => {
+    const reader = "198.51.100.100";
+    const agent = `${BROWSER} Trail/1`;
+    await visit("/about", reader, { "user-agent": agent });
+    await visit("/poetry/five-stanzas", reader, { "user-agent": agent });
+    await t.services.insights.flush();
+    const hashes = (await t.db.select().from(dayVisitors)).map((row) => row.hash);
+    expect(new Set(hashes).size).toBe(hashes.length);
+    const [salt] = await t.db.select().from(visitSalts).where(eq(visitSalts.day, today()));
+    if (!salt) throw new Error("no salt");
+    const identity = `${reader}\n${agent}`;
+    const scopes = ["", "/about", "/poetry/five-stanzas"];
+    const fromSaltAlone = [
+      createHash("sha256")
+        .update(`${salt.salt}\u0000${identity}\u0000${t.config.publicUrl.origin}`)
+        .digest("base64url")
+        .slice(0, 27),
+      ...scopes.map((scope) =>
+        createHmac("sha256", salt.salt)
+          .update(`${scope}\u0000${identity}`)
+          .digest("base64url")
+          .slice(0, 27),
+      ),
+    ];
+    for (const guess of fromSaltAlone) expect(hashes).not.toContain(guess);
+    // With the site's secret as well, each page's hash is there, and no two are the same.
+    const key = createHmac("sha256", resolveSessionSecret(t.config))
+      .update(`day-visitors\u0000${salt.day}\u0000${salt.salt}`)
+      .digest();
+    const withSecret = scopes.map((scope) =>
+      createHmac("sha256", key)
+        .update(`${scope}\u0000${identity}`)
+        .digest("base64url")
+        .slice(0, 27),
+    );
+    for (const hash of withSecret) expect(hashes).toContain(hash);
   });
 
   it("makes a salt per day: the same reader is one visitor a day, a new one the next; yesterday's salt goes", async () => {
