@@ -13,6 +13,7 @@ import type { AdminActor } from "./actor.ts";
 import type { ContentChanges } from "./content-changes.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { conflict, isUniqueViolation, notFound } from "./errors.ts";
+import type { MailSiteSource } from "./site-settings.ts";
 
 type Row = typeof guestVoices.$inferSelect;
 
@@ -62,7 +63,8 @@ export function createGuestVoiceService({
   logger,
   mailer,
   contentChanges,
-}: ServiceDeps & { mailer: Mailer; contentChanges: ContentChanges }) {
+  mailSite,
+}: ServiceDeps & { mailer: Mailer; mailSite: MailSiteSource; contentChanges: ContentChanges }) {
   const voiceUrl = (slug: string) => new URL(`/guest-voices/${slug}`, config.publicUrl);
 
   async function byId(id: number): Promise<Row> {
@@ -224,7 +226,7 @@ export function createGuestVoiceService({
       try {
         await mailer.send(
           guestVoicePublishedMessage(
-            config.siteName,
+            await mailSite(),
             submission.email,
             submission.poemTitle,
             voiceUrl(row.slug),
