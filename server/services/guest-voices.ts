@@ -183,7 +183,13 @@ export function createGuestVoiceService({
       await byId(id);
       if (Object.values(fields).some((value) => value !== undefined)) {
         try {
-          await db.update(guestVoices).set(fields).where(eq(guestVoices.id, id));
+          // Editing a built-in voice's words makes it the poet's; hiding it does not (decision 058).
+          const { hidden: _hidden, ...words } = fields;
+          const isEdited = Object.values(words).some((value) => value !== undefined);
+          await db
+            .update(guestVoices)
+            .set({ ...fields, ...(isEdited ? { isSample: false } : {}) })
+            .where(eq(guestVoices.id, id));
         } catch (error) {
           if (isUniqueViolation(error)) {
             throw conflict("A guest voice with this slug already exists");

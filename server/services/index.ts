@@ -26,6 +26,7 @@ import { createPoemService } from "./poems.ts";
 import { createRateLimiter } from "./rate-limit.ts";
 import { createReaderAccountService } from "./reader-accounts.ts";
 import { createRecentlyDeletedService } from "./recently-deleted.ts";
+import { createSampleContentService } from "./sample-content.ts";
 import { createSearchService } from "./search.ts";
 import { createSiteSettingsService } from "./site-settings.ts";
 import { createSitemapService } from "./sitemap.ts";
@@ -98,6 +99,7 @@ export function createServices(
     contentChanges,
     recentlyDeleted,
     siteSettings,
+    sampleContent: createSampleContentService({ ...deps, contentChanges }),
     poems,
     contentAdmin: createContentAdminService({ ...deps, poems, contentChanges }),
     embers,
