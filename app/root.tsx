@@ -47,7 +47,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const settings = await services.siteSettings.view();
   // The audience, never the person: the page is shared by everyone in it (server/http/page-cache.ts).
   return data({
-    site: { ...site, name: settings.siteTitle },
+    site,
     poetName: settings.poetName,
     copyright: settings.copyright,
     audience,
@@ -98,6 +98,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#fbf8f3" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <link rel="manifest" href="/manifest.webmanifest" />
         <link
           rel="alternate"
           type="application/atom+xml"

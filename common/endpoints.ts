@@ -75,6 +75,7 @@ import {
 } from "./schemas/interactions.ts";
 import { adminPoem, poem, poemListQuery, poemVersion, tagRef, theme } from "./schemas/poems.ts";
 import { deletedItem } from "./schemas/recently-deleted.ts";
+import { sampleContent, tagUsage } from "./schemas/sample-content.ts";
 import { searchAnswer, searchInput } from "./schemas/search.ts";
 import { siteSettings, siteSettingsInput } from "./schemas/settings.ts";
 import { subscribeAnswer, subscribeInput } from "./schemas/subscription.ts";
@@ -532,6 +533,26 @@ export const endpoints = {
     answer: validImageUrl,
   }),
 
+  listSampleContent: endpoint({
+    method: "GET",
+    path: "/api/admin/sample-content",
+    answer: sampleContent,
+  }),
+  removeSampleContent: endpoint({
+    method: "DELETE",
+    path: "/api/admin/sample-content",
+    answer: sampleContent,
+  }),
+  listTagUsage: endpoint({
+    method: "GET",
+    path: "/api/admin/tags/usage",
+    answer: z.array(tagUsage),
+  }),
+  listAllEmbers: endpoint({
+    method: "GET",
+    path: "/api/admin/embers/all",
+    answer: z.array(scheduledEmber),
+  }),
   getSiteSettings: endpoint({
     method: "GET",
     path: "/api/admin/settings",

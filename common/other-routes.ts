@@ -22,6 +22,7 @@ export const otherRoutes = {
   robotsTxt: route({ method: "GET", path: "/robots.txt", answers: "file" }),
   sitemap: route({ method: "GET", path: "/sitemap.xml", answers: "file" }),
   feed: route({ method: "GET", path: "/feed.xml", answers: "file" }),
+  webManifest: route({ method: "GET", path: "/manifest.webmanifest", answers: "file" }),
   storedImage: route({
     method: "GET",
     path: "/objects/images/:name{[A-Za-z0-9_.-]+}",

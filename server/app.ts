@@ -125,7 +125,7 @@ export function createApp(deps: AppDeps) {
   app.route("/objects", objectRoutes(deps.objectStore, images.createMissingImage, audio));
   app.route("/", localUploadRoutes(images.uploads, otherRoutes.uploadImage));
   app.route("/", localUploadRoutes(audio.uploads, otherRoutes.uploadAudio));
-  app.route("/og", ogRoutes(services, config));
+  app.route("/og", ogRoutes(services));
   app.route("/", siteFileRoutes(services, config));
 
   if (deps.clientAssetsDir) {
@@ -220,15 +220,20 @@ export function createApp(deps: AppDeps) {
     if (!deps.pageHandler)
       return (await oldLink(c.req.method, url)) ?? c.text("404 Page Not Found", 404);
     const actor = c.get("actor");
+    const isDatabaseUnavailable = c.get("isDatabaseUnavailable") ?? false;
+    // The site's name as the poet set it, for every page's title, header and share texts.
+    const siteName = isDatabaseUnavailable
+      ? config.siteName
+      : (await services.siteSettings.identity()).name;
     const loadContext: AppLoadContext = {
       services: pageServices,
       actor,
       admin: isAdmin(actor) ? requireAdmin(actor) : null,
       audience: c.get("audience"),
-      isDatabaseUnavailable: c.get("isDatabaseUnavailable") ?? false,
+      isDatabaseUnavailable,
       nonce: c.get("secureHeadersNonce") ?? "",
       site: {
-        name: config.siteName,
+        name: siteName,
         publicUrl: config.publicUrl.origin,
         timezone: config.siteTimezone,
         fediverseHandle: config.fediverse.enabled ? services.fediverse.handle : null,

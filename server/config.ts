@@ -15,6 +15,11 @@ export interface Config {
   siteTimezone: string;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /**
+   * The address emails come from when MAIL_FROM is not set: each email then names the site as
+   * the poet titled it. Absent when the operator set MAIL_FROM, which is used exactly as given.
+   */
+  defaultMailAddress: string | undefined;
   /** How long a digest delivery claimed by one instance stays its own before another may retry it. */
   digestLeaseSeconds: number;
   adminEmails: Set<string>;
@@ -178,6 +183,7 @@ export function loadConfig(env: Env = process.env): Config {
     siteTimezone: readTimezone(env),
     smtpUrl: readUrl(env, "SMTP_URL", ["smtp:", "smtps:"])?.toString(),
     mailFrom: read(env, "MAIL_FROM") ?? `${siteName} <no-reply@${publicUrl.hostname}>`,
+    defaultMailAddress: read(env, "MAIL_FROM") ? undefined : `no-reply@${publicUrl.hostname}`,
     digestLeaseSeconds: readInteger(env, "DIGEST_LEASE_SECONDS", 5, 3600, 120),
     adminEmails: new Set(
       (read(env, "ADMIN_EMAILS") ?? "")

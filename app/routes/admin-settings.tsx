@@ -1,4 +1,5 @@
 import { type ReactNode, useState } from "react";
+import { useRevalidator } from "react-router";
 import { BOOK_SLOTS } from "../../common/book-slots.ts";
 import { HOME_THEMES, POETRY_PILLARS } from "../../common/constants.ts";
 import { endpoints } from "../../common/endpoints.ts";
@@ -81,6 +82,7 @@ const yearOf = (text: string) => (text.trim() === "" ? null : Number(text));
 export default function AdminSettings({ loaderData }: Route.ComponentProps) {
   const [values, setValues] = useState(() => formValues(loaderData.settings));
   const form = useAdminForm();
+  const revalidator = useRevalidator();
   const { errors } = form;
   const set = <K extends keyof FormValues>(name: K, value: FormValues[K]) =>
     setValues((current) => ({ ...current, [name]: value }));
@@ -109,7 +111,10 @@ export default function AdminSettings({ loaderData }: Route.ComponentProps) {
       },
       { success: "Settings updated successfully", failure: "Failed to update settings" },
     );
-    if (saved) setValues(formValues(saved));
+    if (!saved) return;
+    setValues(formValues(saved));
+    // The header and the page title show a new site title at once, not at the next visit.
+    await revalidator.revalidate();
   }
 
   const text = (

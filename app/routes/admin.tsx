@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { Link } from "react-router";
 import { dayInZone } from "../../common/dates.ts";
 import { ADMIN_PAGES } from "../components/admin/admin-page.tsx";
@@ -5,6 +6,7 @@ import { AdminTabs } from "../components/admin/admin-tabs.tsx";
 import { BooksTab } from "../components/admin/books-tab.tsx";
 import { EmbersTab } from "../components/admin/embers-tab.tsx";
 import { PoemsTab } from "../components/admin/poems-tab.tsx";
+import { SampleContentPanel } from "../components/admin/sample-content.tsx";
 import { TagsTab } from "../components/admin/tags-tab.tsx";
 import { WhispersTab } from "../components/admin/whispers-tab.tsx";
 import { adminMeta } from "../lib/admin-access.ts";
@@ -21,6 +23,8 @@ export const meta = () => adminMeta("Content Management");
 
 /** Content Management (docs/product/admin.md): the Digest Admin link and the five tabs. */
 export default function Admin({ loaderData }: Route.ComponentProps) {
+  // The tabs read their lists afresh once the sample content is gone.
+  const [contentVersion, setContentVersion] = useState(0);
   return (
     <section className="mx-auto max-w-4xl px-4 py-10">
       <div className="flex flex-wrap items-baseline justify-between gap-3">
@@ -37,7 +41,9 @@ export default function Admin({ loaderData }: Route.ComponentProps) {
           ))}
         </nav>
       </div>
+      <SampleContentPanel onRemoved={() => setContentVersion((version) => version + 1)} />
       <AdminTabs
+        key={contentVersion}
         tabs={[
           { id: "poems", label: "Poems", panel: <PoemsTab timeZone={loaderData.timezone} /> },
           { id: "embers", label: "Embers", panel: <EmbersTab today={loaderData.today} /> },

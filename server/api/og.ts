@@ -1,6 +1,5 @@
 import { otherRoutes } from "../../common/other-routes.ts";
 import { clampStanzaIndex, stanzaLines } from "../../common/stanza.ts";
-import type { Config } from "../config.ts";
 import type { AppEnv } from "../http/env.ts";
 import { routesAt } from "../http/routes.ts";
 import type { Services } from "../services/index.ts";
@@ -13,7 +12,7 @@ const CACHE_ENTRIES = 200;
  * Open Graph images: GET /og/stanza/{slug}/{index}.png, a 1200x630 PNG of one stanza. The index
  * is 0-based and held within the poem's stanzas; an unknown slug is a JSON 404.
  */
-export function ogRoutes(services: Services, config: Config) {
+export function ogRoutes(services: Services) {
   // Promises, so that concurrent requests for one card share a single render.
   const cache = new Map<string, Promise<Uint8Array<ArrayBuffer>>>();
 
@@ -45,12 +44,14 @@ export function ogRoutes(services: Services, config: Config) {
     const poem = await services.poems.getPoem("anonymous", c.req.param("slug"));
     const requested = c.req.param("file").slice(0, -".png".length);
     const index = clampStanzaIndex(requested, poem.stanzas.length);
-    const key = `${poem.slug}\u0000${index}\u0000${poem.updatedAt.getTime()}`;
+    const { name: siteName } = await services.siteSettings.identity();
+    // The site's name is on the card: a new title is a new card.
+    const key = `${poem.slug}\u0000${index}\u0000${poem.updatedAt.getTime()}\u0000${siteName}`;
     const png = await cardFor(key, () =>
       renderStanzaCard({
         lines: stanzaLines(poem.stanzas[index] ?? ""),
         title: poem.title,
-        siteName: config.siteName,
+        siteName,
       }),
     );
     return c.body(png, 200, {

@@ -59,12 +59,29 @@ export function siteFileRoutes(services: Services, config: Config) {
         `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join("\n")}\n</urlset>\n`,
       );
     })
+    .route(otherRoutes.webManifest, sharedRead, async (c) => {
+      const site = await services.siteSettings.identity();
+      c.header("Content-Type", "application/manifest+json; charset=utf-8");
+      c.header("Cache-Control", CACHE);
+      return c.body(
+        JSON.stringify({
+          name: site.name,
+          short_name: site.name,
+          start_url: "/",
+          display: "browser",
+          background_color: "#fbf8f3",
+          theme_color: "#fbf8f3",
+          icons: [{ src: "/favicon.svg", sizes: "any", type: "image/svg+xml" }],
+        }),
+      );
+    })
     .route(otherRoutes.feed, sharedRead, async (c) => {
       const poems = (await services.sitemap.listEntries()).poems.slice(0, FEED_SIZE);
       // The feed changed when its latest entry did: a new poem, or an edit to an old one.
       const updated = new Date(
         Math.max(0, ...poems.map((poem) => poem.updatedAt.getTime())),
       ).toISOString();
+      const site = await services.siteSettings.identity();
       const entries = poems.map((poem) => {
         const link = absolute(`/poetry/${encodeURIComponent(poem.slug)}`);
         const content = poem.stanzas.map((stanza) => stanzaLines(stanza).join("\n")).join("\n\n");
@@ -86,12 +103,12 @@ export function siteFileRoutes(services: Services, config: Config) {
         [
           '<?xml version="1.0" encoding="UTF-8"?>',
           '<feed xmlns="http://www.w3.org/2005/Atom">',
-          `  <title>${escapeXml(config.siteName)}</title>`,
+          `  <title>${escapeXml(site.name)}</title>`,
           `  <link href="${escapeXml(absolute("/"))}"/>`,
           `  <link rel="self" href="${escapeXml(absolute("/feed.xml"))}"/>`,
           `  <id>${escapeXml(absolute("/"))}</id>`,
           `  <updated>${updated}</updated>`,
-          `  <author><name>${escapeXml(config.siteName)}</name></author>`,
+          `  <author><name>${escapeXml(site.poetName ?? site.name)}</name></author>`,
           ...entries,
           "</feed>",
           "",

@@ -38,6 +38,12 @@ const updatedAt = () =>
  * work (telling other servers) waits until the Undo window has passed.
  */
 const deletedAt = () => timestamp("deleted_at", { withTimezone: true });
+/**
+ * Set on the sample content a new site starts with (the demo seed and the built-in guest voices)
+ * and cleared when the poet edits the row: 'Remove the sample content' removes exactly these
+ * (docs/decisions/058-sample-content.md).
+ */
+const isSample = () => boolean("is_sample").notNull().default(false);
 
 /** PostgreSQL's text-search document, which Drizzle has no column builder for. */
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
@@ -184,6 +190,7 @@ export const tags = pgTable("tags", {
   id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
   name: text("name").notNull().unique(),
   createdAt: createdAt(),
+  isSample: isSample(),
 });
 
 export const poems = pgTable(
@@ -209,6 +216,7 @@ export const poems = pgTable(
      * history, not news, so the digest does not announce it as new and it is not sent to followers.
      */
     importedAt: timestamp("imported_at", { withTimezone: true }),
+    isSample: isSample(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     /** The title and the stanzas. */
@@ -288,6 +296,7 @@ export const embers = pgTable(
     isFeatured: boolean("is_featured").notNull().default(false),
     featuredAt: timestamp("featured_at", { withTimezone: true }),
     createdAt: createdAt(),
+    isSample: isSample(),
     updatedAt: updatedAt(),
     searchVector: searchVector("search_vector", sql`public.search_document(text)`),
   },
@@ -326,6 +335,7 @@ export const books = pgTable("books", {
   /** As for poems: a draft is never shown; a future publishAt is a scheduled book. */
   draft: boolean("draft").notNull().default(false),
   publishAt: timestamp("publish_at", { withTimezone: true }).notNull().defaultNow(),
+  isSample: isSample(),
   deletedAt: deletedAt(),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
@@ -618,6 +628,7 @@ export const guestVoices = pgTable(
       .default([]),
     position: integer("position").notNull(),
     hidden: boolean("hidden").notNull().default(false),
+    isSample: isSample(),
     submissionId: integer("submission_id")
       .unique()
       .references(() => guestSubmissions.id, { onDelete: "set null" }),

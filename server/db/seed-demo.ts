@@ -40,7 +40,8 @@ async function storeCover(store: ObjectStore, palette: [string, string], seed: n
 }
 
 /**
- * Fills a database with the demo poems, tags, embers and book (original writing). Returns false
+ * Fills a database with the demo poems, tags, embers and book (original writing), each marked as
+ * sample content the poet can remove in one step (docs/decisions/058-sample-content.md). Returns false
  * and changes nothing when the database already has content.
  */
 export async function seedDemo(db: Database, config: Config, logger: Logger): Promise<boolean> {
@@ -58,7 +59,7 @@ export async function seedDemo(db: Database, config: Config, logger: Logger): Pr
   await db.transaction(async (tx) => {
     const tagRows = await tx
       .insert(tags)
-      .values(DEMO_TAGS.map((name) => ({ name })))
+      .values(DEMO_TAGS.map((name) => ({ name, isSample: true })))
       .returning();
     const tagId = new Map(tagRows.map((tag) => [tag.name, tag.id]));
     const idOf = (name: string) => {
@@ -85,6 +86,7 @@ export async function seedDemo(db: Database, config: Config, logger: Logger): Pr
             createdAt,
             updatedAt: createdAt,
             publishAt: createdAt,
+            isSample: true,
           };
         }),
       )
@@ -112,6 +114,7 @@ export async function seedDemo(db: Database, config: Config, logger: Logger): Pr
             date: dayToDate(day),
             isFeatured,
             featuredAt: isFeatured ? new Date(now) : null,
+            isSample: true,
           };
         }),
       )
@@ -132,6 +135,7 @@ export async function seedDemo(db: Database, config: Config, logger: Logger): Pr
       buyUrl: DEMO_BOOK.buyUrl,
       pages: DEMO_BOOK.pages,
       order: 1,
+      isSample: true,
     });
   });
   logger.info({ poems: DEMO_POEMS.length, tags: DEMO_TAGS.length }, "seeded demo content");

@@ -155,7 +155,7 @@ export function createFediverse(deps: FediverseDeps) {
       return new Person({
         id: ctx.getActorUri(identifier),
         preferredUsername: identifier,
-        name: site.siteTitle || config.siteName,
+        name: site.siteTitle,
         summary: site.poetBio
           ? site.poetBio
               .split(/\n{2,}/)

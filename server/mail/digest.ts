@@ -2,7 +2,7 @@ import { formatLongDay } from "../../common/dates.ts";
 import type { DigestContent } from "../../common/schemas/digest.ts";
 import { stanzaLines } from "../../common/stanza.ts";
 import { escapeMarkup } from "../escape.ts";
-import { emailLayout } from "./html.ts";
+import { emailLayout, type MailSite, textSignature } from "./html.ts";
 
 export interface DigestLinks {
   publicUrl: string;
@@ -42,7 +42,7 @@ const htmlLines = (lines: string[]) => lines.map(escapeMarkup).join("<br>");
  * admin's payload) and is escaped: a title or stanza with markup shows as text.
  */
 export function digestEmail(
-  siteName: string,
+  site: MailSite,
   content: DigestContent,
   links: DigestLinks,
 ): { html: string; text: string } {
@@ -59,7 +59,7 @@ export function digestEmail(
   const echoes = (count: number) => `${count} ${count === 1 ? "echo" : "echoes"}`;
 
   const html = emailLayout(
-    siteName,
+    site,
     [
       heading("Ember of the Week"),
       `<p style="font-size:19px;line-height:1.6;margin:0">${htmlLines(featuredEmber.text.split("\n"))}</p>`,
@@ -79,14 +79,14 @@ export function digestEmail(
 <p style="font-size:15px;line-height:1.6;color:#57534e;margin:0 0 20px">${htmlLines(stanzaLines(poem.stanzas[0] ?? ""))}</p>`,
       ),
       `<p style="margin:32px 0"><a href="${escapeMarkup(moreUrl)}" style="background:#9f4314;color:#fff;padding:12px 22px;border-radius:999px;text-decoration:none">Read more poems</a></p>`,
-      `<p style="font-size:12px;color:#78716c;line-height:1.6">You receive this because you subscribed to the weekly digest from ${escapeMarkup(siteName)}. <a href="${escapeMarkup(links.unsubscribeUrl.toString())}" style="color:#78716c">Unsubscribe</a></p>`,
+      `<p style="font-size:12px;color:#78716c;line-height:1.6">You receive this because you subscribed to the weekly digest from ${escapeMarkup(site.name)}. <a href="${escapeMarkup(links.unsubscribeUrl.toString())}" style="color:#78716c">Unsubscribe</a></p>`,
     ]
       .filter(Boolean)
       .join("\n"),
   );
 
   const text = [
-    `${siteName}: the weekly digest`,
+    `${site.name}: the weekly digest`,
     "",
     "EMBER OF THE WEEK",
     featuredEmber.text,
@@ -106,7 +106,9 @@ export function digestEmail(
     "",
     `Read more poems: ${moreUrl}`,
     "",
+    `You receive this because you subscribed to the weekly digest from ${site.name}.`,
     `Unsubscribe: ${links.unsubscribeUrl}`,
+    ...textSignature(site),
   ].join("\n");
 
   return { html, text };

@@ -18,6 +18,8 @@ export interface MailMessage {
   headers?: Record<string, string>;
   /** A stable Message-ID, so a receiving system can recognise the same email. */
   messageId?: string;
+  /** The sender's name as the site is titled now (used unless the operator set MAIL_FROM). */
+  fromName?: string;
 }
 
 /**
@@ -68,8 +70,17 @@ function gatedMessage(bytes: Buffer, commit: () => Promise<void>): Readable {
   });
 }
 
-async function compose(mailFrom: string, message: MailMessage) {
-  const composed = new MailComposer({ from: mailFrom, ...message }).compile();
+/** The From header: MAIL_FROM as the operator wrote it, or the site's current name. */
+function envelopeOf(config: Config, { fromName, ...message }: MailMessage) {
+  const from =
+    fromName && config.defaultMailAddress
+      ? { name: fromName, address: config.defaultMailAddress }
+      : config.mailFrom;
+  return { from, ...message };
+}
+
+async function compose(config: Config, message: MailMessage) {
+  const composed = new MailComposer(envelopeOf(config, message)).compile();
   return { envelope: composed.getEnvelope(), bytes: await composed.build() };
 }
 
@@ -80,7 +91,7 @@ async function compose(mailFrom: string, message: MailMessage) {
 function smtpChannel(
   options: SMTPConnection.Options,
   credentials: SMTPConnection.Credentials | undefined,
-  mailFrom: string,
+  config: Config,
 ): MailChannel {
   let open: Promise<SMTPConnection> | undefined;
   const connect = async () => {
@@ -104,7 +115,7 @@ function smtpChannel(
   };
   return {
     async send(message, commit) {
-      const { envelope, bytes } = await compose(mailFrom, message);
+      const { envelope, bytes } = await compose(config, message);
       open ??= connect();
       try {
         const connection = await open;
@@ -141,9 +152,9 @@ export function createMailer(config: Config, logger: Logger): Mailer {
       : undefined;
     return {
       async send(message) {
-        await transport.sendMail({ from: config.mailFrom, ...message });
+        await transport.sendMail(envelopeOf(config, message));
       },
-      openChannel: () => smtpChannel(connectionOptions, credentials, config.mailFrom),
+      openChannel: () => smtpChannel(connectionOptions, credentials, config),
       removeMailTo: async () => {},
       close: () => transport.close(),
     };
@@ -160,11 +171,11 @@ export function createMailer(config: Config, logger: Logger): Mailer {
   };
   return {
     async send(message) {
-      await writeToOutbox((await compose(config.mailFrom, message)).bytes, message.subject);
+      await writeToOutbox((await compose(config, message)).bytes, message.subject);
     },
     openChannel: () => ({
       async send(message, commit) {
-        const { bytes } = await compose(config.mailFrom, message);
+        const { bytes } = await compose(config, message);
         await commit();
         await writeToOutbox(bytes, message.subject);
       },

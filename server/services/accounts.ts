@@ -10,6 +10,7 @@ import type { Actor, SessionUser } from "./actor.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { invalid } from "./errors.ts";
 import { RATE_LIMITS, type RateLimiter } from "./rate-limit.ts";
+import type { MailSiteSource } from "./site-settings.ts";
 
 /** A path on this site to return to after sign-in; anything else falls back to the home page. */
 export function safeReturnPath(value: string | null | undefined): string {
@@ -22,6 +23,7 @@ const INVALID_LINK_PATH = "/login";
 
 interface AccountDeps extends ServiceDeps {
   mailer: Mailer;
+  mailSite: MailSiteSource;
   rateLimiter: RateLimiter;
   secret: string;
 }
@@ -255,7 +257,7 @@ export function createAccountService(deps: AccountDeps) {
         const page = new URL("/login/verify", config.publicUrl);
         page.searchParams.set("token", link.searchParams.get("token") ?? "");
         page.searchParams.set("returnTo", link.searchParams.get("callbackURL") ?? "/");
-        await mailer.send(signInLinkMessage(config.siteName, email, page.toString()));
+        await mailer.send(signInLinkMessage(await deps.mailSite(), email, page.toString()));
       });
     },
 

@@ -48,7 +48,7 @@ import { type PoemService, poemColumns, withTags } from "./poems.ts";
 const MODERATION_LIST_MAX = 500;
 
 /** An ember as the admin's schedule shows it, which is also what its writes answer. */
-const scheduledEmberColumns = {
+export const scheduledEmberColumns = {
   id: embers.id,
   text: embers.text,
   date: embers.date,
@@ -220,7 +220,8 @@ export function createContentAdminService({
     if (!before) throw notFound("Poem not found");
     const [poem] = await tx
       .update(poems)
-      .set(values)
+      // An edited sample is the poet's own now (decision 058).
+      .set({ ...values, isSample: false })
       .where(eq(poems.id, id))
       .returning({ slug: poems.slug });
     if (!poem) throw notFound("Poem not found");
@@ -357,7 +358,7 @@ export function createContentAdminService({
             if (!existing) throw notFound("Ember not found");
             await tx
               .update(embers)
-              .set(emberValues(input, existing.isFeatured))
+              .set({ ...emberValues(input, existing.isFeatured), isSample: false })
               .where(eq(embers.id, id));
             if (input.tagIds) await linkTags(tx, { emberId: id }, input.tagIds);
           }),
@@ -396,7 +397,7 @@ export function createContentAdminService({
         () =>
           db
             .update(books)
-            .set({ ...input, ...publicationValues(input, false) })
+            .set({ ...input, ...publicationValues(input, false), isSample: false })
             .where(and(eq(books.id, id), isLive(books)))
             .returning(bookColumns),
         BOOK_SLUG_TAKEN,
@@ -428,7 +429,7 @@ export function createContentAdminService({
             await requireFreeTagName(tx, input.name, id);
             const [tag] = await tx
               .update(tags)
-              .set({ name: input.name })
+              .set({ name: input.name, isSample: false })
               .where(eq(tags.id, id))
               .returning({ id: tags.id, name: tags.name });
             if (!tag) throw notFound("Tag not found");

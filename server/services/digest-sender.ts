@@ -6,6 +6,7 @@ import { digestEmail } from "../mail/digest.ts";
 import type { MailChannel, Mailer } from "../mail/transport.ts";
 import { createBackgroundLoop } from "./background-loop.ts";
 import type { ServiceDeps } from "./deps.ts";
+import type { MailSiteSource } from "./site-settings.ts";
 
 export interface DigestSenderOptions {
   /** Deliveries claimed per round trip. */
@@ -64,6 +65,7 @@ interface ClaimedDelivery {
 export function createDigestSender(
   deps: ServiceDeps & {
     mailer: Mailer;
+    mailSite: MailSiteSource;
     unsubscribeUrl: (subscriptionId: number) => URL;
     /** A digest link's click redirect: the run and the link's position, no subscriber. */
     digestLinkUrl: (runId: number, position: number) => string;
@@ -157,7 +159,8 @@ export function createDigestSender(
     const unsubscribeUrl = deps.unsubscribeUrl(delivery.subscriptionId);
     const oneClick = new URL(unsubscribeUrl);
     oneClick.pathname = "/api/unsubscribe";
-    const { html, text } = digestEmail(config.siteName, run.content, {
+    const site = await deps.mailSite();
+    const { html, text } = digestEmail(site, run.content, {
       publicUrl: config.publicUrl.toString(),
       unsubscribeUrl,
       linkUrl: (position) => deps.digestLinkUrl(delivery.runId, position),
@@ -173,6 +176,7 @@ export function createDigestSender(
           subject: run.subject,
           html,
           text,
+          fromName: site.name,
           messageId: `<digest-${delivery.runId}-${delivery.subscriptionId}@${config.publicUrl.hostname}>`,
           headers: {
             "List-Unsubscribe": `<${oneClick}>`,

@@ -30,6 +30,7 @@ import type { ServiceDeps } from "./deps.ts";
 import type { DigestSender } from "./digest-sender.ts";
 import type { EmberService } from "./embers.ts";
 import { conflict, isServiceError, isUniqueViolation, notFound } from "./errors.ts";
+import type { MailSiteSource } from "./site-settings.ts";
 
 const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
 const TOP_ECHOED_STANZAS = 2;
@@ -77,7 +78,7 @@ export const SAMPLE_DIGEST_CONTENT: DigestContent = {
  * sending itself happens in the background (digest-sender.ts).
  */
 export function createDigestService(
-  deps: ServiceDeps & { embers: EmberService; sender: DigestSender },
+  deps: ServiceDeps & { embers: EmberService; sender: DigestSender; mailSite: MailSiteSource },
 ) {
   const { db, config, embers: emberService, sender, now } = deps;
 
@@ -341,7 +342,7 @@ export function createDigestService(
       .from(mailRuns)
       .where(eq(mailRuns.scheduledFor, due));
     if (done) return;
-    const subject = `${config.siteName}: the week of ${formatMonthDay(dayInZone(config.siteTimezone, due))}`;
+    const subject = `${(await deps.mailSite()).name}: the week of ${formatMonthDay(dayInZone(config.siteTimezone, due))}`;
     if (asOf.getTime() - due.getTime() > SCHEDULE_GRACE_MS) {
       return recordSkippedWeek(due, subject, "Missed: the site was not running at the time");
     }
@@ -374,8 +375,8 @@ export function createDigestService(
   return {
     content: (_admin: AdminActor) => weeklyContent(now()),
 
-    preview(_admin: AdminActor, content: DigestContent): { html: string } {
-      const { html } = digestEmail(config.siteName, content, {
+    async preview(_admin: AdminActor, content: DigestContent): Promise<{ html: string }> {
+      const { html } = digestEmail(await deps.mailSite(), content, {
         publicUrl: config.publicUrl.toString(),
         unsubscribeUrl: new URL("/unsubscribe", config.publicUrl),
       });

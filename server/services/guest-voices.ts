@@ -13,6 +13,7 @@ import type { AdminActor } from "./actor.ts";
 import type { ContentChanges } from "./content-changes.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { conflict, isUniqueViolation, notFound } from "./errors.ts";
+import type { MailSiteSource } from "./site-settings.ts";
 
 type Row = typeof guestVoices.$inferSelect;
 
@@ -62,7 +63,8 @@ export function createGuestVoiceService({
   logger,
   mailer,
   contentChanges,
-}: ServiceDeps & { mailer: Mailer; contentChanges: ContentChanges }) {
+  mailSite,
+}: ServiceDeps & { mailer: Mailer; mailSite: MailSiteSource; contentChanges: ContentChanges }) {
   const voiceUrl = (slug: string) => new URL(`/guest-voices/${slug}`, config.publicUrl);
 
   async function byId(id: number): Promise<Row> {
@@ -181,7 +183,13 @@ export function createGuestVoiceService({
       await byId(id);
       if (Object.values(fields).some((value) => value !== undefined)) {
         try {
-          await db.update(guestVoices).set(fields).where(eq(guestVoices.id, id));
+          // Editing a built-in voice's words makes it the poet's; hiding it does not (decision 058).
+          const { hidden: _hidden, ...words } = fields;
+          const isEdited = Object.values(words).some((value) => value !== undefined);
+          await db
+            .update(guestVoices)
+            .set({ ...fields, ...(isEdited ? { isSample: false } : {}) })
+            .where(eq(guestVoices.id, id));
         } catch (error) {
           if (isUniqueViolation(error)) {
             throw conflict("A guest voice with this slug already exists");
@@ -224,7 +232,7 @@ export function createGuestVoiceService({
       try {
         await mailer.send(
           guestVoicePublishedMessage(
-            config.siteName,
+            await mailSite(),
             submission.email,
             submission.poemTitle,
             voiceUrl(row.slug),

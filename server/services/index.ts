@@ -26,6 +26,7 @@ import { createPoemService } from "./poems.ts";
 import { createRateLimiter } from "./rate-limit.ts";
 import { createReaderAccountService } from "./reader-accounts.ts";
 import { createRecentlyDeletedService } from "./recently-deleted.ts";
+import { createSampleContentService } from "./sample-content.ts";
 import { createSearchService } from "./search.ts";
 import { createSiteSettingsService } from "./site-settings.ts";
 import { createSitemapService } from "./sitemap.ts";
@@ -57,11 +58,18 @@ export function createServices(
     ownsDatabase: deps.ownsDatabase,
   });
   const secret = resolveSessionSecret(deps.config);
+  const contentChanges = createContentChanges(deps);
+  const siteSettings = createSiteSettingsService({ ...deps, contentChanges });
+  const mailSite = async () => ({
+    ...(await siteSettings.identity()),
+    publicUrl: deps.config.publicUrl.toString(),
+  });
   const embers = createEmberService(deps);
   const poems = createPoemService(deps);
-  const subscriptions = createSubscriptionService({ ...deps, rateLimiter, secret });
+  const subscriptions = createSubscriptionService({ ...deps, mailSite, rateLimiter, secret });
   const digestSender = createDigestSender({
     ...deps,
+    mailSite,
     unsubscribeUrl: subscriptions.unsubscribeUrl,
     digestLinkUrl: (runId, position) =>
       new URL(
@@ -70,14 +78,12 @@ export function createServices(
       ).toString(),
     options: deps.digestSenderOptions,
   });
-  const contentChanges = createContentChanges(deps);
-  const siteSettings = createSiteSettingsService({ ...deps, contentChanges });
   const interactions = createInteractionService({ ...deps, rateLimiter });
   contentChanges.onChange(() => interactions.contentChanged());
   const insights = createInsightsService({ ...deps, counting: deps.config.counting, secret });
   contentChanges.onChange(() => insights.contentChanged());
   const recentlyDeleted = createRecentlyDeletedService({ ...deps, contentChanges });
-  const accounts = createAccountService({ ...deps, rateLimiter, secret });
+  const accounts = createAccountService({ ...deps, mailSite, rateLimiter, secret });
   const fediverseVoices = createFediverseVoiceService({ ...deps, interactions });
   const fediverse = createFediverse({ ...deps, poems, siteSettings, voices: fediverseVoices });
   const fediverseOutbound = createFediverseOutbound({
@@ -94,12 +100,13 @@ export function createServices(
     contentChanges,
     recentlyDeleted,
     siteSettings,
+    sampleContent: createSampleContentService({ ...deps, contentChanges }),
     poems,
     contentAdmin: createContentAdminService({ ...deps, poems, contentChanges }),
     embers,
     books: createBookService(deps),
     guestSubmissions: createGuestSubmissionService({ ...deps, rateLimiter }),
-    guestVoices: createGuestVoiceService({ ...deps, contentChanges }),
+    guestVoices: createGuestVoiceService({ ...deps, mailSite, contentChanges }),
     interactions,
     fediverseVoices,
     fediverse,
@@ -108,7 +115,7 @@ export function createServices(
     sitemap: createSitemapService(deps),
     search: createSearchService(deps),
     subscriptions,
-    digest: createDigestService({ ...deps, embers, sender: digestSender }),
+    digest: createDigestService({ ...deps, embers, mailSite, sender: digestSender }),
     digestSender,
     fediverseOutbound,
     rateLimiter,

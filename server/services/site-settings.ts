@@ -11,6 +11,7 @@ import {
 } from "../../common/schemas/settings.ts";
 import { copyrightLine, DEFAULT_TAGLINE } from "../../common/site-settings.ts";
 import { siteSettings, tags } from "../db/schema.ts";
+import type { MailSite } from "../mail/html.ts";
 import type { AdminActor } from "./actor.ts";
 import type { ContentChanges } from "./content-changes.ts";
 import type { ServiceDeps } from "./deps.ts";
@@ -33,6 +34,18 @@ export interface SiteView {
   /** The footer's line, in the current year of the site's clock. */
   copyright: string;
 }
+
+/**
+ * Who the site is, wherever it names itself (pages, emails, share cards, the feed, the manifest,
+ * the fediverse actor): the poet's title, SITE_NAME until they set one, and the poet's name.
+ */
+export interface SiteIdentity {
+  name: string;
+  poetName: string | null;
+}
+
+/** Who an email is from, read when it is written (a title saved a moment ago is already in it). */
+export type MailSiteSource = () => Promise<MailSite>;
 
 interface Kept {
   settings: SiteSettings;
@@ -175,6 +188,12 @@ export function createSiteSettingsService({
         await contentChanges.announce();
       }
       return (await kept()).settings;
+    },
+
+    /** The site's name and the poet's, from the same memo as every page (one function for all). */
+    async identity(): Promise<SiteIdentity> {
+      const { settings } = await kept();
+      return { name: settings.siteTitle, poetName: settings.poetName };
     },
 
     /** What every page shows of the settings. */

@@ -8,6 +8,7 @@ import type { AdminActor } from "./actor.ts";
 import { createBackgroundLoop } from "./background-loop.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { RATE_LIMITS, type RateLimiter } from "./rate-limit.ts";
+import type { MailSiteSource } from "./site-settings.ts";
 
 export const SUBSCRIBE_MESSAGE = "Please check your email to confirm your subscription.";
 
@@ -49,7 +50,12 @@ function maskAddress(email: string): string {
  * is stored only hashed, and unsubscribe links signed per subscriber.
  */
 export function createSubscriptionService(
-  deps: ServiceDeps & { mailer: Mailer; rateLimiter: RateLimiter; secret: string },
+  deps: ServiceDeps & {
+    mailer: Mailer;
+    mailSite: MailSiteSource;
+    rateLimiter: RateLimiter;
+    secret: string;
+  },
 ) {
   const { db, config, mailer, rateLimiter } = deps;
   const sign = (id: number) =>
@@ -69,9 +75,9 @@ export function createSubscriptionService(
     url.searchParams.set("token", token);
     return { tokenHash: hashToken(token), url };
   };
-  const sendVerification = (email: string, subscriptionId: number, verifyUrl: URL) =>
+  const sendVerification = async (email: string, subscriptionId: number, verifyUrl: URL) =>
     mailer.send(
-      verificationMessage(config.siteName, email, verifyUrl, unsubscribeUrl(subscriptionId)),
+      verificationMessage(await deps.mailSite(), email, verifyUrl, unsubscribeUrl(subscriptionId)),
     );
 
   /**

@@ -57,6 +57,10 @@ describe.each(drivers)("one cached page per audience on %s", (driver) => {
       // Two instances on one database, as only PostgreSQL can have in production.
       ownsDatabase: false,
       mailer: createMailer(t.config, createLogger("silent")),
+      mailSite: async () => ({
+        ...(await t.services.siteSettings.identity()),
+        publicUrl: t.config.publicUrl.toString(),
+      }),
       rateLimiter: createRateLimiter(t.db, { ownsDatabase: false }),
       secret: resolveSessionSecret(t.config),
     });

@@ -433,7 +433,7 @@ describe.each(drivers)("insights (%s)", (driver) => {
 
   it("sends every digest link through the redirect but the unsubscribe link", () => {
     const { html, text } = digestEmail(
-      "Ember Verse",
+      { name: "Ember Verse", poetName: null, publicUrl: t.config.publicUrl.toString() },
       {
         featuredEmber: { text: "A small flame", date: "2026-11-23" },
         topEchoedStanzas: [],

@@ -81,6 +81,7 @@ export const ACCESS_MATRIX: { [Name in Exclude<RouteName, AdminRouteName>]: Acce
   fediverseSharedInbox: { body: {}, expect: everyone(401) },
   sitemap: { expect: everyone("ok") },
   feed: { expect: everyone("ok") },
+  webManifest: { expect: everyone("ok") },
   health: { expect: everyone("ok") },
   login: { expect: everyone("ok") },
   logout: { isSessionEnding: true, expect: everyone("ok") },

@@ -3,6 +3,7 @@ import type { z } from "zod/mini";
 import type { Endpoint } from "../../../common/endpoints.ts";
 import type { DeletedItem } from "../../../common/schemas/recently-deleted.ts";
 import type { CallRequest } from "../../lib/api.ts";
+import { notify } from "../../lib/toast.ts";
 import { adminCall } from "./admin-call.ts";
 import { primaryButton, secondaryButton } from "./ui.tsx";
 import { useAdminList } from "./use-admin-list.ts";
@@ -27,6 +28,8 @@ export function ContentTab<Item extends { id: number }>({
   timeZone,
   describe,
   renderForm,
+  isBulk = false,
+  confirmDelete,
 }: {
   /** As the spec's messages name it: 'Poem', 'Book', 'Tag'. */
   entity: string;
@@ -47,10 +50,16 @@ export function ContentTab<Item extends { id: number }>({
     link?: { href: string; label: string };
   };
   renderForm: (item: Item | undefined, onDone: (isSaved: boolean) => void) => ReactNode;
+  /** Each item gets a checkbox, and the chosen ones are deleted together (one Undo for all). */
+  isBulk?: boolean;
+  /** What a delete would take with it, asked before a delete that cannot be undone. */
+  confirmDelete?: (item: Item) => string;
 }) {
   const { items, isFailed, reload } = useAdminList(list);
   const [editing, setEditing] = useState<Item | "new">();
   const [deletedVersion, setDeletedVersion] = useState(0);
+  const [chosen, setChosen] = useState<number[]>([]);
+  const [confirming, setConfirming] = useState<number>();
   const reloadAll = async () => {
     setDeletedVersion((version) => version + 1);
     await reload();
@@ -76,8 +85,41 @@ export function ContentTab<Item extends { id: number }>({
       failure: `Failed to delete ${entity.toLowerCase()}`,
       successAction: recentlyDeleted && { label: "Undo", run: () => void restore(item.id) },
     });
+    setConfirming(undefined);
     if (result.ok) await reloadAll();
   }
+
+  /** Deletes the chosen items one by one, as single deletes are; one Undo restores them all. */
+  async function removeChosen() {
+    if (!remove) return;
+    const plural = `${entity.toLowerCase()}s`;
+    const deleted: number[] = [];
+    for (const id of chosen) {
+      const request = { params: { id } } as CallRequest<typeof remove>;
+      const result = await adminCall(remove, request, {
+        failure: `Failed to delete ${entity.toLowerCase()}`,
+      });
+      if (result.ok) deleted.push(id);
+    }
+    setChosen([]);
+    if (deleted.length > 0) {
+      notify(
+        "Success",
+        `${deleted.length} ${deleted.length === 1 ? entity.toLowerCase() : plural} deleted`,
+        recentlyDeleted && {
+          label: "Undo",
+          run: () => void Promise.all(deleted.map((id) => restore(id))),
+        },
+      );
+    }
+    await reloadAll();
+  }
+
+  const isChosen = (id: number) => chosen.includes(id);
+  const toggle = (id: number) =>
+    setChosen((current) =>
+      current.includes(id) ? current.filter((other) => other !== id) : [...current, id],
+    );
 
   return (
     <section aria-label={`${entity}s`}>
@@ -92,11 +134,42 @@ export function ContentTab<Item extends { id: number }>({
         </button>
       )}
       {isFailed && <p role="alert">The {entity.toLowerCase()}s could not be loaded.</p>}
+      {isBulk && remove && items && items.length > 0 && (
+        <div className="mb-3 flex flex-wrap items-center gap-3">
+          <label className="flex items-center gap-2 text-sm">
+            <input
+              type="checkbox"
+              checked={chosen.length === items.length}
+              onChange={(event) =>
+                setChosen(event.target.checked ? items.map((item) => item.id) : [])
+              }
+            />
+            Select all
+          </label>
+          <button
+            type="button"
+            className={secondaryButton}
+            disabled={chosen.length === 0}
+            onClick={() => void removeChosen()}
+          >
+            Delete selected ({chosen.length})
+          </button>
+        </div>
+      )}
       <ul className="divide-y divide-stone-200 rounded-lg border border-stone-300 bg-white">
         {items?.map((item) => {
           const { title, badge, detail, link } = describe(item);
           return (
             <li key={item.id} className="flex flex-wrap items-start gap-3 px-4 py-3">
+              {isBulk && remove && (
+                <input
+                  type="checkbox"
+                  className="mt-1.5"
+                  checked={isChosen(item.id)}
+                  onChange={() => toggle(item.id)}
+                  aria-label={`Select ${title}`}
+                />
+              )}
               <div className="min-w-48 flex-1">
                 <p className="font-medium">
                   {title}
@@ -126,13 +199,34 @@ export function ContentTab<Item extends { id: number }>({
                   <button
                     type="button"
                     className={secondaryButton}
-                    onClick={() => removeItem(item)}
+                    onClick={() => (confirmDelete ? setConfirming(item.id) : removeItem(item))}
                     aria-label={`Delete ${title}`}
                   >
                     Delete
                   </button>
                 )}
               </div>
+              {confirmDelete && confirming === item.id && (
+                <div role="alert" className="w-full rounded bg-amber-50 p-3 text-sm">
+                  <p>{confirmDelete(item)}</p>
+                  <div className="mt-2 flex flex-wrap gap-2">
+                    <button
+                      type="button"
+                      className={primaryButton}
+                      onClick={() => void removeItem(item)}
+                    >
+                      Delete {entity.toLowerCase()}
+                    </button>
+                    <button
+                      type="button"
+                      className={secondaryButton}
+                      onClick={() => setConfirming(undefined)}
+                    >
+                      Keep it
+                    </button>
+                  </div>
+                </div>
+              )}
             </li>
           );
         })}

@@ -3,6 +3,7 @@ import { ADMIN_EMBERS_READ, ADMIN_SCHEDULE_DAYS } from "../../../common/constant
 import { addDays, dateToDay, nextMonday, weekdayOf } from "../../../common/dates.ts";
 import { endpoints } from "../../../common/endpoints.ts";
 import type { ScheduledEmber } from "../../../common/schemas/admin.ts";
+import { adminCall } from "./admin-call.ts";
 import { TagChoices } from "./tag-choices.tsx";
 import { Field, FormPanel, inputClass, primaryButton, secondaryButton } from "./ui.tsx";
 import { saveMessages, useAdminForm } from "./use-admin-form.ts";
@@ -14,7 +15,7 @@ type Editing = { ember?: ScheduledEmber; day: string };
 
 /**
  * The week ahead from today in SITE_TIMEZONE: each day's ember with Edit, or 'No ember
- * scheduled' with Add; and 'Add New Ember'.
+ * scheduled' with Add; 'Add New Ember'; and below, every ember with Edit and Delete.
  */
 export function EmbersTab({ today }: { today: string }) {
   // The schedule reads the next embers and matches them to the week's days by date.
@@ -24,6 +25,10 @@ export function EmbersTab({ today }: { today: string }) {
     reload,
   } = useAdminList(endpoints.listEmberSchedule, { query: { limit: String(ADMIN_EMBERS_READ) } });
   const [editing, setEditing] = useState<Editing>();
+  const all = useAdminList(endpoints.listAllEmbers);
+  const reloadBoth = async () => {
+    await Promise.all([reload(), all.reload()]);
+  };
   const days = Array.from({ length: ADMIN_SCHEDULE_DAYS }, (_, offset) => addDays(today, offset));
   const emberOn = (day: string) => embers?.find((ember) => dateToDay(ember.date) === day);
 
@@ -35,7 +40,7 @@ export function EmbersTab({ today }: { today: string }) {
           today={today}
           onDone={async (isSaved) => {
             setEditing(undefined);
-            if (isSaved) await reload();
+            if (isSaved) await reloadBoth();
           }}
         />
       ) : (
@@ -88,6 +93,110 @@ export function EmbersTab({ today }: { today: string }) {
           );
         })}
       </ol>
+      <AllEmbers
+        embers={all.items}
+        isFailed={all.isFailed}
+        onEdit={(ember) => setEditing({ ember, day: dateToDay(ember.date) })}
+        onDeleted={reloadBoth}
+      />
+    </section>
+  );
+}
+
+/**
+ * Every ember, the newest day first, each with Edit and Delete: the featured one and past ones
+ * too, so the poet can clear any of them. A delete is asked once, as it cannot be undone.
+ */
+function AllEmbers({
+  embers,
+  isFailed,
+  onEdit,
+  onDeleted,
+}: {
+  embers: ScheduledEmber[] | undefined;
+  isFailed: boolean;
+  onEdit: (ember: ScheduledEmber) => void;
+  onDeleted: () => Promise<void>;
+}) {
+  const [confirming, setConfirming] = useState<number>();
+  async function remove(ember: ScheduledEmber) {
+    const result = await adminCall(
+      endpoints.deleteEmber,
+      { params: { id: ember.id } },
+      { success: "Ember deleted successfully", failure: "Failed to delete ember" },
+    );
+    setConfirming(undefined);
+    if (result.ok) await onDeleted();
+  }
+  return (
+    <section aria-labelledby="all-embers" className="mt-8">
+      <h3 id="all-embers" className="font-serif text-lg">
+        All embers
+      </h3>
+      {isFailed && <p role="alert">The embers could not be loaded.</p>}
+      {embers?.length === 0 && <p className="mt-2 text-sm text-stone-700">No embers yet.</p>}
+      <ul className="mt-3 divide-y divide-stone-200 rounded-lg border border-stone-300 bg-white">
+        {embers?.map((ember) => {
+          const day = dateToDay(ember.date);
+          return (
+            <li key={ember.id} className="flex flex-wrap items-start gap-3 px-4 py-3">
+              <div className="min-w-48 flex-1">
+                <p className="text-sm text-stone-700">
+                  {day}
+                  {ember.isFeatured && (
+                    <span className="ml-2 rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-900">
+                      Ember of the Week
+                    </span>
+                  )}
+                </p>
+                <p className="break-words">{ember.text}</p>
+              </div>
+              <div className="flex flex-wrap gap-2">
+                <button
+                  type="button"
+                  className={secondaryButton}
+                  onClick={() => onEdit(ember)}
+                  aria-label={`Edit ember of ${day}`}
+                >
+                  Edit
+                </button>
+                <button
+                  type="button"
+                  className={secondaryButton}
+                  onClick={() => setConfirming(ember.id)}
+                  aria-label={`Delete ember of ${day}`}
+                >
+                  Delete
+                </button>
+              </div>
+              {confirming === ember.id && (
+                <div role="alert" className="w-full rounded bg-amber-50 p-3 text-sm">
+                  <p>
+                    Delete the ember of {day}
+                    {ember.isFeatured ? ", the Ember of the Week" : ""}? This cannot be undone.
+                  </p>
+                  <div className="mt-2 flex flex-wrap gap-2">
+                    <button
+                      type="button"
+                      className={primaryButton}
+                      onClick={() => void remove(ember)}
+                    >
+                      Delete ember
+                    </button>
+                    <button
+                      type="button"
+                      className={secondaryButton}
+                      onClick={() => setConfirming(undefined)}
+                    >
+                      Keep it
+                    </button>
+                  </div>
+                </div>
+              )}
+            </li>
+          );
+        })}
+      </ul>
     </section>
   );
 }

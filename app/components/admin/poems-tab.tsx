@@ -53,6 +53,7 @@ export function PoemsTab({ timeZone }: { timeZone: string }) {
       list={endpoints.listAdminPoems}
       remove={endpoints.deletePoem}
       recentlyDeleted={{ list: endpoints.listDeletedPoems, restore: endpoints.restorePoem }}
+      isBulk
       timeZone={timeZone}
       describe={(poem) => ({
         title: poem.title,

@@ -1,17 +1,33 @@
 import { useState } from "react";
 import { endpoints } from "../../../common/endpoints.ts";
 import type { TagRef } from "../../../common/schemas/poems.ts";
+import type { TagUsage } from "../../../common/schemas/sample-content.ts";
 import { ContentTab } from "./content-tab.tsx";
 import { Field, FormPanel, inputClass } from "./ui.tsx";
 import { saveMessages, useAdminForm } from "./use-admin-form.ts";
 
-/** Tags: names with Edit (no delete button, docs/product/admin.md), and the tag form. */
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** What carries a tag, said before it is deleted: 'Used by 2 poems and 1 ember.' */
+function usageOf(tag: TagUsage): string {
+  if (tag.poems + tag.embers === 0) return "Nothing uses this tag.";
+  return `Used by ${count(tag.poems, "poem", "poems")} and ${count(tag.embers, "ember", "embers")}.`;
+}
+
+/**
+ * Tags: names with what uses each, Edit, and Delete after saying what the tag is on (it comes off
+ * those poems and embers; they stay), and the tag form.
+ */
 export function TagsTab() {
   return (
     <ContentTab
       entity="Tag"
-      list={endpoints.listTags}
-      describe={(tag) => ({ title: tag.name })}
+      list={endpoints.listTagUsage}
+      remove={endpoints.deleteTag}
+      confirmDelete={(tag) =>
+        `${usageOf(tag)} Deleting “${tag.name}” takes it off ${tag.poems + tag.embers === 0 ? "nothing" : "them"}; the poems and embers stay.`
+      }
+      describe={(tag) => ({ title: tag.name, detail: usageOf(tag) })}
       renderForm={(tag, onDone) => <TagForm tag={tag} onDone={onDone} />}
     />
   );
