@@ -36,7 +36,7 @@ export async function keepVersion(
   tx: Transaction,
   admin: AdminActor,
   poemId: number,
-  before: { title: string; stanzas: string[]; updatedAt: Date },
+  before: { title: string; stanzas: string[]; stanzaTimings: number[] | null; updatedAt: Date },
   after: { title: string; stanzas: string[] },
 ): Promise<void> {
   const isStanzaChange = !sameStanzas(before.stanzas, after.stanzas);
@@ -47,6 +47,7 @@ export async function keepVersion(
       poemId,
       title: before.title,
       stanzas: before.stanzas,
+      stanzaTimings: before.stanzaTimings,
       savedAt: before.updatedAt,
       replacedBy: admin.id,
     })
