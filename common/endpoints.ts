@@ -274,6 +274,13 @@ export const endpoints = {
     answer: adminPoem,
     status: 201,
   }),
+  /** One poem as the editor opens it, with its stanza timings (docs/product/chapbook.md). */
+  getAdminPoem: endpoint({
+    method: "GET",
+    path: "/api/admin/poems/:id",
+    params: poemIdParams,
+    answer: adminPoem,
+  }),
   updatePoem: endpoint({
     method: "PUT",
     path: "/api/admin/poems/:id",

@@ -1043,7 +1043,8 @@ export const chapbooks = pgTable("chapbooks", {
   pdf: bytea("pdf"),
   epub: bytea("epub"),
   createdAt: createdAt(),
-  updatedAt: updatedAt(),
+  /** Set by the poet's saves only, not by the builder's own writes: it is part of the fingerprint. */
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
 /** The poems of a chapbook, in order. */

@@ -296,6 +296,16 @@ export function createContentAdminService({
       return readAdminPoem(slug);
     },
 
+    /** One live poem, drafts and scheduled ones included; 404 for an unknown poem. */
+    async getPoem(_admin: AdminActor, id: number): Promise<AdminPoem> {
+      const [poem] = await db
+        .select({ slug: poems.slug })
+        .from(poems)
+        .where(and(eq(poems.id, id), isLive(poems)));
+      if (!poem) throw notFound("Poem not found");
+      return readAdminPoem(poem.slug);
+    },
+
     /** A poem's earlier versions, newest first; 404 for an unknown poem. */
     async listPoemVersions(_admin: AdminActor, id: number): Promise<PoemVersion[]> {
       const [poem] = await db
