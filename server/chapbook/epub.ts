@@ -86,7 +86,7 @@ function overlay(poem: ChapbookPoem, index: number): string | undefined {
   return `<?xml version="1.0" encoding="UTF-8"?>
 <smil xmlns="http://www.w3.org/ns/SMIL" xmlns:epub="http://www.idpf.org/2007/ops" version="3.0">
 <body>
-<seq id="${name}-seq" epub:textref="${name}.xhtml" epub:type="chapter">
+<seq id="${name}-seq" epub:textref="${name}.xhtml#${name}" epub:type="chapter">
 ${pars.join("\n")}
 </seq>
 </body>
