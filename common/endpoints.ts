@@ -21,6 +21,7 @@ import {
 import { messageAnswer, noContent } from "./schemas/answer.ts";
 import { audioUploadUrlInput } from "./schemas/audio.ts";
 import { book } from "./schemas/books.ts";
+import { chapbook, chapbookInput } from "./schemas/chapbooks.ts";
 import {
   digestContentInput,
   digestPreview,
@@ -273,6 +274,13 @@ export const endpoints = {
     body: poemInput,
     answer: adminPoem,
     status: 201,
+  }),
+  /** One poem as the editor opens it, with its stanza timings (docs/product/chapbook.md). */
+  getAdminPoem: endpoint({
+    method: "GET",
+    path: "/api/admin/poems/:id",
+    params: poemIdParams,
+    answer: adminPoem,
   }),
   updatePoem: endpoint({
     method: "PUT",
@@ -666,6 +674,42 @@ export const endpoints = {
     method: "GET",
     path: "/api/admin/import/redirects",
     answer: z.array(importRedirect),
+  }),
+  /**
+   * The poet's chapbooks (docs/product/chapbook.md): each answer carries its build's state; the
+   * files themselves are downloads (common/other-routes.ts).
+   */
+  listChapbooks: endpoint({
+    method: "GET",
+    path: "/api/admin/chapbooks",
+    answer: z.array(chapbook),
+  }),
+  createChapbook: endpoint({
+    method: "POST",
+    path: "/api/admin/chapbooks",
+    body: chapbookInput,
+    answer: chapbook,
+    status: 201,
+  }),
+  getChapbook: endpoint({
+    method: "GET",
+    path: "/api/admin/chapbooks/:id",
+    params: idParams("Chapbook"),
+    answer: chapbook,
+  }),
+  updateChapbook: endpoint({
+    method: "PUT",
+    path: "/api/admin/chapbooks/:id",
+    params: idParams("Chapbook"),
+    body: chapbookInput,
+    answer: chapbook,
+  }),
+  deleteChapbook: endpoint({
+    method: "DELETE",
+    path: "/api/admin/chapbooks/:id",
+    params: idParams("Chapbook"),
+    answer: noContent,
+    status: 204,
   }),
   deleteImportRedirect: endpoint({
     method: "DELETE",

@@ -32,6 +32,18 @@ export const otherRoutes = {
   /** The browser's PUT of an upload to local disk, allowed by its signed URL, not a session. */
   uploadImage: route({ method: "PUT", path: "/uploads/images/:id", answers: "json" }),
   uploadAudio: route({ method: "PUT", path: "/uploads/audio/:id", answers: "json" }),
+  /** A poem's reading as WebVTT captions, one cue per stanza (docs/product/chapbook.md). */
+  readingCaptions: route({
+    method: "GET",
+    path: "/poetry/:slug/reading.vtt",
+    answers: "file",
+  }),
+  /** A chapbook's files, when it is downloadable (or to the admin). */
+  chapbookFile: route({
+    method: "GET",
+    path: "/chapbooks/:file{[a-z0-9-]+\\.(pdf|epub)}",
+    answers: "file",
+  }),
   stanzaCard: route({
     method: "GET",
     path: "/og/stanza/:slug/:file{[0-9A-Za-z-]+\\.png}",

@@ -7,6 +7,7 @@ import { type Audience, audienceOf, isAdmin } from "../common/session.ts";
 import { accountRoutes } from "./api/account.ts";
 import { adminRoutes } from "./api/admin.ts";
 import { authRoutes } from "./api/auth.ts";
+import { chapbookFileRoutes } from "./api/chapbooks.ts";
 import { emberAndBookRoutes } from "./api/embers-books.ts";
 import { healthRoutes } from "./api/health.ts";
 import { digestLinkRoutes, readingBeaconRoutes } from "./api/insights.ts";
@@ -14,6 +15,7 @@ import { interactionRoutes } from "./api/interactions.ts";
 import { objectRoutes } from "./api/objects.ts";
 import { ogRoutes } from "./api/og.ts";
 import { poemRoutes } from "./api/poems.ts";
+import { readingCaptionRoutes } from "./api/reading-captions.ts";
 import { searchRoutes } from "./api/search.ts";
 import { siteFileRoutes } from "./api/site-files.ts";
 import { subscriptionRoutes } from "./api/subscriptions.ts";
@@ -187,6 +189,8 @@ export function createApp(deps: AppDeps) {
   api.route("/admin", adminRoutes(services, images, audio));
   api.all("*", (c) => c.json({ message: "Not found" }, 404));
   app.route("/api", api);
+  app.route("/", chapbookFileRoutes(services));
+  app.route("/", readingCaptionRoutes(services));
   const pageServices = withPageOutageErrors(services);
   /**
    * An imported poem's old address (docs/decisions/052-the-import-job.md): a 301 to its page, on

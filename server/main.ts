@@ -64,6 +64,7 @@ const services = createServices({
   handle,
   mailer,
   fetchCover: createCoverFetcher(objectStore),
+  readStoredObject: (key) => objectStore.get(key),
 });
 
 const server = http.createServer();
@@ -147,6 +148,7 @@ services.subscriptions.verificationRetries.start();
 services.databaseUpkeep.loop.start();
 services.digest.scheduleLoop.start();
 services.imports.loop.start();
+services.chapbookBuilder.loop.start();
 
 if (config.fediverse.enabled) services.fediverse.start();
 services.insights.start();
@@ -194,6 +196,7 @@ async function shutdown(signal: string) {
   await services.databaseUpkeep.loop.stop();
   await services.digest.scheduleLoop.stop();
   await services.imports.loop.stop();
+  await services.chapbookBuilder.loop.stop();
 
   await services.fediverse.stop();
   // The counts still in memory reach the database before it closes.

@@ -132,6 +132,32 @@ export const poemInput = z.object({
   coverProvider: optional(z.enum(["object-storage", "url"])),
   tagIds: tagIds.check(z.minLength(1, "At least one tag is required")),
   ...publication,
+  /**
+   * Where each stanza begins in the reading, in seconds (docs/product/chapbook.md). Left out, a
+   * save keeps them while the stanzas and the reading stay the same; null clears them. Checked
+   * against the stanzas and `readingDuration` by the server (common/stanza-timings.ts).
+   */
+  stanzaTimings: z.optional(
+    z.nullable(
+      z
+        .array(
+          z.number("Each time must be a number of seconds"),
+          "stanzaTimings must be a list of seconds",
+        )
+        .check(z.maxLength(500, "Mark one time per stanza")),
+    ),
+  ),
+  /** The reading's length in seconds, as the editor's player measured it. */
+  readingDuration: z.optional(
+    z.nullable(
+      z
+        .number("The reading's duration must be a number of seconds")
+        .check(
+          z.gt(0, "The reading's duration must be more than 0 seconds"),
+          z.lte(86_400, "The reading's duration must be under a day"),
+        ),
+    ),
+  ),
 });
 export type PoemInput = z.infer<typeof poemInput>;
 

@@ -14,6 +14,10 @@ export const poem = z.object({
   slug: z.string(),
   stanzas: z.array(z.string()),
   audioUrl: z.nullable(z.string()),
+  /** Where each stanza begins in the reading, in seconds (docs/product/chapbook.md). */
+  stanzaTimings: z.nullable(z.array(z.number())),
+  /** The reading's length in seconds, when its stanzas are timed. */
+  readingDuration: z.nullable(z.number()),
   coverUrl: z.nullable(z.string()),
   coverAlt: z.nullable(z.string()),
   coverWidth: z.nullable(z.int()),

@@ -13,6 +13,7 @@ export function adminContentRoutes(services: Services) {
   return routesAt<AdminEnv>("/api/admin")
     .call(endpoints.listAdminPoems, (_input, c) => contentAdmin.listPoems(c.var.admin))
     .call(endpoints.createPoem, ({ body }, c) => contentAdmin.createPoem(c.var.admin, body))
+    .call(endpoints.getAdminPoem, ({ params }, c) => contentAdmin.getPoem(c.var.admin, params.id))
     .call(endpoints.updatePoem, ({ params, body }, c) =>
       contentAdmin.updatePoem(c.var.admin, params.id, body),
     )

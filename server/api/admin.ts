@@ -7,6 +7,7 @@ import type { Services } from "../services/index.ts";
 import { adminContentRoutes } from "./admin-content.ts";
 import { adminReaderRoutes } from "./admin-readers.ts";
 import { audioRoutes } from "./audio.ts";
+import { chapbookAdminRoutes } from "./chapbooks.ts";
 import { digestRoutes } from "./digest.ts";
 import { fediverseAdminRoutes } from "./fediverse-admin.ts";
 import { fediverseDeliveryRoutes } from "./fediverse-deliveries.ts";
@@ -37,5 +38,6 @@ export function adminRoutes(services: Services, images: ImageService, audio: Aud
     .route("/", audioRoutes(audio))
     .route("/", settingsRoutes(services))
     .route("/", importRoutes(services))
+    .route("/", chapbookAdminRoutes(services))
     .route("/", adminInsightRoutes(services));
 }

@@ -4,6 +4,7 @@ import {
   check,
   customType,
   date,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -54,6 +55,8 @@ const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
  * (one text-search configuration, accents folded). The GIN indexes skip the pending list
  * (fastupdate off): content is written rarely and searched often.
  */
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => "bytea" });
+
 const searchVector = (name: string, document: SQL) => tsvector(name).generatedAlwaysAs(document);
 
 export const users = pgTable(
@@ -201,6 +204,14 @@ export const poems = pgTable(
     slug: text("slug").notNull().unique(),
     stanzas: jsonb("stanzas").$type<string[]>().notNull(),
     audioUrl: text("audio_url"),
+    /**
+     * Where each stanza begins in the reading, in seconds, one per stanza, ascending
+     * (docs/product/chapbook.md, The voice read along). They belong to these stanzas: a save
+     * that changes the stanzas clears them unless it gives new ones.
+     */
+    stanzaTimings: jsonb("stanza_timings").$type<number[]>(),
+    /** The reading's length in seconds, as the editor measured it when the stanzas were timed. */
+    readingDuration: doublePrecision("reading_duration"),
     coverUrl: text("cover_url"),
     coverAlt: text("cover_alt"),
     coverProvider: text("cover_provider", { enum: ["object-storage", "url"] }),
@@ -253,6 +264,8 @@ export const poemVersions = pgTable(
       .references(() => poems.id, { onDelete: "cascade" }),
     title: text("title").notNull(),
     stanzas: jsonb("stanzas").$type<string[]>().notNull(),
+    /** The stanza timings this version had, restored with it. */
+    stanzaTimings: jsonb("stanza_timings").$type<number[]>(),
     /** When this version was saved (the poem's updatedAt then). */
     savedAt: timestamp("saved_at", { withTimezone: true }).notNull(),
     /** The admin whose save replaced it. */
@@ -1046,4 +1059,60 @@ export const digestClicks = pgTable(
     clicks: integer("clicks").notNull().default(0),
   },
   (table) => [primaryKey({ columns: [table.runId, table.link] })],
+);
+
+export const CHAPBOOK_TRIMS = ["a5", "5.5x8.5", "6x9"] as const;
+export const CHAPBOOK_BUILD_STATES = ["queued", "building", "ready", "failed"] as const;
+
+/**
+ * A chapbook: poems in the poet's order, made into a print PDF and an EPUB by the background
+ * builder (docs/product/chapbook.md, docs/decisions/066-chapbook-files.md). The built files live
+ * in the row, so every instance serves the same bytes; `built_from` is the fingerprint of what
+ * they were made from, so they are made again only when that changes.
+ */
+export const chapbooks = pgTable("chapbooks", {
+  id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+  slug: text("slug").notNull().unique(),
+  title: text("title").notNull(),
+  subtitle: text("subtitle"),
+  dedication: text("dedication"),
+  epigraph: text("epigraph"),
+  acknowledgements: text("acknowledgements"),
+  aboutPoet: text("about_poet"),
+  trim: text("trim", { enum: CHAPBOOK_TRIMS }).notNull().default("a5"),
+  bleed: boolean("bleed").notNull().default(false),
+  /** Each poem starts on a right-hand page. */
+  rectoStarts: boolean("recto_starts").notNull().default(false),
+  downloadable: boolean("downloadable").notNull().default(false),
+  withReadings: boolean("with_readings").notNull().default(false),
+  buildState: text("build_state", { enum: CHAPBOOK_BUILD_STATES }).notNull().default("queued"),
+  /** Poems laid out so far in the running build, for the admin's progress. */
+  buildProgress: integer("build_progress").notNull().default(0),
+  buildError: text("build_error"),
+  builtFrom: text("built_from"),
+  builtAt: timestamp("built_at", { withTimezone: true }),
+  leaseUntil: timestamp("lease_until", { withTimezone: true }),
+  pdf: bytea("pdf"),
+  epub: bytea("epub"),
+  createdAt: createdAt(),
+  /** Set by the poet's saves only, not by the builder's own writes: it is part of the fingerprint. */
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** The poems of a chapbook, in order. */
+export const chapbookPoems = pgTable(
+  "chapbook_poems",
+  {
+    chapbookId: integer("chapbook_id")
+      .notNull()
+      .references(() => chapbooks.id, { onDelete: "cascade" }),
+    poemId: integer("poem_id")
+      .notNull()
+      .references(() => poems.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.chapbookId, table.position] }),
+    index("chapbook_poems_poem_idx").on(table.poemId),
+  ],
 );

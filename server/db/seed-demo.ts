@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { readFile } from "node:fs/promises";
 import { count } from "drizzle-orm";
 import sharp from "sharp";
 import { addDays, dayInZone, dayToDate } from "../../common/dates.ts";
@@ -33,6 +34,13 @@ async function renderCover([from, to]: [string, string], seed: number): Promise<
   return sharp(Buffer.from(svg)).webp({ quality: 78 }).toBuffer();
 }
 
+/** The demo's committed readings go into storage like an upload: /objects/audio/{id}. */
+async function storeReading(store: ObjectStore, file: string) {
+  const id = randomUUID();
+  await store.put(`audio/${id}`, await readFile(new URL(`./demo/${file}`, import.meta.url)));
+  return `/objects/audio/${id}`;
+}
+
 async function storeCover(store: ObjectStore, palette: [string, string], seed: number) {
   const id = randomUUID();
   await store.put(`images/${id}`, await renderCover(palette, seed));
@@ -53,6 +61,9 @@ export async function seedDemo(db: Database, config: Config, logger: Logger): Pr
     DEMO_POEMS.map((poem, index) => storeCover(store, poem.coverPalette, index + 1)),
   );
   const bookCover = await storeCover(store, ["#7f3511", "#2b1a12"], 99);
+  const readings = await Promise.all(
+    DEMO_POEMS.map((poem) => poem.reading && storeReading(store, poem.reading.file)),
+  );
   const today = dayInZone(config.siteTimezone);
   const now = Date.now();
 
@@ -82,6 +93,9 @@ export async function seedDemo(db: Database, config: Config, logger: Logger): Pr
             coverProvider: "object-storage" as const,
             coverWidth: COVER_WIDTH,
             coverHeight: COVER_HEIGHT,
+            audioUrl: readings[index] ?? null,
+            stanzaTimings: poem.reading?.stanzaTimings ?? null,
+            readingDuration: poem.reading?.duration ?? null,
             // Back-dated as a whole: a poem written then came out then, not at seeding.
             createdAt,
             updatedAt: createdAt,

@@ -22,6 +22,7 @@ import type {
   RemovedStanzaWords,
   TagRef,
 } from "../../common/schemas/poems.ts";
+import { stanzaTimingsProblem } from "../../common/stanza-timings.ts";
 import type { Database } from "../db/client.ts";
 import {
   books,
@@ -44,6 +45,7 @@ import { conflict, invalid, isUniqueViolation, notFound } from "./errors.ts";
 import { fediverseOrigin } from "./interactions.ts";
 import { countRemovedWords, keepVersion, listVersions } from "./poem-revisions.ts";
 import { type PoemService, poemColumns, withTags } from "./poems.ts";
+import { timingsToKeep } from "./stanza-timings.ts";
 
 const MODERATION_LIST_MAX = 500;
 
@@ -211,22 +213,50 @@ export function createContentAdminService({
     admin: AdminActor,
     id: number,
     values: { title: string; stanzas: string[] } & Partial<typeof poems.$inferInsert>,
+    timings: Pick<PoemInput, "stanzaTimings" | "readingDuration"> = {},
   ) {
     const [before] = await tx
-      .select({ title: poems.title, stanzas: poems.stanzas, updatedAt: poems.updatedAt })
+      .select({
+        title: poems.title,
+        stanzas: poems.stanzas,
+        audioUrl: poems.audioUrl,
+        stanzaTimings: poems.stanzaTimings,
+        readingDuration: poems.readingDuration,
+        updatedAt: poems.updatedAt,
+      })
       .from(poems)
       .where(and(eq(poems.id, id), isLive(poems)))
       .for("update");
     if (!before) throw notFound("Poem not found");
+    const audioUrl = values.audioUrl === undefined ? before.audioUrl : values.audioUrl;
+    const kept = timingsToKeep({ ...timings, stanzas: values.stanzas, audioUrl }, before);
     const [poem] = await tx
       .update(poems)
       // An edited sample is the poet's own now (decision 058).
-      .set({ ...values, isSample: false })
+      .set({ ...values, ...kept, isSample: false })
       .where(eq(poems.id, id))
       .returning({ slug: poems.slug });
     if (!poem) throw notFound("Poem not found");
     await keepVersion(tx, admin, id, before, values);
     return poem;
+  }
+
+  async function restorableTimings(
+    tx: Transaction,
+    id: number,
+    stanzaTimings: number[] | null,
+    stanzas: string[],
+  ): Promise<Pick<PoemInput, "stanzaTimings">> {
+    const [poem] = await tx
+      .select({ audioUrl: poems.audioUrl, readingDuration: poems.readingDuration })
+      .from(poems)
+      .where(eq(poems.id, id));
+    const fits =
+      stanzaTimings &&
+      poem?.audioUrl &&
+      poem.readingDuration &&
+      !stanzaTimingsProblem(stanzaTimings, stanzas.length, poem.readingDuration);
+    return fits ? { stanzaTimings } : {};
   }
 
   return {
@@ -237,7 +267,7 @@ export function createContentAdminService({
           db.transaction(async (tx) => {
             const [poem] = await tx
               .insert(poems)
-              .values(poemValues(input, true))
+              .values({ ...poemValues(input, true), ...timingsToKeep(input) })
               .returning({ id: poems.id, slug: poems.slug });
             if (!poem) throw new Error("poem insert returned nothing");
             await linkTags(tx, { poemId: poem.id }, input.tagIds);
@@ -258,13 +288,23 @@ export function createContentAdminService({
         () =>
           db.transaction(async (tx) => {
             const values = poemValues(input, false);
-            const poem = await revisePoem(tx, admin, id, values);
+            const poem = await revisePoem(tx, admin, id, values, input);
             await linkTags(tx, { poemId: id }, input.tagIds);
             return poem.slug;
           }),
         SLUG_TAKEN,
       );
       return readAdminPoem(slug);
+    },
+
+    /** One live poem, drafts and scheduled ones included; 404 for an unknown poem. */
+    async getPoem(_admin: AdminActor, id: number): Promise<AdminPoem> {
+      const [poem] = await db
+        .select({ slug: poems.slug })
+        .from(poems)
+        .where(and(eq(poems.id, id), isLive(poems)));
+      if (!poem) throw notFound("Poem not found");
+      return readAdminPoem(poem.slug);
     },
 
     /** A poem's earlier versions, newest first; 404 for an unknown poem. */
@@ -285,11 +325,18 @@ export function createContentAdminService({
       const slug = await writeContent(() =>
         db.transaction(async (tx) => {
           const [version] = await tx
-            .select({ title: poemVersions.title, stanzas: poemVersions.stanzas })
+            .select({
+              title: poemVersions.title,
+              stanzas: poemVersions.stanzas,
+              stanzaTimings: poemVersions.stanzaTimings,
+            })
             .from(poemVersions)
             .where(and(eq(poemVersions.id, versionId), eq(poemVersions.poemId, id)));
           if (!version) throw notFound("Version not found");
-          return (await revisePoem(tx, admin, id, version)).slug;
+          const { stanzaTimings, ...restored } = version;
+          // The version's timings come back with its stanzas when they still fit the reading.
+          const timings = await restorableTimings(tx, id, stanzaTimings, restored.stanzas);
+          return (await revisePoem(tx, admin, id, restored, timings)).slug;
         }),
       );
       return readAdminPoem(slug);

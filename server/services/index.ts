@@ -6,6 +6,12 @@ import type { Mailer } from "../mail/transport.ts";
 import { resolveSessionSecret } from "../secrets.ts";
 import { createAccountService } from "./accounts.ts";
 import { createBookService } from "./books.ts";
+import {
+  type ChapbookBuilderOptions,
+  createChapbookBuilder,
+  type ReadStoredObject,
+} from "./chapbook-builder.ts";
+import { createChapbookService } from "./chapbooks.ts";
 import { createContentAdminService } from "./content-admin.ts";
 import { createContentChanges } from "./content-changes.ts";
 import { createDatabaseUpkeep } from "./database-upkeep.ts";
@@ -46,6 +52,10 @@ export function createServices(
     fetchCover?: CoverFetcher;
     /** Tests shorten the fediverse delivery's retry delays; servers use its defaults. */
     fediverseDeliveryOptions?: Partial<FediverseDeliveryOptions>;
+    /** Reads an uploaded reading for a chapbook's EPUB (absent: chapbooks carry no readings). */
+    readStoredObject?: ReadStoredObject;
+    /** Tests hold a chapbook's build open or shorten its lease; servers use its defaults. */
+    chapbookBuilderOptions?: Partial<ChapbookBuilderOptions>;
   },
 ) {
   const deps = {
@@ -94,8 +104,19 @@ export function createServices(
     signingKeys: fediverse.signingKeys,
     deliveryOptions: deps.fediverseDeliveryOptions,
   });
+  const chapbooks = createChapbookService(deps);
+  const chapbookBuilder = createChapbookBuilder({
+    ...deps,
+    chapbooks,
+    contentChanges,
+    siteSettings,
+    readStoredObject: deps.readStoredObject,
+    options: deps.chapbookBuilderOptions,
+  });
   return {
     health: createHealthService(deps.handle),
+    chapbooks,
+    chapbookBuilder,
     databaseUpkeep: createDatabaseUpkeep({ ...deps, recentlyDeleted }),
     contentChanges,
     recentlyDeleted,

@@ -38,7 +38,7 @@ export async function keepVersion(
   /** Who replaced it: the admin saving, or the import's poet (null when the operator's CLI ran it). */
   admin: Pick<AdminActor, "id"> | { id: null },
   poemId: number,
-  before: { title: string; stanzas: string[]; updatedAt: Date },
+  before: { title: string; stanzas: string[]; stanzaTimings: number[] | null; updatedAt: Date },
   after: { title: string; stanzas: string[] },
 ): Promise<void> {
   const isStanzaChange = !sameStanzas(before.stanzas, after.stanzas);
@@ -49,6 +49,7 @@ export async function keepVersion(
       poemId,
       title: before.title,
       stanzas: before.stanzas,
+      stanzaTimings: before.stanzaTimings,
       savedAt: before.updatedAt,
       replacedBy: admin.id,
     })

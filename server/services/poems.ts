@@ -14,6 +14,8 @@ export const poemColumns = {
   slug: poems.slug,
   stanzas: poems.stanzas,
   audioUrl: poems.audioUrl,
+  stanzaTimings: poems.stanzaTimings,
+  readingDuration: poems.readingDuration,
   coverUrl: poems.coverUrl,
   coverAlt: poems.coverAlt,
   coverWidth: poems.coverWidth,

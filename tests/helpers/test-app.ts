@@ -8,6 +8,7 @@ import type { PageHandler } from "../../server/http/page-handler.ts";
 import type { ImageUrlCheckOptions } from "../../server/images/image-url-check.ts";
 import { createLogger } from "../../server/logger.ts";
 import { createMailer } from "../../server/mail/transport.ts";
+import type { ChapbookBuilderOptions } from "../../server/services/chapbook-builder.ts";
 import type { DigestSenderOptions } from "../../server/services/digest-sender.ts";
 import { createCoverFetcher } from "../../server/services/images.ts";
 import type { ImportOptions } from "../../server/services/import.ts";
@@ -36,6 +37,8 @@ export interface TestAppOptions {
   importOptions?: Partial<ImportOptions>;
   /** Where an import may fetch covers from (a test's own loopback server); else public addresses. */
   coverUrlCheck?: ImageUrlCheckOptions;
+  /** A chapbook build held open, or a shorter lease. */
+  chapbookBuilderOptions?: Partial<ChapbookBuilderOptions>;
 }
 
 /**
@@ -71,6 +74,8 @@ export async function createTestApp(driver: Driver, options: TestAppOptions = {}
     importOptions: options.importOptions,
     fetchCover: createCoverFetcher(objectStore, options.coverUrlCheck),
     fediverseDeliveryOptions: options.fediverseDeliveryOptions,
+    readStoredObject: (key) => objectStore.get(key),
+    chapbookBuilderOptions: options.chapbookBuilderOptions,
   });
   const app = createApp({
     config,

@@ -69,6 +69,9 @@ export const ACCESS_MATRIX: { [Name in Exclude<RouteName, AdminRouteName>]: Acce
   uploadImage: { expect: everyone(404) },
   uploadAudio: { expect: everyone(404) },
   stanzaCard: { expect: everyone("ok") },
+  // The sample poem has no timed reading, and "0.png" is no chapbook's file.
+  readingCaptions: { expect: everyone(404) },
+  chapbookFile: { expect: everyone(404) },
   robotsTxt: { expect: everyone("ok") },
   // The fediverse actor's documents are public; its inboxes take only signed activities.
   webfinger: { expect: everyone(400) },

@@ -9,6 +9,11 @@ export interface DemoPoem {
   coverAlt: string;
   coverPalette: [string, string];
   daysAgo: number;
+  /**
+   * A reading shipped with the demo (a short synthetic voice made once with espeak-ng, in this
+   * folder), with where each stanza begins, so a new poet sees the voice read along.
+   */
+  reading?: { file: string; stanzaTimings: number[]; duration: number };
 }
 export interface DemoEmber {
   text: string;
@@ -95,6 +100,11 @@ export const DEMO_POEMS: DemoPoem[] = [
     coverAlt: "Steam rising from a kettle in soft morning light",
     coverPalette: ["#a16207", "#422006"],
     daysAgo: 13,
+    reading: {
+      file: "small-liturgy-reading.mp3",
+      stanzaTimings: [0.3, 5, 9.2],
+      duration: 16.75,
+    },
   },
   {
     title: "Teaching Her to Ride",

@@ -1,0 +1,331 @@
+import { createRequire } from "node:module";
+import PDFDocument from "pdfkit";
+import type { ChapbookTrim } from "../../common/schemas/chapbooks.ts";
+import type { ChapbookContent } from "./content.ts";
+
+/**
+ * A chapbook as a print-ready PDF (docs/decisions/066-chapbook-pdf.md), set with pdfkit in EB
+ * Garamond, embedded: the trim size as the page (with bleed when asked), front matter without
+ * folios, contents with the pages the poems start on (laid out first, then drawn), each poem on a
+ * new page with its title kept with its first lines, indentation kept, long lines wrapped with a
+ * hanging indent, and a stanza never split when it fits on a page (a longer one breaks between
+ * its lines, with a 'stanza continues' mark).
+ */
+
+const POINTS_PER_INCH = 72;
+const POINTS_PER_MM = 72 / 25.4;
+/** Page sizes in points, and the bleed each trim's printers ask for (3 mm, or 0.125 in). */
+const TRIMS: Record<ChapbookTrim, { width: number; height: number; bleed: number }> = {
+  a5: { width: 148 * POINTS_PER_MM, height: 210 * POINTS_PER_MM, bleed: 3 * POINTS_PER_MM },
+  "5.5x8.5": { width: 5.5 * POINTS_PER_INCH, height: 8.5 * POINTS_PER_INCH, bleed: 9 },
+  "6x9": { width: 6 * POINTS_PER_INCH, height: 9 * POINTS_PER_INCH, bleed: 9 },
+};
+
+const TYPE_SIZE = 10.5;
+const LEADING = 14;
+const TITLE_SIZE = 15;
+/** A wrapped line's later rows hang this far in (2em), as on the site. */
+const HANG = 2 * TYPE_SIZE;
+/** One typed space of indentation is half an em, as in the EPUB. */
+const INDENT_PER_SPACE = TYPE_SIZE / 2;
+const STANZA_GAP = LEADING * 0.9;
+const CONTINUES = "stanza continues";
+
+const fontFile = (name: string) =>
+  createRequire(import.meta.url).resolve(`@fontsource/eb-garamond/files/eb-garamond-${name}.woff`);
+const FONTS = {
+  roman: fontFile("latin-400-normal"),
+  italic: fontFile("latin-400-italic"),
+  medium: fontFile("latin-500-normal"),
+};
+
+/** One row of type on a page: where it goes and in which face. */
+interface Row {
+  text: string;
+  x: number;
+  y: number;
+  face: keyof typeof FONTS;
+  size: number;
+  align?: "right" | "center";
+}
+
+interface Page {
+  rows: Row[];
+  /** The number printed at its foot, or none on the front matter and blank pages. */
+  folio: number | null;
+}
+
+interface Frame {
+  left: number;
+  top: number;
+  width: number;
+  bottom: number;
+  pageWidth: number;
+}
+
+/** The text area inside the trim (and the bleed around it). */
+function frameOf(trim: ChapbookTrim, bleed: boolean): Frame {
+  const size = TRIMS[trim];
+  const outside = bleed ? size.bleed : 0;
+  const margin = Math.round(size.width * 0.13);
+  return {
+    left: outside + margin,
+    top: outside + margin,
+    width: size.width - 2 * margin,
+    bottom: outside + size.height - margin * 1.25,
+    pageWidth: size.width + 2 * outside,
+  };
+}
+
+type Measure = (text: string, face: keyof typeof FONTS, size: number) => number;
+
+/** Wraps words to `width`; the rows after the first have `hang` less room. */
+function wrap(
+  text: string,
+  width: number,
+  hang: number,
+  measure: Measure,
+  face: keyof typeof FONTS,
+  size: number,
+) {
+  const rows: string[] = [];
+  let current = "";
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    const room = rows.length === 0 ? width : width - hang;
+    const candidate = current ? `${current} ${word}` : word;
+    if (current && measure(candidate, face, size) > room) {
+      rows.push(current);
+      current = word;
+    } else current = candidate;
+  }
+  if (current || rows.length === 0) rows.push(current);
+  return rows;
+}
+
+/** A verse line as rows, its indentation kept and its wrap hung 2em further in. */
+function verseRows(line: string, frame: Frame, measure: Measure) {
+  const words = line.trimStart();
+  const indent = Math.min((line.length - words.length) * INDENT_PER_SPACE, frame.width / 2);
+  return wrap(words, frame.width - indent, HANG, measure, "roman", TYPE_SIZE).map((text, at) => ({
+    text,
+    dx: indent + (at === 0 ? 0 : HANG),
+  }));
+}
+
+/** Lays out every page; poems' first pages are known before the contents are drawn. */
+class Layout {
+  pages: Page[] = [];
+  private y = 0;
+  private frame: Frame;
+  private measure: Measure;
+  constructor(frame: Frame, measure: Measure) {
+    this.frame = frame;
+    this.measure = measure;
+  }
+
+  get page(): Page {
+    const last = this.pages.at(-1);
+    if (!last) throw new Error("no page yet");
+    return last;
+  }
+
+  newPage(folio: boolean) {
+    this.pages.push({ rows: [], folio: folio ? this.pages.length + 1 : null });
+    this.y = this.frame.top;
+  }
+
+  /** Starts a poem on a new page, on a right-hand (odd) one when asked. */
+  startPoem(recto: boolean) {
+    this.newPage(true);
+    if (recto && this.pages.length % 2 === 0) {
+      this.page.folio = null;
+      this.newPage(true);
+    }
+    return this.pages.length;
+  }
+
+  room = () => this.frame.bottom - this.y;
+
+  put(text: string, face: Row["face"], size: number, dx = 0, align?: Row["align"]) {
+    this.page.rows.push({ text, x: this.frame.left + dx, y: this.y, face, size, align });
+    this.y += size === TYPE_SIZE ? LEADING : size * 1.35;
+  }
+
+  skip(height: number) {
+    this.y += height;
+  }
+
+  /** Paragraphs of prose (front and back matter), wrapped, centred when asked. */
+  prose(text: string, face: Row["face"], align?: Row["align"]) {
+    for (const paragraph of text
+      .split(/\n\s*\n/)
+      .map((part) => part.trim())
+      .filter(Boolean)) {
+      for (const row of wrap(paragraph, this.frame.width, 0, this.measure, face, TYPE_SIZE)) {
+        if (this.room() < LEADING) this.newPage(this.page.folio !== null);
+        this.put(row, face, TYPE_SIZE, 0, align);
+      }
+      this.skip(STANZA_GAP);
+    }
+  }
+
+  poem(title: string, stanzas: string[][]) {
+    for (const row of wrap(title, this.frame.width, 0, this.measure, "medium", TITLE_SIZE)) {
+      this.put(row, "medium", TITLE_SIZE);
+    }
+    this.skip(LEADING);
+    stanzas.forEach((lines, index) => {
+      const rowsOfLines = lines.map((line) => verseRows(line, this.frame, this.measure));
+      const height = rowsOfLines.flat().length * LEADING;
+      if (index > 0) this.skip(STANZA_GAP);
+      const fullPage = this.frame.bottom - this.frame.top;
+      if (height > this.room() && height <= fullPage) this.newPage(true);
+      this.stanza(rowsOfLines);
+    });
+  }
+
+  /** A stanza's lines; one longer than the page breaks between lines, marked at the break. */
+  private stanza(rowsOfLines: { text: string; dx: number }[][]) {
+    rowsOfLines.forEach((rows, at) => {
+      const isLast = at === rowsOfLines.length - 1;
+      // Room for the line, and for the mark if the stanza goes on past this page.
+      const needed = rows.length * LEADING + (isLast ? 0 : LEADING);
+      if (needed > this.room() && this.y > this.frame.top) {
+        this.put(CONTINUES, "italic", TYPE_SIZE - 2, 0, "right");
+        this.newPage(true);
+      }
+      for (const row of rows) this.put(row.text, "roman", TYPE_SIZE, row.dx);
+    });
+  }
+}
+
+const CONTENTS_TITLE = "Contents";
+
+/** The pages the contents take: one row per poem title (long titles wrap). */
+function contentsRows(content: ChapbookContent, frame: Frame, measure: Measure) {
+  return content.poems.map((poem) =>
+    wrap(poem.title, frame.width - 36, 0, measure, "roman", TYPE_SIZE),
+  );
+}
+
+function frontMatter(layout: Layout, content: ChapbookContent, frame: Frame) {
+  layout.newPage(false);
+  layout.skip((frame.bottom - frame.top) * 0.25);
+  layout.put(content.title, "medium", TITLE_SIZE * 1.6, 0, "center");
+  if (content.subtitle) layout.put(content.subtitle, "italic", TITLE_SIZE, 0, "center");
+  layout.skip(LEADING * 3);
+  layout.put(content.author, "roman", TITLE_SIZE, 0, "center");
+  layout.newPage(false);
+  layout.skip((frame.bottom - frame.top) * 0.6);
+  layout.prose(`${content.copyright}\n\n${content.siteUrl}`, "roman");
+  if (content.dedication || content.epigraph) {
+    layout.newPage(false);
+    layout.skip((frame.bottom - frame.top) * 0.2);
+    if (content.dedication) layout.prose(content.dedication, "italic", "center");
+    if (content.epigraph) layout.prose(content.epigraph, "italic", "center");
+  }
+}
+
+/** Lays the book out: front matter, contents (page numbers filled in afterwards), poems, back. */
+function layOut(
+  content: ChapbookContent,
+  frame: Frame,
+  measure: Measure,
+  onPoem: (done: number) => void,
+) {
+  const layout = new Layout(frame, measure);
+  frontMatter(layout, content, frame);
+  layout.newPage(false);
+  layout.put(CONTENTS_TITLE, "medium", TITLE_SIZE);
+  layout.skip(LEADING);
+  const entries: { page: Page; y: number; poem: number }[] = [];
+  contentsRows(content, frame, measure).forEach((rows, poem) => {
+    if (layout.room() < rows.length * LEADING) layout.newPage(false);
+    rows.forEach((row) => {
+      layout.put(row, "roman", TYPE_SIZE);
+    });
+    const last = layout.page.rows.at(-1);
+    entries.push({ page: layout.page, y: last?.y ?? 0, poem });
+  });
+  const starts = content.poems.map((poem, index) => {
+    const start = layout.startPoem(content.rectoStarts);
+    layout.poem(poem.title, poem.stanzas);
+    onPoem(index + 1);
+    return start;
+  });
+  for (const { page, y, poem } of entries) {
+    page.rows.push({
+      text: String(starts[poem]),
+      x: frame.left,
+      y,
+      face: "roman",
+      size: TYPE_SIZE,
+      align: "right",
+    });
+  }
+  if (content.acknowledgements || content.aboutPoet) {
+    layout.newPage(true);
+    if (content.acknowledgements) {
+      layout.put("Acknowledgements", "medium", TITLE_SIZE);
+      layout.skip(LEADING);
+      layout.prose(content.acknowledgements, "roman");
+    }
+    if (content.aboutPoet) {
+      layout.skip(LEADING);
+      layout.put("About the poet", "medium", TITLE_SIZE);
+      layout.skip(LEADING);
+      layout.prose(content.aboutPoet, "roman");
+    }
+  }
+  return layout.pages;
+}
+
+/** The PDF's bytes. `onPoem` is told as each poem is laid out, for the build's progress. */
+export async function makePdf(
+  content: ChapbookContent,
+  onPoem: (done: number) => void = () => {},
+): Promise<Uint8Array> {
+  const size = TRIMS[content.trim];
+  const frame = frameOf(content.trim, content.bleed);
+  const outside = content.bleed ? size.bleed : 0;
+  const doc = new PDFDocument({
+    size: [frame.pageWidth, size.height + 2 * outside],
+    autoFirstPage: false,
+    info: { Title: content.title, Author: content.author, Creator: content.siteUrl },
+    lang: "en",
+  });
+  for (const [face, file] of Object.entries(FONTS)) doc.registerFont(face, file);
+  const measure: Measure = (text, face, fontSize) =>
+    doc.font(face).fontSize(fontSize).widthOfString(text);
+  const pages = layOut(content, frame, measure, onPoem);
+  const chunks: Buffer[] = [];
+  doc.on("data", (chunk: Buffer) => chunks.push(chunk));
+  const ended = new Promise<void>((resolve) => doc.on("end", () => resolve()));
+  for (const page of pages) {
+    doc.addPage({ size: [frame.pageWidth, size.height + 2 * outside], margin: 0 });
+    if (content.bleed) {
+      const trimBox = [outside, outside, outside + size.width, outside + size.height];
+      const bleedBox = [0, 0, frame.pageWidth, size.height + 2 * outside];
+      // The printer trims at TrimBox; the bleed around it is the page itself.
+      Object.assign(doc.page.dictionary.data, { TrimBox: trimBox, BleedBox: bleedBox });
+    }
+    for (const row of page.rows) {
+      doc.font(row.face).fontSize(row.size);
+      const options = row.align
+        ? { width: frame.width, align: row.align, lineBreak: false }
+        : { lineBreak: false };
+      doc.text(row.text, row.align ? frame.left : row.x, row.y, options);
+    }
+    if (page.folio !== null) {
+      doc.font("roman").fontSize(TYPE_SIZE - 1);
+      doc.text(String(page.folio), frame.left, frame.bottom + LEADING * 1.5, {
+        width: frame.width,
+        align: "center",
+        lineBreak: false,
+      });
+    }
+  }
+  doc.end();
+  await ended;
+  return new Uint8Array(Buffer.concat(chunks));
+}
