@@ -3,6 +3,7 @@ import type { Database } from "../db/client.ts";
 import { importItems, poems, poemTags } from "../db/schema.ts";
 import { fingerprintOf, type ImportedItem, itemKey, type StoredPoem } from "./import-identity.ts";
 import { keepVersion } from "./poem-revisions.ts";
+import { timingsToKeep } from "./stanza-timings.ts";
 
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
@@ -28,7 +29,14 @@ export async function updateChangedPoems(
     const fingerprint = fingerprintOf(poem);
     if (!item || item.fingerprint === null || item.fingerprint === fingerprint) continue;
     const [before] = await tx
-      .select({ title: poems.title, stanzas: poems.stanzas, updatedAt: poems.updatedAt })
+      .select({
+        title: poems.title,
+        stanzas: poems.stanzas,
+        audioUrl: poems.audioUrl,
+        stanzaTimings: poems.stanzaTimings,
+        readingDuration: poems.readingDuration,
+        updatedAt: poems.updatedAt,
+      })
       .from(poems)
       .where(eq(poems.id, item.poemId))
       .for("update");
@@ -42,6 +50,8 @@ export async function updateChangedPoems(
       .set({
         title: poem.title,
         stanzas: poem.stanzas,
+        // New stanzas ask for their reading's timings again; the same stanzas keep them.
+        ...timingsToKeep({ stanzas: poem.stanzas, audioUrl: before.audioUrl }, before),
         draft: poem.state === "draft",
         ...(poem.publishAt ? { publishAt: new Date(poem.publishAt) } : {}),
       })
