@@ -32,6 +32,8 @@ export const SITE_PATH_SEGMENTS: ReadonlySet<string> = new Set([
   "sitemap.xml",
   "feed.xml",
   "favicon.ico",
+  "manifest.webmanifest",
+  "chapbooks",
   "fediverse",
   ".well-known",
 ]);
