@@ -275,13 +275,6 @@ export const endpoints = {
     answer: adminPoem,
     status: 201,
   }),
-  /** One poem as the editor opens it, with its stanza timings (docs/product/chapbook.md). */
-  getAdminPoem: endpoint({
-    method: "GET",
-    path: "/api/admin/poems/:id",
-    params: poemIdParams,
-    answer: adminPoem,
-  }),
   updatePoem: endpoint({
     method: "PUT",
     path: "/api/admin/poems/:id",
@@ -316,6 +309,13 @@ export const endpoints = {
     method: "GET",
     path: "/api/admin/poems/deleted",
     answer: z.array(deletedItem),
+  }),
+  /** One poem as the editor opens it, with its stanza timings (docs/product/chapbook.md). */
+  getAdminPoem: endpoint({
+    method: "GET",
+    path: "/api/admin/poems/:id",
+    params: poemIdParams,
+    answer: adminPoem,
   }),
   restorePoem: endpoint({
     method: "POST",

@@ -13,7 +13,6 @@ export function adminContentRoutes(services: Services) {
   return routesAt<AdminEnv>("/api/admin")
     .call(endpoints.listAdminPoems, (_input, c) => contentAdmin.listPoems(c.var.admin))
     .call(endpoints.createPoem, ({ body }, c) => contentAdmin.createPoem(c.var.admin, body))
-    .call(endpoints.getAdminPoem, ({ params }, c) => contentAdmin.getPoem(c.var.admin, params.id))
     .call(endpoints.updatePoem, ({ params, body }, c) =>
       contentAdmin.updatePoem(c.var.admin, params.id, body),
     )
@@ -27,6 +26,8 @@ export function adminContentRoutes(services: Services) {
       await recentlyDeleted.deletePoem(c.var.admin, params.id);
     })
     .call(endpoints.listDeletedPoems, (_input, c) => recentlyDeleted.listDeletedPoems(c.var.admin))
+    // After Recently deleted: routes match in the order they are registered, and `deleted` is no id.
+    .call(endpoints.getAdminPoem, ({ params }, c) => contentAdmin.getPoem(c.var.admin, params.id))
     .call(endpoints.restorePoem, ({ params }, c) =>
       recentlyDeleted.restorePoem(c.var.admin, params.id),
     )
