@@ -173,4 +173,25 @@ describe("reduceHtml", () => {
       { numRuns: 2000 },
     );
   });
+
+  it("never lets a paragraph that held only an image join the stanzas around it", () => {
+    // Ghost 1.x: one line a paragraph, an image in a paragraph of its own, no empty paragraphs.
+    const { stanzas, notes } = reduceHtml(
+      "<p>one</p><p>two</p><p><img src=a.jpg></p><p>three</p><figure><img src=b.jpg></figure><p>four</p>",
+    );
+    expect(stanzas).toEqual(["one", "two", "three", "four"]);
+    expect(notes).toEqual(["Dropped 2 images"]);
+    // Line-per-paragraph poems: the image still stands between two stanzas.
+    const grouped = reduceHtml("<p>a</p><p>b</p><p></p><p>c</p><p><img src=x></p><p>d</p>");
+    expect(grouped.stanzas).toEqual(["a / b", "c", "d"]);
+    expect(grouped.notes).toContain(
+      "Each line was its own paragraph: the empty paragraphs between them were read as stanza breaks",
+    );
+  });
+
+  it("says when a blank line inside a paragraph split it into stanzas", () => {
+    const { stanzas, notes } = reduceHtml("<p>one<br><br>two</p><p>three</p>");
+    expect(stanzas).toEqual(["one", "two", "three"]);
+    expect(notes).toEqual(["A paragraph with a blank line in it became two stanzas"]);
+  });
 });

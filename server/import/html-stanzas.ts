@@ -265,10 +265,18 @@ export function reduceHtml(html: string, whitespace: Whitespace = "html"): Reduc
     ...headings.map((heading) => `Dropped the heading “${heading}”`),
     ...[...dropped].map(([kind, count]) => `Dropped ${describe(kind, count)}`),
   ];
-  const { stanzas, grouped } = stanzasOf(paragraphs);
+  const { stanzas, grouped, split } = stanzasOf(paragraphs);
   if (grouped) {
     notes.push(
       "Each line was its own paragraph: the empty paragraphs between them were read as stanza breaks",
+    );
+  }
+  // A blank line is the stanza break of plain text; in HTML, two line breaks in one paragraph are.
+  if (split > 0 && whitespace === "html") {
+    notes.push(
+      split === 1
+        ? "A paragraph with a blank line in it became two stanzas"
+        : `${split} paragraphs with a blank line in them became separate stanzas`,
     );
   }
   return { stanzas, notes, unreadable: null };
@@ -285,7 +293,12 @@ function finishLine(raw: string): string {
     .trimEnd();
 }
 
-function stanzasOf(paragraphs: Paragraph[]): { stanzas: string[]; grouped: boolean } {
+function stanzasOf(paragraphs: Paragraph[]): {
+  stanzas: string[];
+  grouped: boolean;
+  /** How many paragraphs a blank line inside them split into more than one stanza. */
+  split: number;
+} {
   const isEmpty = (paragraph: Paragraph) => paragraph.lines.every((text) => text.trim() === "");
   const filled = paragraphs.filter((paragraph) => !isEmpty(paragraph));
   const singleLines = filled.every(
@@ -312,7 +325,9 @@ function stanzasOf(paragraphs: Paragraph[]): { stanzas: string[]; grouped: boole
     for (const paragraph of filled) groups.push(paragraph.lines);
   }
   const stanzas: string[] = [];
+  let split = 0;
   for (const group of groups) {
+    const first = stanzas.length;
     let stanza: string[] = [];
     for (const text of [...group, ""]) {
       if (text.trim() === "") {
@@ -322,9 +337,10 @@ function stanzasOf(paragraphs: Paragraph[]): { stanzas: string[]; grouped: boole
         stanza.push(text);
       }
     }
+    if (stanzas.length - first > 1) split += 1;
   }
   const grouped = singleLines && spacers && groups.some((group) => group.length > 1);
-  return { stanzas, grouped };
+  return { stanzas, grouped, split };
 }
 
 /** One line of text from a title or field that may hold entities or markup ("&#x201C;", "<em>"). */

@@ -194,4 +194,13 @@ describe("poem limits (common/schemas/admin.ts)", () => {
       ],
     });
   });
+
+  it("reads a bare year as that year, and says when a date cannot be read rather than dating it now in silence", async () => {
+    const year = await file("a.md", "---\ndate: 2019\n---\nline\n");
+    expect(year.poems[0]?.publishAt).toEqual(new Date("2019-01-01T00:00:00Z"));
+    const unreadable = await file("b.md", "---\ndate: spring of that year\n---\nline\n");
+    expect(unreadable.poems[0]?.notes).toContain(
+      "Its date “spring of that year” could not be read: it is dated at the import",
+    );
+  });
 });

@@ -3,7 +3,7 @@ import { stanzaFromLines } from "../../common/stanza.ts";
 import type { Archive, ArchiveEntry } from "./archive.ts";
 import { reduceHtml } from "./html-stanzas.ts";
 import { addPoem } from "./poem.ts";
-import { parseDate } from "./text.ts";
+import { parseDate, quotedValue } from "./text.ts";
 import type { ParsedImport } from "./types.ts";
 import { ImportFileError } from "./types.ts";
 
@@ -133,7 +133,16 @@ async function addPoemFile(entry: ArchiveEntry, into: ParsedImport, now: Date): 
   const stanzas = reduced ? reduced.stanzas : stanzasOfText(lines.join("\n"));
   if (reduced) notes.push(...reduced.notes);
   const draft = data.draft === true;
-  const date = parseDate(data.date);
+  // YAML reads `date: 2019` as a number: a year, not Ghost's milliseconds.
+  const date =
+    typeof data.date === "number"
+      ? Number.isInteger(data.date) && data.date >= 1000 && data.date <= 9999
+        ? new Date(Date.UTC(data.date, 0, 1))
+        : null
+      : parseDate(data.date);
+  if (date === null && data.date != null && data.date !== "" && !draft) {
+    notes.push(`Its date ${quotedValue(data.date)} could not be read: it is dated at the import`);
+  }
   addPoem(
     {
       sourceId: entry.name,
