@@ -58,7 +58,7 @@ describe.each(drivers)("backup and restore from %s", (driver) => {
     });
     await t.db.insert(fediverseFollowers).values({ actorId: follower });
     await t.db.insert(fediverseBlocks).values({ kind: "server", value: "spam.example" });
-  });
+  }, 120_000);
   afterAll(() => t.close());
 
   it.each(drivers)(
@@ -135,7 +135,7 @@ describe.each(drivers)("restore through the CLI on %s", (driver) => {
     file = path.join(t.dataDir, "site.backup.gz");
     await commands.backup?.run(operatorOf(t), [file]);
     await createPoem(t.db, { title: "Written after", slug: "written-after" });
-  });
+  }, 120_000);
   afterAll(() => t.close());
 
   it("says table by table what a dry run would replace, and writes nothing", async () => {
