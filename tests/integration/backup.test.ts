@@ -122,7 +122,7 @@ describe.each(drivers)("backup and restore from %s", (driver) => {
     } finally {
       await target.close();
     }
-  });
+  }, 120_000);
 });
 
 describe.each(drivers)("restore through the CLI on %s", (driver) => {
