@@ -8,6 +8,7 @@ import {
   stanzasToText,
   stanzaText,
   truncate,
+  withIndentationKept,
 } from "./stanza.ts";
 
 describe("stanzas", () => {
@@ -88,6 +89,12 @@ describe("a line that holds the marker (docs/decisions/062-a-line-that-holds-the
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it("keeps a line's indentation whole in HTML, which collapses spaces", () => {
+    const line = `${" ".repeat(45)}far in`;
+    expect(withIndentationKept(line)).toBe(`${"\u00a0".repeat(45)}far in`);
+    expect(withIndentationKept("flush")).toBe("flush");
   });
 
   it("writes a line without a marker or an escape to undo as it is", () => {

@@ -57,6 +57,15 @@ export function stanzaLines(stanza: StanzaLike): string[] {
 }
 
 /**
+ * A line for HTML, which collapses spaces (mail, fediverse posts): its indentation as no-break
+ * spaces, so all of it shows.
+ */
+export function withIndentationKept(line: string): string {
+  const words = line.trimStart();
+  return "\u00a0".repeat(line.length - words.length) + words;
+}
+
+/**
  * A stanza as one line of plain text, for previews, descriptions and share text: read by people,
  * never split again, so a line's own ' / ' is shown as it is.
  */

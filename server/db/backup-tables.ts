@@ -18,7 +18,7 @@ export const LEFT_OUT_OF_BACKUPS: Readonly<Record<string, string>> = {
     "today's visitor hashes never outlive their day (decision 049); the day's counts are in daily_counts",
 };
 
-/** Every table the schema exports, in the order it declares them. */
+/** Every table the schema exports. */
 export const SCHEMA_TABLES: readonly PgTable[] = (Object.values(schema) as unknown[]).filter(
   (value): value is PgTable => is(value, PgTable),
 );
@@ -32,12 +32,14 @@ function parentsOf(table: PgTable): PgTable[] {
 
 /**
  * Tables with every parent before its children, so a restore inserts each row after the rows it
- * points at and a replace deletes in the reverse order. Ties keep the schema's order.
+ * points at and a replace deletes in the reverse order. Ties go by name: a module namespace's
+ * order is alphabetical under Node and the order of declaration under Vite, and a backup must
+ * list its tables the same way wherever it is made.
  */
 export function parentsFirst(tables: readonly PgTable[]): PgTable[] {
   const ordered: PgTable[] = [];
   const placed = new Set<PgTable>();
-  const waiting = [...tables];
+  const waiting = [...tables].sort((a, b) => getTableName(a).localeCompare(getTableName(b), "en"));
   while (waiting.length > 0) {
     const ready = waiting.findIndex((table) =>
       parentsOf(table).every((parent) => placed.has(parent) || !tables.includes(parent)),

@@ -102,15 +102,13 @@ async function rowCount(db: Pick<Database, "execute">, table: PgTable): Promise<
   return Number(row?.count ?? 0);
 }
 
-/**
- * What restoring `backup` would do, table by table (`restore --dry-run`), and whether the site
- * has content it would replace: rows in any of its tables but the seeded ones.
- */
 export interface RestorePlan {
   tables: TableReplacement[];
+  /** Rows in any of the backup's tables but the seeded ones: a restore must replace them. */
   hasContent: boolean;
 }
 
+/** What restoring `backup` would do, table by table (`restore --dry-run`). */
 export async function planRestore(db: Database, backup: Backup): Promise<RestorePlan> {
   checkFormat(backup);
   const tables: TableReplacement[] = [];

@@ -2,7 +2,7 @@ import { Article, Hashtag, Image, Note, PUBLIC_COLLECTION } from "@fedify/vocab"
 import { Temporal as Polyfill } from "@js-temporal/polyfill";
 import type { Poem } from "../../common/schemas/poems.ts";
 import { tagSlug } from "../../common/slug.ts";
-import { stanzaLines } from "../../common/stanza.ts";
+import { stanzaLines, withIndentationKept } from "../../common/stanza.ts";
 import { escapeMarkup } from "../escape.ts";
 import { poemObjectUrl, stanzaObjectUrl } from "./object-urls.ts";
 
@@ -34,7 +34,9 @@ export const instant = (date: Date): Temporal.Instant =>
 
 /** A stanza's lines as one HTML paragraph body, each line escaped, broken with `<br>`. */
 function stanzaHtml(stanza: string): string {
-  return stanzaLines(stanza).map(escapeMarkup).join("<br>");
+  return stanzaLines(stanza)
+    .map((line) => escapeMarkup(withIndentationKept(line)))
+    .join("<br>");
 }
 
 /**

@@ -1,6 +1,6 @@
 import { formatLongDay } from "../../common/dates.ts";
 import type { DigestContent } from "../../common/schemas/digest.ts";
-import { stanzaLines } from "../../common/stanza.ts";
+import { stanzaLines, withIndentationKept } from "../../common/stanza.ts";
 import { escapeMarkup } from "../escape.ts";
 import { emailLayout, type MailSite, textSignature } from "./html.ts";
 
@@ -35,7 +35,8 @@ const heading = (title: string) =>
   `<h2 style="font-size:13px;letter-spacing:.12em;text-transform:uppercase;color:#9f4314;margin:32px 0 12px">${escapeMarkup(title)}</h2>`;
 
 /** Lines of content as escaped HTML, each on its own line: nothing from the site is markup. */
-const htmlLines = (lines: string[]) => lines.map(escapeMarkup).join("<br>");
+const htmlLines = (lines: string[]) =>
+  lines.map((line) => escapeMarkup(withIndentationKept(line))).join("<br>");
 
 /**
  * The weekly digest as HTML and plain text. Every value comes from the site's content (or the

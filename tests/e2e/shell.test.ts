@@ -288,7 +288,7 @@ describe("operator CLI beside a running server", () => {
     try {
       const backup = await site.server.cli("backup", file);
       expect(backup.code).toBe(0);
-      expect(backup.stdout).toMatch(/^backup written to .*: users \d+, .*poems \d+/);
+      expect(backup.stdout).toMatch(/^backup written to .*: books \d+, .*poems \d+, .*users \d+/);
       expect((await site.server.cli("backup", file)).stderr).toContain(
         "exists; choose a new file name",
       );
@@ -305,7 +305,7 @@ describe("operator CLI beside a running server", () => {
       // The content alone, as readable JSON, into another site.
       const exportFile = path.join(scratch, "content.json");
       const exported = await site.server.cli("export", exportFile);
-      expect(exported.stdout).toMatch(/^content exported to .*: tags \d+, poems \d+/);
+      expect(exported.stdout).toMatch(/^content exported to .*: books \d+, embers \d+, poems \d+/);
       expect(JSON.parse(fs.readFileSync(exportFile, "utf8")).scope).toBe("content");
       const elsewhere = { ...process.env, DATA_DIR: path.join(scratch, "elsewhere") };
       const imported = await runCli(["import", exportFile], elsewhere);

@@ -219,7 +219,7 @@ describe.each(drivers)("a backup of every table from %s", (driver) => {
     source = await openTestDatabase(driver);
     await fillEveryTable(source.db);
     backup = JSON.parse(JSON.stringify(await createBackup(source.db)));
-  });
+  }, 120_000);
   afterAll(() => source.close());
 
   it("has rows in every table it holds, and names the tables it leaves out", () => {
@@ -252,5 +252,6 @@ describe.each(drivers)("a backup of every table from %s", (driver) => {
         await restored.close();
       }
     },
+    120_000,
   );
 });

@@ -43,7 +43,7 @@ describe.each(drivers)("a poem's lines kept whole on %s", (driver) => {
     admin = await signIn(t, "poet@example.com", { admin: true });
     const [tag] = await ensureTags(t.db, ["lines"]);
     tagId = tag?.id ?? 0;
-  });
+  }, 120_000);
   afterAll(() => t.close());
 
   /** The admin form's text for `poem`, sent as the form sends it. */
