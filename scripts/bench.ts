@@ -17,7 +17,8 @@ import { atLeast, atMost, printTargets, type TargetCheck } from "./targets.ts";
  * Figures are ratios taken in one run: these machines are shared. Each target is loaded for
  * WARM_UP_SECONDS before it is measured, so a first request's compiling and caching is not counted.
  * Prints the targets (docs/product/performance.md) as met or missed; writes
- * bench-results/latest.json for comparison between commits.
+ * bench-results/latest.json. BENCH_BASE=<commit>: this checkout against that commit instead,
+ * row by row, interleaved (scripts/bench-compare.ts).
  */
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -283,6 +284,12 @@ function printRows(rows: Row[], database: string): void {
 
 /** Load tests sign in one reader for thousands of writes: the limits are scaled, not removed. */
 const serverEnv = { LOG_LEVEL: "warn", RATE_LIMIT_SCALE: "1000000" };
+
+if (process.env.BENCH_BASE) {
+  const { compareWithBase } = await import("./bench-compare.ts");
+  await compareWithBase(process.env.BENCH_BASE);
+  process.exit(0);
+}
 
 /**
  * BENCH_ONLY=counting: only the counting rows, beside the raw ceiling, on this shared machine

@@ -145,7 +145,8 @@ export function createCachePolicy(options: {
   // is remembered, since matching React Router's routes costs more than the rest of a cache hit.
   const answers = new Map<string, Sharing | undefined>();
   return (pathWithQuery) => {
-    const path = pathWithQuery.split("?", 1)[0] ?? "/";
+    const queryAt = pathWithQuery.indexOf("?");
+    const path = queryAt < 0 ? pathWithQuery : pathWithQuery.slice(0, queryAt);
     if (answers.has(path)) return answers.get(path);
     const sharing = sharingOfPath(path);
     if (answers.size >= REMEMBERED_PATHS) answers.clear();

@@ -36,12 +36,20 @@ export function gzipForOneResponse(body: Buffer) {
   return gzip(body, { level: GZIP_LEVEL });
 }
 
+/** Accept-Encoding headers already read: browsers send a handful of them, on every request. */
+const preferred = new Map<string, Encoding>();
+const PREFERRED_MAX = 100;
+
 /** For bodies compressed ahead of time in both codings: Brotli, else gzip, else none. */
 export function preferredEncoding(header: string | undefined): Encoding {
+  const known = preferred.get(header ?? "");
+  if (known) return known;
   const accepted = acceptedEncodings(header);
-  if (accepted.has("br") || accepted.has("*")) return "br";
-  if (accepted.has("gzip")) return "gzip";
-  return "identity";
+  const encoding: Encoding =
+    accepted.has("br") || accepted.has("*") ? "br" : accepted.has("gzip") ? "gzip" : "identity";
+  if (preferred.size >= PREFERRED_MAX) preferred.clear();
+  preferred.set(header ?? "", encoding);
+  return encoding;
 }
 
 /** Names Accept-Encoding in the answer's Vary, once (unless it varies with everything). */

@@ -8,12 +8,18 @@ import { wantsActivityJson } from "../fediverse/negotiation.ts";
 import type { Logger } from "../logger.ts";
 import type { Sharing } from "./cache-policy.ts";
 import {
-  acceptedEncodings,
   acceptsGzip,
   type Encoding,
   gzipForOneResponse,
   preferredEncoding,
 } from "./compression.ts";
+import {
+  notModifiedValidator,
+  type Validators,
+  validatorsOf,
+  withoutNonce,
+  withVary,
+} from "./page-representations.ts";
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
@@ -32,22 +38,6 @@ const PER_RESPONSE_HEADERS = new Set([
   "keep-alive",
 ]);
 
-/** The ETag of each coding of a page (decision 029). */
-type Validators = Record<Encoding, string>;
-
-/**
- * Each coding of a page is a representation of its own, with bytes of its own, so each has its
- * own strong validator (RFC 9110 §8.8.3): the identity body's hash, the coding's name after it.
- * A copy gzipped for one response (decision 012) is not the cache's gzip bytes: its is weak.
- */
-function validatorsOf(hash: string, isKept: boolean): Validators {
-  return {
-    identity: `"${hash}"`,
-    gzip: `${isKept ? "" : "W/"}"${hash}-gzip"`,
-    br: `"${hash}-br"`,
-  };
-}
-
 /** A page as every reader of an audience gets it: one render's body, its shared headers. */
 interface SharedPage {
   headers: Record<string, string>;
@@ -61,6 +51,8 @@ interface SharedPage {
 /** A shared page kept in memory, with its body compressed once in both codings. */
 interface Entry extends SharedPage {
   validators: Validators;
+  /** The 200's headers in each coding, made once: a hit with nothing to add copies nothing. */
+  answers: Record<Encoding, Record<string, string>>;
   /** When what readers may see next changes by itself (a new ember day): the copy ends then. */
   expiresAt: number;
   gzip: Buffer;
@@ -68,68 +60,8 @@ interface Entry extends SharedPage {
   bytes: number;
 }
 
-const CODINGS: Encoding[] = ["identity", "gzip", "br"];
-
-/** The page's own Vary (a poem's page varies with Accept) and the names every copy varies by. */
-function withVary(own: string | undefined, names: string[]): string {
-  const added = new Set(names.map((name) => name.toLowerCase()));
-  const kept = (own ?? "")
-    .split(",")
-    .map((name) => name.trim())
-    .filter((name) => name && !added.has(name.toLowerCase()));
-  return [...new Map(kept.map((name) => [name.toLowerCase(), name])).values(), ...names].join(", ");
-}
-
-/**
- * The validator to answer 304 with, when If-None-Match names the page in a coding this request
- * accepts (weak comparison: `W/` aside, RFC 9110 §13.1.2): the one the client holds, which it
- * keeps even when it would now be sent another coding. `*` names whichever it would be sent.
- * Anything else, a garbled header too, names nothing: the full answer.
- */
-function notModifiedValidator(
-  request: IncomingMessage,
-  validators: Validators,
-  selected: Encoding,
-): string | undefined {
-  const header = request.headers["if-none-match"];
-  if (!header) return undefined;
-  let accepted: Set<string> | undefined;
-  for (const listed of header.split(",")) {
-    const held = listed.trim();
-    if (held === "*") return validators[selected];
-    const tag = held.replace(/^W\//, "");
-    for (const coding of CODINGS) {
-      if (tag !== validators[coding].replace(/^W\//, "")) continue;
-      accepted ??= acceptedEncodings(request.headers["accept-encoding"]);
-      if (coding === "identity" || accepted.has(coding) || accepted.has("*")) return held;
-    }
-  }
-  return undefined;
-}
-
-/**
- * A render made fit for many readers, since a nonce must never be reused: the nonce leaves the
- * body, and the policy lets exactly its inline scripts run by their SHA-256 hashes instead.
- * Without it, a page's bytes (and so its ETag) change only when its content does: a reader's
- * If-None-Match still matches after a content change elsewhere, or on another instance.
- */
-function withoutNonce(policy: string, body: Buffer): { policy: string; body: Buffer } {
-  const nonce = /'nonce-([^']*)'/.exec(policy)?.[1];
-  if (!nonce) return { policy, body };
-  const html = body.toString("utf8").replaceAll(` nonce="${nonce}"`, "");
-  const hashes = new Set<string>();
-  for (const match of html.matchAll(/<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)) {
-    hashes.add(
-      `'sha256-${createHash("sha256")
-        .update(match[1] ?? "")
-        .digest("base64")}'`,
-    );
-  }
-  return {
-    policy: policy.replace(`'nonce-${nonce}'`, [...hashes].join(" ") || "'none'"),
-    body: Buffer.from(html),
-  };
-}
+/** The extra headers of an answer that adds none to the page's own (no cookie to clear). */
+const NOTHING_TO_ADD: Record<string, string> = Object.freeze({});
 
 export interface PageCache {
   /**
@@ -242,9 +174,21 @@ export function createPageCache(options: {
     // A content change during the render may have made this copy stale already; the requests
     // that were waiting for it came before the change, so they were answered from it all the same.
     if (startedIn !== generation) return;
+    const validators = validatorsOf(page.hash, true);
+    const answerIn = (encoding: Encoding, body: Buffer) => ({
+      ...page.headers,
+      etag: validators[encoding],
+      ...(encoding === "identity" ? {} : { "content-encoding": encoding }),
+      "content-length": String(body.length),
+    });
     const entry: Entry = {
       ...page,
-      validators: validatorsOf(page.hash, true),
+      validators,
+      answers: {
+        identity: answerIn("identity", page.identity),
+        gzip: answerIn("gzip", gzipped),
+        br: answerIn("br", brotlied),
+      },
       expiresAt: Math.min(expiresAt.getTime(), now() + (page.lifeMs ?? Number.POSITIVE_INFINITY)),
       gzip: gzipped,
       br: brotlied,
@@ -311,13 +255,11 @@ export function createPageCache(options: {
     const held = notModifiedValidator(request, entry.validators, encoding);
     if (held) return answerNotModified(response, entry, held, extraHeaders);
     const body = encoding === "br" ? entry.br : encoding === "gzip" ? entry.gzip : entry.identity;
-    response.writeHead(200, {
-      ...entry.headers,
-      ...extraHeaders,
-      etag: entry.validators[encoding],
-      ...(encoding === "identity" ? {} : { "content-encoding": encoding }),
-      "content-length": String(body.length),
-    });
+    const answer = entry.answers[encoding];
+    response.writeHead(
+      200,
+      extraHeaders === NOTHING_TO_ADD ? answer : { ...answer, ...extraHeaders },
+    );
     response.end(request.method === "HEAD" ? undefined : body);
   }
 
@@ -381,7 +323,9 @@ export function createPageCache(options: {
       if (!sharing || wantsActivityJson(request.headers.accept)) return passToApp();
       const cookie = request.headers.cookie ?? "";
       const sessionCookie = sessionCookieIn(cookie)?.name;
-      if (!sessionCookie) return answerFor(request, response, passToApp, url, "anonymous", {});
+      if (!sessionCookie) {
+        return answerFor(request, response, passToApp, url, "anonymous", NOTHING_TO_ADD);
+      }
       void options
         .audienceOf(cookie)
         .then(({ audience, isSignedIn }) => {
@@ -389,7 +333,7 @@ export function createPageCache(options: {
           // A cookie naming no session (forged, expired, signed out): the anonymous page, and
           // the cookie goes.
           const clearing: Record<string, string> = isSignedIn
-            ? {}
+            ? NOTHING_TO_ADD
             : { "set-cookie": clearedSessionCookie(sessionCookie) };
           answerFor(request, response, passToApp, url, audience, clearing);
         })
