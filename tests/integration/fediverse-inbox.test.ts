@@ -80,10 +80,16 @@ describe.each(drivers)("fediverse inbox on %s", (driver) => {
       to: "as:Public",
       cc: `${site.actorUrl}/followers`,
       attributedTo: site.actorUrl,
-      image: { type: "Image", url: `${site.url}/objects/images/tide.webp`, name: "A grey sea" },
+      image: {
+        type: "Image",
+        url: `${site.url}/objects/images/tide.webp`,
+        mediaType: "image/webp",
+        name: "A grey sea",
+      },
+      attachment: { type: "Image", url: `${site.url}/objects/images/tide.webp` },
+      summary: "the sea <b>comes</b>\nthe sea goes\n\nsalt on the\nwindow\n\nRead the poem:",
       tag: { type: "Hashtag", name: "#SeaSongs", href: `${site.url}/themes/sea-songs` },
     });
-    expect(body.summary).toBeUndefined();
     expect(body.content).toBe(
       `<p>the sea &lt;b&gt;comes&lt;/b&gt;<br>the sea goes <a href="${site.url}/share/poem/tide?s=0">¶</a></p>` +
         `<p>salt on the<br>window <a href="${site.url}/share/poem/tide?s=1">¶</a></p>`,
