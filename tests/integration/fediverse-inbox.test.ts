@@ -108,8 +108,13 @@ describe.each(drivers)("fediverse inbox on %s", (driver) => {
       `${site.url}/poetry/unseen`,
       `${site.url}/poetry/nothing-here`,
       `${site.url}/share/poem/tide?s=7`,
+      // A share address with no stanza, or a bad one, is no object, and never the page's HTML.
+      `${site.url}/share/poem/tide`,
+      `${site.url}/share/poem/tide?s=first`,
     ]) {
-      expect((await fetch(hidden, { headers: { Accept: AP } })).status).toBe(404);
+      const response = await fetch(hidden, { headers: { Accept: AP } });
+      expect(response.status, hidden).toBe(404);
+      expect(response.headers.get("content-type"), hidden).toContain("json");
     }
   });
 

@@ -85,6 +85,15 @@ describe.each(drivers)("a poem on a Mastodon timeline (%s)", (driver) => {
     const content = (create.object as { content: string }).content;
     expect(content).toContain(`The boats come in<br>${NBSP.repeat(4)}their lanterns low,`);
     expect(content).toContain("stanza 3 line 5 with words enough to fill it");
+
+    // The outbox lists the very Create that was delivered, under its id.
+    const outboxPage = (await (
+      await fetch(`${site.actorUrl}/outbox?cursor=0`, {
+        headers: { Accept: "application/activity+json" },
+      })
+    ).json()) as { orderedItems: Array<{ id: string; object: { id: string } }> };
+    const listed = outboxPage.orderedItems.find((item) => item.object.id === poemUrl);
+    expect(listed?.id).toBe(create.id);
   });
 
   it("shows a short poem whole, stanza by stanza, stored line breaks included, and its card", async () => {
