@@ -81,6 +81,8 @@ export interface FediverseDeps {
   poems: PoemService;
   siteSettings: SiteSettingsService;
   voices: FediverseVoices;
+  /** Told of each new follower (insights read their servers again). */
+  onFollower?: () => Promise<void>;
 }
 
 /**
@@ -244,6 +246,7 @@ export function createFediverse(deps: FediverseDeps) {
     handle,
     voices: deps.voices,
     knownSender: prepareSenderRead(db),
+    onFollower: deps.onFollower,
   };
   const isServerBlocked = serverBlockCheck(db);
   /**
