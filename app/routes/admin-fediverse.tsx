@@ -133,7 +133,8 @@ function Blocks() {
       </h2>
       <p className="mt-2 text-sm text-stone-700">
         A blocked server or account can no longer follow, reply or like; its followers are removed
-        and its whispers hidden.
+        and its whispers hidden. Blocking a server blocks its subdomains too: example.social also
+        blocks media.example.social.
       </p>
       <form onSubmit={block} className="mt-4 flex flex-wrap items-start gap-3">
         <div className="min-w-0 flex-1">

@@ -1,4 +1,14 @@
-import { and, desc, eq, exists, or, type Placeholder, type SQL, sql } from "drizzle-orm";
+import {
+  and,
+  desc,
+  eq,
+  exists,
+  or,
+  type Placeholder,
+  type SQL,
+  type SQLWrapper,
+  sql,
+} from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { fediverseBlocks } from "../db/schema.ts";
 
@@ -8,6 +18,24 @@ import { fediverseBlocks } from "../db/schema.ts";
  * lookup, shared by every instance, so a block holds everywhere at once.
  */
 export type BlockKind = "server" | "account";
+
+/**
+ * Whether a host is under a blocked server's name: the server itself or any of its subdomains
+ * (a block of `example.social` covers `media.example.social`), never a name that merely ends
+ * the same way (`notexample.social`).
+ */
+export function isUnderServer(host: string, blocked: string): boolean {
+  const name = host.toLowerCase();
+  return name === blocked || name.endsWith(`.${blocked}`);
+}
+
+/** The same rule in SQL, for a host (a value or a placeholder) against a column of blocked names. */
+export function hostUnder(host: SQLWrapper | Placeholder | string, blocked: SQLWrapper) {
+  return or(
+    sql`${host} = ${blocked}`,
+    sql`right(${host}, length(${blocked}) + 1) = '.' || ${blocked}`,
+  );
+}
 
 /** The host a server block names for an actor id: `host` (`host:port` when there is a port). */
 export function serverOf(actorUrl: URL | string): string {
@@ -20,7 +48,7 @@ export function serverOf(actorUrl: URL | string): string {
  */
 function blocksActor(server: string | Placeholder, actorUrl: string | Placeholder) {
   return or(
-    and(eq(fediverseBlocks.kind, "server"), eq(fediverseBlocks.value, server)),
+    and(eq(fediverseBlocks.kind, "server"), hostUnder(server, fediverseBlocks.value)),
     and(eq(fediverseBlocks.kind, "account"), eq(fediverseBlocks.value, actorUrl)),
   );
 }
@@ -49,15 +77,18 @@ export function isBlockedColumn(db: Database): SQL<boolean> {
 }
 
 /**
- * Whether a whole server is blocked (checked before a request's body is even read, on every
- * inbox POST: prepared once per database).
+ * Whether a whole server is blocked, itself or a domain above it (checked before a request's body
+ * is even read, on every inbox POST: prepared once per database).
  */
 export function serverBlockCheck(db: Database): (server: string) => Promise<boolean> {
   const blockOf = db
     .select({ id: fediverseBlocks.id })
     .from(fediverseBlocks)
     .where(
-      and(eq(fediverseBlocks.kind, "server"), eq(fediverseBlocks.value, sql.placeholder("server"))),
+      and(
+        eq(fediverseBlocks.kind, "server"),
+        hostUnder(sql.placeholder("server"), fediverseBlocks.value),
+      ),
     )
     .limit(1)
     .prepare("fediverse_server_block");

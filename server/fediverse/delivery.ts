@@ -10,7 +10,7 @@ import { fediverseActivities, fediverseBlocks, fediverseDeliveries, poems } from
 import { isPublicAddress } from "../images/public-address.ts";
 import { createBackgroundLoop } from "../services/background-loop.ts";
 import type { ServiceDeps } from "../services/deps.ts";
-import { serverOf } from "./blocks.ts";
+import { isUnderServer, serverOf } from "./blocks.ts";
 import { bodyDigest, signedHeaders } from "./http-signature.ts";
 
 /** The actor's RSA key, with which every POST is signed (draft-cavage, as Mastodon expects). */
@@ -335,7 +335,8 @@ export function createFediverseDelivery(
     }
     const url = new URL(delivery.inbox);
     // A server the poet blocked (docs/product/fediverse.md) gets nothing more, queued or not.
-    const refusal = blockedServers.has(serverOf(url))
+    const host = serverOf(url);
+    const refusal = [...blockedServers].some((blocked) => isUnderServer(host, blocked))
       ? "the poet blocked this server"
       : inboxUrlRefusal(url, deps.allowPrivateAddresses);
     if (refusal) {

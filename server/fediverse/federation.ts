@@ -25,6 +25,7 @@ import {
   UrlError,
 } from "@fedify/vocab-runtime";
 import { count } from "drizzle-orm";
+import packageJson from "../../package.json" with { type: "json" };
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import { poems } from "../db/schema.ts";
@@ -50,6 +51,7 @@ import { knownKeyCheck } from "./known-keys.ts";
 import { createKvStore } from "./kv-store.ts";
 import { createMessageQueue } from "./message-queue.ts";
 import { type ObjectAudience, poemArticle } from "./objects.ts";
+import { sentCreateIds } from "./publishing.ts";
 import { rememberPublicKeys } from "./remembered-keys.ts";
 
 /**
@@ -79,6 +81,8 @@ export interface FediverseDeps {
   poems: PoemService;
   siteSettings: SiteSettingsService;
   voices: FediverseVoices;
+  /** Told of each new follower (insights read their servers again). */
+  onFollower?: () => Promise<void>;
 }
 
 /**
@@ -190,10 +194,16 @@ export function createFediverse(deps: FediverseDeps) {
       const offset = /^\d{1,9}$/.test(cursor) ? Number(cursor) : 0;
       const page = await deps.poems.listPoems({ limit: OUTBOX_PAGE_SIZE + 1, offset });
       const objects = audience();
-      const items = page.slice(0, OUTBOX_PAGE_SIZE).map((poem) => {
+      const shown = page.slice(0, OUTBOX_PAGE_SIZE);
+      // The Create followers were sent keeps its id here; a poem sent to nobody has its own.
+      const sent = await sentCreateIds(
+        db,
+        shown.map((poem) => poem.id),
+      );
+      const items = shown.map((poem) => {
         const article = poemArticle(objects, poem);
         return new Create({
-          id: new URL("#create", article.id ?? undefined),
+          id: new URL(sent.get(poem.id) ?? new URL("#create", article.id ?? undefined).href),
           actor: ctx.getActorUri(identifier),
           object: article,
           to: PUBLIC_COLLECTION,
@@ -219,7 +229,7 @@ export function createFediverse(deps: FediverseDeps) {
     .setCounter((_ctx, identifier) => (identifier === handle ? followerCount(db) : null));
 
   federation.setNodeInfoDispatcher(FEDIVERSE_PATHS.nodeInfo, async () => ({
-    software: { name: "ember-verse", version: "1.0.0", homepage: publicUrl },
+    software: { name: packageJson.name, version: packageJson.version, homepage: publicUrl },
     protocols: ["activitypub"],
     usage: {
       users: { total: 1, activeMonth: 1, activeHalfyear: 1 },
@@ -236,6 +246,7 @@ export function createFediverse(deps: FediverseDeps) {
     handle,
     voices: deps.voices,
     knownSender: prepareSenderRead(db),
+    onFollower: deps.onFollower,
   };
   const isServerBlocked = serverBlockCheck(db);
   /**

@@ -1,6 +1,7 @@
 import { count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { fediverseFollowers, remoteActors } from "../db/schema.ts";
+import { hostUnder } from "./blocks.ts";
 
 /**
  * The site actor's followers (docs/decisions/045-federation-layer.md): each a remote actor that
@@ -45,7 +46,7 @@ export async function removeFollowersOnServer(db: Database, server: string): Pro
         db
           .select({ id: remoteActors.id })
           .from(remoteActors)
-          .where(eq(remoteActors.server, server)),
+          .where(hostUnder(remoteActors.server, sql`${server}`)),
       ),
     )
     .returning({ actorId: fediverseFollowers.actorId });

@@ -2,9 +2,9 @@ import { Article, Hashtag, Image, Note, PUBLIC_COLLECTION } from "@fedify/vocab"
 import { Temporal as Polyfill } from "@js-temporal/polyfill";
 import type { Poem } from "../../common/schemas/poems.ts";
 import { tagSlug } from "../../common/slug.ts";
-import { stanzaLines, withIndentationKept } from "../../common/stanza.ts";
 import { escapeMarkup } from "../escape.ts";
 import { poemObjectUrl, stanzaObjectUrl } from "./object-urls.ts";
+import { poemSummary, stanzaHtml, verseLines } from "./verse.ts";
 
 /**
  * What a poem and its stanzas are to other servers (docs/product/fediverse.md): a poem is an
@@ -32,17 +32,10 @@ export type FederatedPoem = Pick<
 export const instant = (date: Date): Temporal.Instant =>
   Polyfill.Instant.fromEpochMilliseconds(date.getTime()) as unknown as Temporal.Instant;
 
-/** A stanza's lines as one HTML paragraph body, each line escaped, broken with `<br>`. */
-function stanzaHtml(stanza: string): string {
-  return stanzaLines(stanza)
-    .map((line) => escapeMarkup(withIndentationKept(line)))
-    .join("<br>");
-}
-
 /**
- * The poem's text as Mastodon shows it: one paragraph per stanza with its line breaks, each
- * ending in a pilcrow that links to the stanza's own address, where a reader can answer that
- * stanza alone. No `summary`: Mastodon would show it as a content warning over the poem.
+ * The whole poem, for servers that render an Article's content (docs/product/fediverse.md): one
+ * paragraph per stanza with its line breaks, each ending in a pilcrow that links to the stanza's
+ * own address, where a reader can answer that stanza alone.
  */
 export function poemContentHtml(publicUrl: URL, poem: Pick<Poem, "slug" | "stanzas">): string {
   return poem.stanzas
@@ -53,21 +46,59 @@ export function poemContentHtml(publicUrl: URL, poem: Pick<Poem, "slug" | "stanz
     .join("");
 }
 
+const IMAGE_TYPES: Record<string, string> = {
+  avif: "image/avif",
+  gif: "image/gif",
+  jpeg: "image/jpeg",
+  jpg: "image/jpeg",
+  png: "image/png",
+  webp: "image/webp",
+};
+
+/**
+ * The picture a timeline shows with the poem, as an attachment (Mastodon takes media from
+ * `attachment` only): the cover with its alt text, or else the opening stanza's card, described
+ * by its words.
+ */
+function poemPicture(publicUrl: URL, poem: FederatedPoem): Image | null {
+  if (poem.coverUrl) {
+    const url = new URL(poem.coverUrl, publicUrl);
+    const extension = /\.([a-z0-9]+)$/i.exec(url.pathname)?.[1]?.toLowerCase() ?? "";
+    return new Image({
+      url,
+      mediaType: IMAGE_TYPES[extension] ?? null,
+      name: poem.coverAlt || null,
+    });
+  }
+  const [opening] = poem.stanzas;
+  if (opening === undefined) return null;
+  return new Image({
+    url: new URL(`/og/stanza/${encodeURIComponent(poem.slug)}/0.png`, publicUrl),
+    mediaType: "image/png",
+    name: verseLines(opening)
+      .map((line) => line.trim())
+      .join("\n"),
+  });
+}
+
+/**
+ * A poem as an Article: its title as `name`, the verse a timeline shows as `summary` (decision
+ * 064: Mastodon composes an Article's status from name, summary and url, never its content), the
+ * whole poem as `content`, the cover (or stanza card) both as `image` and as an attachment.
+ */
 export function poemArticle(audience: ObjectAudience, poem: FederatedPoem): Article {
   const id = poemObjectUrl(audience.publicUrl, poem.slug);
+  const picture = poemPicture(audience.publicUrl, poem);
   return new Article({
     id,
     url: id,
     attribution: audience.actorUrl,
     name: poem.title,
+    summary: poemSummary(poem.stanzas),
     content: poemContentHtml(audience.publicUrl, poem),
     mediaType: "text/html",
-    image: poem.coverUrl
-      ? new Image({
-          url: new URL(poem.coverUrl, audience.publicUrl),
-          name: poem.coverAlt ?? null,
-        })
-      : null,
+    image: picture,
+    attachments: picture ? [picture] : [],
     tags: poem.tags.map(
       (tag) =>
         new Hashtag({

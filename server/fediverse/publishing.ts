@@ -3,9 +3,9 @@ import { signObject } from "@fedify/fedify";
 import { type Activity, Create, Delete, PUBLIC_COLLECTION, Tombstone, Update } from "@fedify/vocab";
 import type { DocumentLoader } from "@fedify/vocab-runtime";
 import { Temporal as TemporalPolyfill } from "@js-temporal/polyfill";
-import { and, eq, isNull, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import { type Database, rowsOf } from "../db/client.ts";
-import { fediversePoemState, poems, poemTags } from "../db/schema.ts";
+import { fediverseActivities, fediversePoemState, poems, poemTags } from "../db/schema.ts";
 import { publishedPoems } from "../db/visibility.ts";
 import { createBackgroundLoop } from "../services/background-loop.ts";
 import type { ServiceDeps } from "../services/deps.ts";
@@ -51,7 +51,7 @@ const instant = (date: Date) =>
 
 type Plan =
   | { kind: "create" | "update" | "move"; poemId: number }
-  | { kind: "delete"; poemId: number; objectId: string };
+  | { kind: "delete"; poemId: number; objectId: string; deletedAt: Date | null };
 
 /**
  * Publishing federates by reconciliation (docs/decisions/047-fediverse-delivery.md): every
@@ -127,7 +127,12 @@ export function createFediversePublishing(
           plans.push({ kind: "create", poemId: row.poemId });
         }
       } else if (!row.deletedAt || row.deletedAt <= undoPassed) {
-        plans.push({ kind: "delete", poemId: row.poemId, objectId: row.objectId ?? objectId });
+        plans.push({
+          kind: "delete",
+          poemId: row.poemId,
+          objectId: row.objectId ?? objectId,
+          deletedAt: row.deletedAt,
+        });
       }
     }
     // Poems purged while their Article was still out (deleted and never reconciled since).
@@ -143,7 +148,12 @@ export function createFediversePublishing(
       );
     for (const orphan of orphans) {
       if (orphan.objectId) {
-        plans.push({ kind: "delete", poemId: orphan.poemId, objectId: orphan.objectId });
+        plans.push({
+          kind: "delete",
+          poemId: orphan.poemId,
+          objectId: orphan.objectId,
+          deletedAt: null,
+        });
       }
     }
     return plans;
@@ -177,16 +187,18 @@ export function createFediversePublishing(
     const { audience } = identity;
     const activityUrl = (objectId: string) => new URL(`${objectId}#activity-${randomUUID()}`);
     const envelope = { actor: audience.actorUrl, to: PUBLIC_COLLECTION, cc: audience.followersUrl };
-    const deletion = (objectId: string) =>
+    // The Tombstone says when the poem was deleted; a poem withdrawn otherwise (unpublished,
+    // given a new address, purged unseen) is gone as of now.
+    const deletion = (objectId: string, deletedAt: Date | null) =>
       new Delete({
         ...envelope,
         id: activityUrl(objectId),
-        object: new Tombstone({ id: new URL(objectId), deleted: instant(asOf) }),
+        object: new Tombstone({ id: new URL(objectId), deleted: instant(deletedAt ?? asOf) }),
         published: instant(asOf),
       });
     if (step.kind === "delete") {
       return {
-        activities: [{ type: "Delete", activity: deletion(step.objectId) }],
+        activities: [{ type: "Delete", activity: deletion(step.objectId, step.deletedAt) }],
         state: {
           poemId: step.poemId,
           objectId: step.objectId,
@@ -233,7 +245,7 @@ export function createFediversePublishing(
     if (step.kind === "move" && row.sentObjectId) {
       return {
         activities: [
-          { type: "Delete", activity: deletion(row.sentObjectId) },
+          { type: "Delete", activity: deletion(row.sentObjectId, null) },
           { type: "Create", activity: creation },
         ],
         state,
@@ -315,6 +327,29 @@ export function createFediversePublishing(
 }
 
 export type FediversePublishing = ReturnType<typeof createFediversePublishing>;
+
+/**
+ * The id of the Create each poem's followers were last sent, by poem: the outbox lists the same
+ * activity under the same id (one id per activity), not one of its own.
+ */
+export async function sentCreateIds(db: Database, poemIds: number[]): Promise<Map<number, string>> {
+  if (poemIds.length === 0) return new Map();
+  const rows = await db
+    .selectDistinctOn([fediverseActivities.poemId], {
+      poemId: fediverseActivities.poemId,
+      activityId: fediverseActivities.activityId,
+    })
+    .from(fediverseActivities)
+    .where(
+      and(eq(fediverseActivities.type, "Create"), inArray(fediverseActivities.poemId, poemIds)),
+    )
+    .orderBy(
+      fediverseActivities.poemId,
+      desc(fediverseActivities.createdAt),
+      desc(fediverseActivities.id),
+    );
+  return new Map(rows.map((row) => [row.poemId, row.activityId]));
+}
 
 /**
  * Marks poems as history, never sent to followers (an import brings the poet's past, not news):

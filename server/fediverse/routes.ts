@@ -26,6 +26,9 @@ import { poemArticle, stanzaNote } from "./objects.ts";
 /** An inbox body larger than this is refused unread; Mastodon's activities are a few KB. */
 const INBOX_BODY_LIMIT_BYTES = 256 * 1024;
 
+/** A stanza's share page, whatever its query says. */
+const STANZA_PAGE = /^\/share\/poem\/[^/]+\/?$/;
+
 /** What an activity not signed by its actor is answered, as every refusal of a caller here. */
 const UNSIGNED = "Unauthorized: the activity is not signed by its actor";
 
@@ -143,8 +146,13 @@ export function activityObjects(services: Services, config: Config): MiddlewareH
       config.publicUrl,
       new URL(`${asked.pathname}${asked.search}`, config.publicUrl).href,
     );
-    if (!named) return next();
-    if (!wantsActivityJson(c.req.header("accept"))) {
+    const wantsObject = wantsActivityJson(c.req.header("accept"));
+    // A share address with no stanza index, or a bad one, names no object: never the page's HTML
+    // to a client that asked for ActivityStreams.
+    const isShareAddress = STANZA_PAGE.test(path);
+    if (!named && !isShareAddress) return next();
+    if (!named && wantsObject) return json(404, "Not found", { Vary: "Accept" });
+    if (!named || !wantsObject) {
       await next();
       c.res.headers.set("Vary", varyOnAccept(c.res.headers.get("Vary")));
       return;

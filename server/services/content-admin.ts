@@ -288,6 +288,14 @@ export function createContentAdminService({
         () =>
           db.transaction(async (tx) => {
             const values = poemValues(input, false);
+            // A draft published without a time is published now, not when it was drafted.
+            if (input.draft === false && input.publishAt === undefined) {
+              const [current] = await tx
+                .select({ draft: poems.draft })
+                .from(poems)
+                .where(eq(poems.id, id));
+              if (current?.draft) values.publishAt = now();
+            }
             const poem = await revisePoem(tx, admin, id, values, input);
             await linkTags(tx, { poemId: id }, input.tagIds);
             return poem.slug;

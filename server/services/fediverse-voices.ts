@@ -3,6 +3,7 @@ import type { FediverseReactions } from "../../common/schemas/admin.ts";
 import type { Database } from "../db/client.ts";
 import { echoes, poemBoosts, poems, remoteAuthors, users, whispers } from "../db/schema.ts";
 import { isLive, onPoemStanzas, publishedPoems } from "../db/visibility.ts";
+import { hostUnder } from "../fediverse/blocks.ts";
 import { readPoemObjectUrl } from "../fediverse/object-urls.ts";
 import type { AdminActor } from "./actor.ts";
 import type { ServiceDeps } from "./deps.ts";
@@ -364,7 +365,7 @@ export function createFediverseVoiceService({
         .where(
           "actorUrl" in match
             ? eq(remoteAuthors.actorUrl, match.actorUrl)
-            : eq(remoteAuthors.server, match.server.trim().toLowerCase()),
+            : hostUnder(remoteAuthors.server, sql`${match.server.trim().toLowerCase()}`),
         );
       const hidden = await db
         .update(whispers)

@@ -95,7 +95,14 @@ export function createServices(
   const recentlyDeleted = createRecentlyDeletedService({ ...deps, contentChanges });
   const accounts = createAccountService({ ...deps, mailSite, rateLimiter, secret });
   const fediverseVoices = createFediverseVoiceService({ ...deps, interactions });
-  const fediverse = createFediverse({ ...deps, poems, siteSettings, voices: fediverseVoices });
+  const fediverse = createFediverse({
+    ...deps,
+    poems,
+    siteSettings,
+    voices: fediverseVoices,
+    // A new follower's server is a fediverse source at once, not at the next periodic read.
+    onFollower: () => insights.refreshFollowerHosts(),
+  });
   const fediverseOutbound = createFediverseOutbound({
     ...deps,
     contentChanges,

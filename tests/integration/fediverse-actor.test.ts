@@ -1,6 +1,9 @@
+import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import packageJson from "../../package.json" with { type: "json" };
 import { fediverseFollowers, fediverseKeys, remoteActors } from "../../server/db/schema.ts";
 import { requireAdmin } from "../../server/services/actor.ts";
+import nodeInfoSchema from "../fixtures/nodeinfo-2.1.schema.json" with { type: "json" };
 import { type ActivityPubPeer, startActivityPubPeer } from "../helpers/activitypub-peer.ts";
 import { drivers } from "../helpers/database.ts";
 import { createPoem } from "../helpers/factories.ts";
@@ -111,7 +114,14 @@ describe.each(drivers)("fediverse actor on %s", (driver) => {
       string,
       unknown
     >;
-    expect(nodeInfo).toMatchObject({ version: "2.1", protocols: ["activitypub"] });
+    expect(nodeInfo).toMatchObject({
+      version: "2.1",
+      protocols: ["activitypub"],
+      software: { name: packageJson.name, version: packageJson.version },
+    });
+    // Valid by the NodeInfo 2.1 JSON schema itself, which allows no property it does not name.
+    const validate = new Ajv({ allErrors: true }).compile(nodeInfoSchema);
+    expect(validate(nodeInfo), JSON.stringify(validate.errors)).toBe(true);
     const outbox = (await (await get("/fediverse/actor/poet/outbox")).json()) as {
       totalItems: number;
       first: string;
@@ -121,6 +131,10 @@ describe.each(drivers)("fediverse actor on %s", (driver) => {
       await get(new URL(outbox.first).pathname + new URL(outbox.first).search)
     ).json()) as { orderedItems: Array<{ object: { id: string } }> };
     const items = firstPage.orderedItems;
+    // Sent to nobody (no follower yet), its Create has the outbox's own id, one per activity.
+    expect((items[0] as unknown as { id: string }).id).toBe(
+      `${site.url}/poetry/outbox-seen#create`,
+    );
     expect(items.map((item) => item.object.id)).toEqual([`${site.url}/poetry/outbox-seen`]);
     expect(items[0]).toMatchObject({ type: "Create", object: { type: "Article", name: "Seen" } });
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BLOCK_TARGET_MESSAGE } from "../../common/schemas/fediverse.ts";
 import { fediverseFollowers, remoteActors } from "../../server/db/schema.ts";
+import { isBlocked } from "../../server/fediverse/blocks.ts";
 import { api, SITE_ORIGIN } from "../helpers/api.ts";
 import { drivers } from "../helpers/database.ts";
 import { signIn } from "../helpers/session.ts";
@@ -89,5 +90,30 @@ describe.each(drivers)("fediverse admin calls on %s", (driver) => {
     expect(
       (await (await call("GET", "/api/admin/fediverse/blocks")).json()) as unknown[],
     ).toHaveLength(1);
+  });
+
+  it("blocks a server's subdomains with it, and no name that only ends alike", async () => {
+    await t.db.insert(remoteActors).values({
+      id: "https://media.wide.example/users/dee",
+      handle: "@dee@media.wide.example",
+      inbox: "https://media.wide.example/users/dee/inbox",
+      server: "media.wide.example",
+    });
+    await t.db
+      .insert(fediverseFollowers)
+      .values({ actorId: "https://media.wide.example/users/dee" });
+    expect(
+      (await call("POST", "/api/admin/fediverse/blocks", { target: "wide.example" })).status,
+    ).toBe(201);
+    const { isServerBlocked } = t.services.fediverse;
+    expect(await isServerBlocked("wide.example")).toBe(true);
+    expect(await isServerBlocked("media.wide.example")).toBe(true);
+    expect(await isServerBlocked("a.b.wide.example")).toBe(true);
+    expect(await isServerBlocked("notwide.example")).toBe(false);
+    expect(await isBlocked(t.db, "https://media.wide.example/users/dee")).toBe(true);
+    const followers = (await (await call("GET", "/api/admin/fediverse/followers")).json()) as {
+      total: number;
+    };
+    expect(followers.total).toBe(0);
   });
 });

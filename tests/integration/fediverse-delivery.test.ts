@@ -169,6 +169,11 @@ describe.each(drivers)("fediverse delivery (%s)", (driver) => {
       type: "Tombstone",
       id: new URL(`/poetry/${poem.slug}`, t.config.publicUrl).href,
     });
+    // The Tombstone says when the poem was deleted, not when the Delete went out.
+    const [deleted] = await t.db.select().from(poems).where(eq(poems.id, poem.id));
+    const tombstone = deletes[0]?.activity.object as { deleted: string };
+    expect(new Date(tombstone.deleted).getTime()).toBe(deleted?.deletedAt?.getTime());
+    expect(new Date(tombstone.deleted).getTime()).toBeLessThan(clock.getTime());
     await t.services.recentlyDeleted.restorePoem(admin, poem.id);
     await federate();
     expect(received("Create")).toHaveLength(4);

@@ -80,10 +80,16 @@ describe.each(drivers)("fediverse inbox on %s", (driver) => {
       to: "as:Public",
       cc: `${site.actorUrl}/followers`,
       attributedTo: site.actorUrl,
-      image: { type: "Image", url: `${site.url}/objects/images/tide.webp`, name: "A grey sea" },
+      image: {
+        type: "Image",
+        url: `${site.url}/objects/images/tide.webp`,
+        mediaType: "image/webp",
+        name: "A grey sea",
+      },
+      attachment: { type: "Image", url: `${site.url}/objects/images/tide.webp` },
+      summary: "the sea <b>comes</b>\nthe sea goes\n\nsalt on the\nwindow\n\nRead the poem:",
       tag: { type: "Hashtag", name: "#SeaSongs", href: `${site.url}/themes/sea-songs` },
     });
-    expect(body.summary).toBeUndefined();
     expect(body.content).toBe(
       `<p>the sea &lt;b&gt;comes&lt;/b&gt;<br>the sea goes <a href="${site.url}/share/poem/tide?s=0">¶</a></p>` +
         `<p>salt on the<br>window <a href="${site.url}/share/poem/tide?s=1">¶</a></p>`,
@@ -102,8 +108,13 @@ describe.each(drivers)("fediverse inbox on %s", (driver) => {
       `${site.url}/poetry/unseen`,
       `${site.url}/poetry/nothing-here`,
       `${site.url}/share/poem/tide?s=7`,
+      // A share address with no stanza, or a bad one, is no object, and never the page's HTML.
+      `${site.url}/share/poem/tide`,
+      `${site.url}/share/poem/tide?s=first`,
     ]) {
-      expect((await fetch(hidden, { headers: { Accept: AP } })).status).toBe(404);
+      const response = await fetch(hidden, { headers: { Accept: AP } });
+      expect(response.status, hidden).toBe(404);
+      expect(response.headers.get("content-type"), hidden).toContain("json");
     }
   });
 

@@ -72,8 +72,20 @@ describe.each(drivers)("the poet's week on %s", (driver) => {
       // An update without the fields keeps the draft a draft.
       await call("PUT", `/api/admin/poems/${id}`, poemBody("a-draft", { title: "Still a draft" }));
       expect(await slugsReadersSee()).toEqual(["at-once"]);
-      await call("PUT", `/api/admin/poems/${id}`, poemBody("a-draft", { draft: false }));
-      expect(await slugsReadersSee()).toEqual(expect.arrayContaining(["a-draft", "at-once"]));
+      // Published later without a time: published then, not when it was drafted.
+      const savedClock = clock;
+      clock = new Date(START.getTime() + MINUTE);
+      const madePublic = await call(
+        "PUT",
+        `/api/admin/poems/${id}`,
+        poemBody("a-draft", { draft: false }),
+      );
+      expect(await madePublic.json()).toMatchObject({
+        draft: false,
+        publishAt: clock.toISOString(),
+      });
+      clock = savedClock;
+      expect(await slugsReadersSee()).toEqual(expect.arrayContaining(["at-once"]));
     });
 
     it("shows a scheduled poem at its publishAt and not a moment before", async () => {

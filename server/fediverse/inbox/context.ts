@@ -37,6 +37,8 @@ export interface InboxDeps {
   voices: FediverseVoices;
   /** What the site knows of a sender, and whether the poet blocked them (prepareSenderRead). */
   knownSender: ReturnType<typeof prepareSenderRead>;
+  /** Told of each new follower, so insights count their server as the fediverse at once. */
+  onFollower?: () => Promise<void>;
 }
 
 /**

@@ -13,6 +13,7 @@ export function onFollow(deps: InboxDeps) {
     const sender = await senderOf(deps, ctx, follow);
     if (!sender) return;
     await addFollower(deps.db, sender.author.actorUrl, follow.id?.href ?? null);
+    await deps.onFollower?.();
     const actorUri = ctx.getActorUri(deps.handle);
     await ctx.sendActivity(
       { identifier: deps.handle },
