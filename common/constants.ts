@@ -36,6 +36,8 @@ export const SMALL_SCREEN_MAX_PX = 768;
 export const STANZA_IMAGE = { width: 600, height: 400, scale: 2 } as const;
 export const CURRENT_USER_CACHE_MS = 300_000;
 export const TOAST_REMOVE_DELAY_MS = 3000;
+/** A toast with an action (a delete's Undo) stays long enough to reach it (docs/product/admin.md). */
+export const ACTION_TOAST_REMOVE_DELAY_MS = 8000;
 export const UPLOAD_SUCCESS_RESET_MS = 2000;
 export const UPLOAD_ERROR_RESET_MS = 3000;
 export const POETRY_PILLARS = ["Becoming", "Belonging", "Fatherhood", "Pilgrimage"] as const;

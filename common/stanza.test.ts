@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   clampStanzaIndex,
+  cutAtWord,
   stanzaFromLines,
   stanzaLines,
   stanzasFromText,
@@ -29,6 +30,14 @@ describe("stanzas", () => {
   it("truncates with '...' only when something was cut", () => {
     expect(truncate("short", 120)).toBe("short");
     expect(truncate("x".repeat(130), 120)).toBe(`${"x".repeat(120)}...`);
+  });
+
+  it("ends an excerpt at a word, never inside one", () => {
+    expect(truncate("the lamp in the window", 10)).toBe("the lamp...");
+    expect(truncate("the lamp in the window", 8)).toBe("the lamp...");
+    expect(truncate("the lamp in the window", 9)).toBe("the lamp...");
+    expect(cutAtWord("the lamp in the window", 13)).toBe("the lamp in");
+    expect(cutAtWord("short", 120)).toBe("short");
   });
 
   it.each([

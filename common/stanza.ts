@@ -73,9 +73,24 @@ export function stanzaText(stanza: StanzaLike): string {
   return stanzaLines(stanza).join(STANZA_LINE_MARKER);
 }
 
-/** Cuts text to `length` characters, adding '...' when anything was cut (poem card preview). */
+/**
+ * At most `length` characters of `text`, ending at the end of a word: a cut that falls inside a
+ * word goes back to the space before it (a single word longer than `length` is cut as it is).
+ */
+export function cutAtWord(text: string, length: number): string {
+  if (text.length <= length) return text;
+  const cut = text.slice(0, length);
+  const isInsideWord = /\S/.test(text[length] ?? " ") && /\S$/.test(cut);
+  const lastSpace = cut.search(/\s\S*$/);
+  return (isInsideWord && lastSpace > 0 ? cut.slice(0, lastSpace) : cut).trimEnd();
+}
+
+/**
+ * Cuts text to at most `length` characters at a word's end, adding '...' when anything was cut
+ * (poem card preview).
+ */
 export function truncate(text: string, length: number): string {
-  return text.length > length ? `${text.slice(0, length).trimEnd()}...` : text;
+  return text.length > length ? `${cutAtWord(text, length)}...` : text;
 }
 
 /** A requested stanza position held between the first and the last stanza; 0 when not a number. */

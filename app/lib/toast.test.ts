@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { TOAST_REMOVE_DELAY_MS } from "../../common/constants.ts";
+import { ACTION_TOAST_REMOVE_DELAY_MS, TOAST_REMOVE_DELAY_MS } from "../../common/constants.ts";
 import {
   currentToast,
   dismissToast,
@@ -57,12 +57,15 @@ describe("toasts", () => {
     const shown = currentToast();
     expect(shown?.action?.label).toBe("Undo");
     if (!shown) return;
-    vi.advanceTimersByTime(TOAST_REMOVE_DELAY_MS - 1);
+    // An Undo stays at least 8 seconds, well past a plain toast's 3.
+    expect(ACTION_TOAST_REMOVE_DELAY_MS).toBeGreaterThanOrEqual(8000);
+    vi.advanceTimersByTime(ACTION_TOAST_REMOVE_DELAY_MS - 1);
+    expect(currentToast()?.id).toBe(shown.id);
     holdToast(shown.id);
-    vi.advanceTimersByTime(TOAST_REMOVE_DELAY_MS * 10);
+    vi.advanceTimersByTime(ACTION_TOAST_REMOVE_DELAY_MS * 10);
     expect(currentToast()?.id).toBe(shown.id);
     releaseToast(shown.id);
-    vi.advanceTimersByTime(TOAST_REMOVE_DELAY_MS - 1);
+    vi.advanceTimersByTime(ACTION_TOAST_REMOVE_DELAY_MS - 1);
     expect(currentToast()?.id).toBe(shown.id);
     vi.advanceTimersByTime(1);
     expect(currentToast()).toBeNull();

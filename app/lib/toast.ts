@@ -1,9 +1,9 @@
-import { TOAST_REMOVE_DELAY_MS } from "../../common/constants.ts";
+import { ACTION_TOAST_REMOVE_DELAY_MS, TOAST_REMOVE_DELAY_MS } from "../../common/constants.ts";
 
 /**
  * Toasts with the spec's title/description pairs: one at a time (a new one replaces the one
- * shown), each removed TOAST_REMOVE_DELAY_MS after it appears or at once when closed
- * (docs/product/README.md). A small store rather than a toast library: every reader downloads it.
+ * shown), each removed TOAST_REMOVE_DELAY_MS after it appears (ACTION_TOAST_REMOVE_DELAY_MS for
+ * one with an action, such as a delete's Undo) or at once when closed (docs/product/README.md). A small store rather than a toast library: every reader downloads it.
  */
 export interface Toast {
   id: number;
@@ -31,11 +31,15 @@ let nextId = 1;
 let removal: ReturnType<typeof setTimeout> | undefined;
 const listeners = new Set<() => void>();
 
+/** How long the toast shown stays: longer when it offers an action to reach. */
+const delayOf = (toast: Omit<Toast, "id">) =>
+  toast.action ? ACTION_TOAST_REMOVE_DELAY_MS : TOAST_REMOVE_DELAY_MS;
+
 function show(toast: Omit<Toast, "id">) {
   clearTimeout(removal);
   const id = nextId++;
   current = { id, ...toast };
-  removal = setTimeout(() => dismissToast(id), TOAST_REMOVE_DELAY_MS);
+  removal = setTimeout(() => dismissToast(id), delayOf(toast));
   for (const listener of listeners) listener();
 }
 
@@ -59,7 +63,7 @@ export function holdToast(id: number) {
 export function releaseToast(id: number) {
   if (current?.id !== id) return;
   clearTimeout(removal);
-  removal = setTimeout(() => dismissToast(id), TOAST_REMOVE_DELAY_MS);
+  removal = setTimeout(() => dismissToast(id), delayOf(current));
 }
 
 /** Removes the toast with this id, if it is still the one shown. */

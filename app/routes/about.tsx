@@ -1,3 +1,4 @@
+import { cutAtWord } from "../../common/stanza.ts";
 import { appContext } from "../lib/app-context.ts";
 import { sharedPage } from "../lib/cache-policy.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
@@ -27,7 +28,9 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
   const about = loaderData?.poetName ?? site.name;
   return pageMeta(site, {
     title: "About",
-    description: loaderData?.poetBio?.slice(0, DESCRIPTION_LENGTH) || `About ${about}.`,
+    description:
+      (loaderData?.poetBio && cutAtWord(loaderData.poetBio, DESCRIPTION_LENGTH)) ||
+      `About ${about}.`,
     path: "/about",
     image: loaderData?.portraitUrl ?? undefined,
   });

@@ -9,7 +9,14 @@ import { useAdminList } from "../components/admin/use-admin-list.ts";
 import { adminMeta } from "../lib/admin-access.ts";
 import { ApiError, callApi } from "../lib/api.ts";
 import { reportFailure } from "../lib/api-failure.ts";
-import { notify } from "../lib/toast.ts";
+import { appContext } from "../lib/app-context.ts";
+import { copyText } from "../lib/clipboard.ts";
+import { notify, notifyError } from "../lib/toast.ts";
+import type { Route } from "./+types/admin-fediverse";
+
+export function loader({ context }: Route.LoaderArgs) {
+  return { handle: context.get(appContext).site.fediverseHandle };
+}
 
 export const meta = () => adminMeta("Fediverse");
 
@@ -19,13 +26,42 @@ const day = (date: Date) => new Intl.DateTimeFormat("en-US", { dateStyle: "mediu
  * The site on the fediverse, for the poet (docs/product/fediverse.md, In the admin): who
  * follows, and who is blocked.
  */
-export default function AdminFediverse() {
+export default function AdminFediverse({ loaderData }: Route.ComponentProps) {
   return (
     <AdminPage title="Fediverse">
+      {loaderData.handle && <Handle handle={loaderData.handle} />}
       <Followers />
       <FediverseDeliveries />
       <Blocks />
     </AdminPage>
+  );
+}
+
+/** The site's handle, to copy and give out, and how a reader follows it. */
+function Handle({ handle }: { handle: string }) {
+  async function copy() {
+    if (await copyText(handle)) notify("Handle copied", handle);
+    else notifyError("Copy failed", "Unable to copy the handle to the clipboard");
+  }
+  return (
+    <section
+      aria-labelledby="handle-heading"
+      className="mt-8 rounded-lg border border-stone-300 bg-white p-4"
+    >
+      <h2 id="handle-heading" className="font-serif text-2xl">
+        Your handle
+      </h2>
+      <div className="mt-2 flex flex-wrap items-center gap-3">
+        <code className="rounded bg-stone-100 px-2 py-1 text-base break-all">{handle}</code>
+        <button type="button" className={secondaryButton} onClick={() => void copy()}>
+          Copy handle
+        </button>
+      </div>
+      <p className="mt-2 text-sm text-stone-700">
+        To follow your poems, a reader searches for {handle} on Mastodon (or any fediverse app) and
+        presses Follow; each new poem then reaches them there.
+      </p>
+    </section>
   );
 }
 

@@ -302,7 +302,13 @@ export default function AdminImport() {
             <span>Copy cover images to this site (otherwise they stay links to the old site)</span>
           </label>
           <div className="mt-4 flex flex-wrap gap-3">
-            <button type="button" className={primaryButton} onClick={confirm}>
+            <button
+              type="button"
+              className={primaryButton}
+              onClick={confirm}
+              // Nothing chosen, nothing to import.
+              disabled={chosen === 0}
+            >
               Import {chosen} {chosen === 1 ? "poem" : "poems"}
               {consented ? " and subscribers" : ""}
             </button>

@@ -1,4 +1,4 @@
-import { type ReactNode, useState } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import { useRevalidator } from "react-router";
 import { BOOK_SLOTS } from "../../common/book-slots.ts";
 import { HOME_THEMES, POETRY_PILLARS } from "../../common/constants.ts";
@@ -12,8 +12,10 @@ import {
   POET_NAME_MAX_LENGTH,
   SITE_TITLE_MAX_LENGTH,
   type SiteSettings,
+  type SiteSettingsInput,
   TAGLINE_MAX_LENGTH,
 } from "../../common/schemas/settings.ts";
+import { adminCall } from "../components/admin/admin-call.ts";
 import { AdminPage } from "../components/admin/admin-page.tsx";
 import { FileUpload } from "../components/admin/file-upload.tsx";
 import { Field, inputClass, primaryButton, secondaryButton } from "../components/admin/ui.tsx";
@@ -83,6 +85,16 @@ export default function AdminSettings({ loaderData }: Route.ComponentProps) {
   const [values, setValues] = useState(() => formValues(loaderData.settings));
   const form = useAdminForm();
   const revalidator = useRevalidator();
+  const [refusals, setRefusals] = useState(0);
+  // Once the refused fields are marked, the first of them is brought into view and focused.
+  useEffect(() => {
+    if (refusals === 0) return;
+    const first = document.querySelector<HTMLElement>(
+      'form[aria-label="Site Settings"] [aria-invalid="true"]',
+    );
+    first?.scrollIntoView({ block: "center" });
+    first?.focus({ preventScroll: true });
+  }, [refusals]);
   const { errors } = form;
   const set = <K extends keyof FormValues>(name: K, value: FormValues[K]) =>
     setValues((current) => ({ ...current, [name]: value }));
@@ -92,29 +104,54 @@ export default function AdminSettings({ loaderData }: Route.ComponentProps) {
     );
 
   async function save() {
+    const body = {
+      siteTitle: values.siteTitle,
+      tagline: values.tagline,
+      poetName: values.poetName,
+      poetBio: values.poetBio,
+      portraitUrl: values.portraitUrl,
+      links: values.links.filter((link) => link.label.trim() || link.url.trim()),
+      filterTagIds: chosenTagIds(values.filterTagIds),
+      homeThemeTagIds: chosenTagIds(values.homeThemeTagIds),
+      bookSlotTitles: values.bookSlotTitles,
+      copyrightFrom: yearOf(values.copyrightFrom),
+      holdWhispers: values.holdWhispers,
+    };
     const saved = await form.submit(
       endpoints.updateSiteSettings,
-      {
-        body: {
-          siteTitle: values.siteTitle,
-          tagline: values.tagline,
-          poetName: values.poetName,
-          poetBio: values.poetBio,
-          portraitUrl: values.portraitUrl,
-          links: values.links.filter((link) => link.label.trim() || link.url.trim()),
-          filterTagIds: chosenTagIds(values.filterTagIds),
-          homeThemeTagIds: chosenTagIds(values.homeThemeTagIds),
-          bookSlotTitles: values.bookSlotTitles,
-          copyrightFrom: yearOf(values.copyrightFrom),
-          holdWhispers: values.holdWhispers,
-        },
-      },
+      { body },
       { success: "Settings updated successfully", failure: "Failed to update settings" },
     );
-    if (!saved) return;
+    if (!saved) {
+      await saveTheRest(body);
+      return;
+    }
     setValues(formValues(saved));
     // The header and the page title show a new site title at once, not at the next visit.
     await revalidator.revalidate();
+  }
+
+  /**
+   * After a refusal: the marked fields keep what was typed, the first is brought into view, and
+   * every other change is saved on its own, so one wrong field does not lose the rest.
+   */
+  async function saveTheRest(body: SiteSettingsInput) {
+    const refused = new Set(Object.keys(form.refusedFields()).map((key) => key.split(".")[0]));
+    if (refused.size === 0) return;
+    setRefusals((count) => count + 1);
+    const rest = Object.fromEntries(
+      Object.entries(body).filter(([key]) => !refused.has(key)),
+    ) as SiteSettingsInput;
+    if (Object.keys(rest).length === 0) return;
+    const result = await adminCall(
+      endpoints.updateSiteSettings,
+      { body: rest },
+      {
+        success: "Your other changes were saved; the marked fields were not",
+        failure: "Failed to update settings",
+      },
+    );
+    if (result.ok) await revalidator.revalidate();
   }
 
   const text = (

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { EMBER_DESCRIPTION_LENGTH } from "../../common/constants.ts";
 import { formatLongDay } from "../../common/dates.ts";
+import { cutAtWord } from "../../common/stanza.ts";
 import { EmberShareButton } from "../components/ember-share-button.tsx";
 import { ReadingSettings } from "../components/reading-settings.tsx";
 import { appContext } from "../lib/app-context.ts";
@@ -23,7 +24,7 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
   return pageMeta(siteFromMatches(matches), {
     title: "Daily Ember",
     description: ember
-      ? ember.text.slice(0, EMBER_DESCRIPTION_LENGTH)
+      ? cutAtWord(ember.text, EMBER_DESCRIPTION_LENGTH)
       : "A short daily text to carry with you.",
     path: "/ember",
   });

@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { HOME_GUEST_VOICES, type HOME_THEMES } from "../../common/constants.ts";
 import { formatLongDay } from "../../common/dates.ts";
 import { tagSlug } from "../../common/slug.ts";
+import { stanzaLines } from "../../common/stanza.ts";
 import { GuestVoiceAvatar } from "../components/guest-voice-avatar.tsx";
 import { appContext } from "../lib/app-context.ts";
 import { sharedPage } from "../lib/cache-policy.ts";
@@ -15,10 +16,11 @@ export const handle = sharedPage;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services } = context.get(appContext);
-  const [featured, settings, voices] = await Promise.all([
+  const [featured, settings, voices, [newest]] = await Promise.all([
     orNotFound(services.embers.getFeaturedEmber()),
     services.siteSettings.view(),
     services.guestVoices.listShown(),
+    services.poems.listPoems({ limit: 1 }),
   ]);
   return {
     guestVoices: voices
@@ -29,15 +31,22 @@ export async function loader({ context }: Route.LoaderArgs) {
       : null,
     tagline: settings.tagline,
     themes: settings.homeThemes.map((name) => ({ name, blurb: themeBlurbs[name] })),
+    newest: newest
+      ? { slug: newest.slug, title: newest.title, stanza: stanzaLines(newest.stanzas[0] ?? "") }
+      : null,
   };
 }
 
-export function meta({ matches }: Route.MetaArgs) {
+export function meta({ matches, loaderData }: Route.MetaArgs) {
   const site = siteFromMatches(matches);
+  const newest = loaderData?.newest;
   return pageMeta(site, {
     title: "Home",
-    description: `${site.name}: poems read stanza by stanza, a daily ember, and books of belonging.`,
+    // The poet's own line, as link previews and search results show it.
+    description: loaderData?.tagline ?? site.name,
     path: "/",
+    // The newest poem's first stanza as a card: the site shows itself by its verse.
+    image: newest ? `/og/stanza/${encodeURIComponent(newest.slug)}/0.png` : undefined,
   });
 }
 
@@ -56,10 +65,10 @@ const sections = [
 
 export default function Home({ loaderData, matches }: Route.ComponentProps) {
   const site = siteFromMatches(matches);
-  const { featured, tagline, themes, guestVoices } = loaderData;
+  const { featured, tagline, themes, guestVoices, newest } = loaderData;
   return (
     <div className="flex flex-col gap-16">
-      <section className="py-10 text-center">
+      <section className="pt-4 text-center md:py-10">
         <h1 className="font-serif text-4xl text-stone-900 md:text-6xl">{site.name}</h1>
         <p className="mx-auto mt-4 max-w-xl text-lg text-stone-700">{tagline}</p>
         <Link
@@ -69,6 +78,27 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
           Enter the Collection
         </Link>
       </section>
+
+      {newest && (
+        <section
+          aria-labelledby="newest-poem"
+          className="mx-auto -mt-8 w-full max-w-2xl rounded-2xl border border-stone-200 bg-white p-6 md:mt-0"
+        >
+          <h2 id="newest-poem" className="text-sm uppercase tracking-widest text-ember-800">
+            Newest poem
+          </h2>
+          <p className="mt-2 font-serif text-2xl text-stone-900">{newest.title}</p>
+          <p className="mt-3 font-serif text-lg leading-relaxed whitespace-pre-wrap text-stone-800">
+            {newest.stanza.join("\n")}
+          </p>
+          <Link
+            to={`/poetry/${encodeURIComponent(newest.slug)}`}
+            className="mt-4 inline-block text-ember-700 underline underline-offset-4"
+          >
+            Read “{newest.title}”
+          </Link>
+        </section>
+      )}
 
       {featured && (
         <section

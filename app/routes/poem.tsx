@@ -5,7 +5,7 @@ import { POEM_DESCRIPTION_LENGTH } from "../../common/constants.ts";
 import { dayInZone, dayToDate, formatDate } from "../../common/dates.ts";
 import type { Poem } from "../../common/schemas/poems.ts";
 import { tagSlug } from "../../common/slug.ts";
-import { stanzaText } from "../../common/stanza.ts";
+import { cutAtWord, stanzaText } from "../../common/stanza.ts";
 import { CoverImage } from "../components/cover-image.tsx";
 import { PoemAudio } from "../components/poem-audio.tsx";
 import { PoemNotFound, poemNotFoundMeta } from "../components/poem-not-found.tsx";
@@ -115,7 +115,7 @@ export function meta({ matches, loaderData, params }: Route.MetaArgs) {
   }
   return pageMeta(site, {
     title: poem.title,
-    description: stanzaText(poem.stanzas[0] ?? "").slice(0, POEM_DESCRIPTION_LENGTH),
+    description: cutAtWord(stanzaText(poem.stanzas[0] ?? ""), POEM_DESCRIPTION_LENGTH),
     path: `/poetry/${poem.slug}`,
     // A poem without a cover is shared with its first stanza's card (server/api/og.ts).
     image: poem.coverUrl ?? (poem.stanzas.length > 0 ? `/og/stanza/${poem.slug}/0.png` : undefined),

@@ -4,6 +4,7 @@ import { startCachedServer } from "../helpers/cached-server.ts";
 import { drivers } from "../helpers/database.ts";
 import { createPoem } from "../helpers/factories.ts";
 import { loadPageHandler } from "../helpers/page-handler.ts";
+import { signIn } from "../helpers/session.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 
 const AP = "application/activity+json";
@@ -67,6 +68,28 @@ describe.each(drivers)("fediverse pages on %s", (driver) => {
       html.indexOf("</nav>", html.indexOf('aria-label="Footer"')),
     );
     expect(footerList).not.toContain("@poet");
+  });
+
+  it("gives the poet their handle to copy on the admin's Fediverse page, with how to follow", async () => {
+    const admin = await signIn(t, "poet@example.com", { admin: true });
+    const html = await (
+      await t.app.request("/admin/fediverse", { headers: { Cookie: admin } })
+    ).text();
+    const section = html.slice(
+      html.indexOf('id="handle-heading"'),
+      html.indexOf("</section>", html.indexOf('id="handle-heading"')),
+    );
+    expect(section).toContain("Your handle");
+    expect(section).toContain("@poet@localhost:3000</code>");
+    expect(section).toContain("Copy handle");
+    expect(section.replaceAll("<!-- -->", "")).toContain(
+      "a reader searches for @poet@localhost:3000 on Mastodon",
+    );
+    const offAdmin = await signIn(off, "poet@example.com", { admin: true });
+    const offHtml = await (
+      await off.app.request("/admin/fediverse", { headers: { Cookie: offAdmin } })
+    ).text();
+    expect(offHtml).not.toContain("Your handle");
   });
 
   it("answers 404 for all of it when FEDIVERSE=false, and pages stay pages", async () => {

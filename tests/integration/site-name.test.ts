@@ -162,6 +162,16 @@ describe.each(drivers)("the poet's site name on %s", (driver) => {
     expect(feed).toContain("<author><name>Ada Quill</name></author>");
     const manifest = await (await t.app.request("/manifest.webmanifest")).json();
     expect(manifest).toMatchObject({ name: TITLE, short_name: TITLE });
+    // Home shows the newest poem, describes itself by the tagline and shows that poem's card.
+    const home = await (await t.app.request("/")).text();
+    expect(home).toContain('<h2 id="newest-poem"');
+    expect(home).toContain("the salt on the sill");
+    expect(home).toContain(
+      '<meta name="description" content="Poems to read slowly, one stanza at a time."/>',
+    );
+    expect(home).toContain(
+      '<meta property="og:image" content="http://localhost:3000/og/stanza/lantern/0.png"/>',
+    );
     for (const path of ["/", "/poetry", "/poetry/lantern", "/ember", "/books"]) {
       const html = await (await t.app.request(path)).text();
       expect(html).toMatch(/<title>[^<]* \| Salt &amp; Lantern<\/title>/);

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useRef, useState } from "react";
 import type { z } from "zod/mini";
 import type { Endpoint } from "../../../common/endpoints.ts";
 import { ApiError, type CallRequest } from "../../lib/api.ts";
@@ -10,6 +10,8 @@ export function useAdminForm() {
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const [formError, setFormError] = useState<string>();
   const [isSaving, setSaving] = useState(false);
+  // The latest refusal's field messages, readable at once after `submit` (state lags a render).
+  const latestErrors = useRef<Record<string, string[]>>({});
 
   /**
    * Sends the form; the record saved, or undefined when it was not, its messages shown and the
@@ -30,12 +32,13 @@ export function useAdminForm() {
         : undefined;
     const fieldErrors = refusal?.fieldErrors ?? {};
     setErrors(fieldErrors);
+    latestErrors.current = fieldErrors;
     // A message about no field in particular (a taken slug, say) is shown for the whole form.
     setFormError(Object.keys(fieldErrors).length === 0 ? refusal?.serverMessage : undefined);
     return result.ok ? result.data : undefined;
   }
 
-  return { errors, formError, isSaving, submit };
+  return { errors, formError, isSaving, submit, refusedFields: () => latestErrors.current };
 }
 
 /** The spec's toasts for saving `entity` ('Poem created successfully', 'Failed to update tag'). */
