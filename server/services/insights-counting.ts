@@ -47,6 +47,7 @@ const PENDING_VISITORS_HELD_MAX = 4 * PENDING_VISITORS_MAX;
 /** Hashes this instance knows it wrote today, so they are not sent again; a bound, not a rule. */
 const WRITTEN_HASHES_MAX = 200_000;
 const HOUR_MS = 3_600_000;
+const LOOPBACK = /^(?:127\.|::1$|::ffff:127\.)/;
 
 const DIRECT: Source = { group: "direct", id: "direct" };
 const DIRECT_SCOPE = `${SOURCE_SCOPE}${DIRECT.id}`;
@@ -314,7 +315,10 @@ export function createCounting(deps: ServiceDeps & { secret: string }) {
     recordPageView(view: PageView): void {
       const day = today();
       const address = addressKeyOf(view.address);
-      if (!addressBook.admit(day, hour, address, view.userAgent)) return;
+      // This machine's own address is a proxy TRUST_PROXY does not name (or a test): every
+      // reader would share it, so it is no crowd to hold to a household (decision 055).
+      const local = LOOPBACK.test(view.address);
+      if (!local && !addressBook.admit(day, hour, address, view.userAgent)) return;
       const tally = viewsOf(day);
       tally.site += 1;
       tally.paths.set(view.path, (tally.paths.get(view.path) ?? 0) + 1);
