@@ -31,3 +31,14 @@ export function splitDisplayName(name: string | null): {
 export function joinDisplayName(firstName: string | null, lastName: string | null): string | null {
   return [firstName, lastName].filter(Boolean).join(" ") || null;
 }
+
+/**
+ * The last name as a whisper shows it to everyone: its first character and a dot ("Ash Thorne"
+ * is "A."), and none without a first name ('Anonymous'). Public answers carry only this, so
+ * they say exactly what the page shows (docs/product/interactions.md, Whispers).
+ */
+export function shownLastName(firstName: string | null, lastName: string | null): string | null {
+  // The first character as the reader sees it, not half of a surrogate pair.
+  const initial = lastName ? Array.from(lastName)[0] : undefined;
+  return firstName && initial ? `${initial}.` : null;
+}

@@ -38,10 +38,11 @@ export default function Privacy() {
         <ul className="list-disc pl-6">
           <li>Each page you open: one view for that page, on that day.</li>
           <li>
-            How many different people visited each day. To tell two visits by the same person apart
-            from visits by two people, the site mixes your network address and your browser's name
-            with a random value made fresh each day, and keeps only the scrambled result, for that
-            day only.
+            How many different people visited each day, and each page. To tell two visits by the
+            same person from visits by two people, the site mixes your network address and your
+            browser's name with a value made fresh each day and the site's own secret, and keeps
+            only the scrambled result, for that day only. Each page gets its own scrambled value, so
+            nothing the site keeps links the pages one person read.
           </li>
           <li>
             Where you came from: only the name of the site that linked here (such as a search engine
@@ -51,7 +52,8 @@ export default function Privacy() {
           <li>
             How far a poem was read: when you leave a poem, your browser sends one small message
             listing which stanzas were on screen for at least two seconds, and which stanza you
-            shared, if any.
+            shared, if any. It counts only for a poem whose visit was counted that day, and once a
+            visit: a later message may add stanzas you went on to read, never another reading.
           </li>
           <li>
             When a link preview of a stanza is made by an app (Mastodon, WhatsApp, Slack and
@@ -59,7 +61,46 @@ export default function Privacy() {
           </li>
           <li>
             When a link in the weekly digest is followed: one click for that week's digest and that
-            link. The link does not say who you are. Opening the email is not counted.
+            link, at most once a day from one network address. The link does not say who you are.
+            Opening the email is not counted.
+          </li>
+        </ul>
+        <p>
+          So that nobody can inflate the numbers, one network address counts as at most five people
+          a day (a household or an office), and at most 60 pages an hour; past that, nothing more
+          from it is counted. The addresses of one IPv6 network count as one address.
+        </p>
+      </section>
+
+      <section className={section} aria-labelledby="during-the-day">
+        <h2 id="during-the-day" className={heading}>
+          What is held during the day, and who can read it
+        </h2>
+        <ul className="list-disc pl-6">
+          <li>
+            In the server's memory, never written anywhere: your network address and your browser's
+            name, until the next batch of counts (within 10 seconds), and your address with the
+            browsers seen from it that day and its count of pages this hour, until the day is over.
+          </li>
+          <li>
+            In the database, until the end of the day: the scrambled values, one set for the whole
+            site, one for each page, one for each place visitors came from and one for each digest
+            link; beside a poem's value, which of its stanzas that visit reached and shared; and a
+            scrambled value of each address with how many people and pages it brought, with no page
+            in it. The day's value is deleted with them, within 10 seconds of midnight.
+          </li>
+          <li>
+            Nobody reads these through the site, the poet included: the poet sees only the day's
+            numbers. Whoever runs the server and its database could read the sets, but without the
+            site's secret, which is not in the database, they cannot check whether a given address
+            is among them.
+          </li>
+          <li>
+            Signing in, subscribing to the digest and sending a guest contribution are limited per
+            network address (10 sign-in links in 15 minutes, 10 subscriptions or 5 contributions an
+            hour). For that, the address is kept for the length of that window: in memory on a
+            single server, or in the database on a site run with PostgreSQL, where it is deleted by
+            the hourly clean-up after the window ends, so within two hours at most.
           </li>
         </ul>
       </section>
@@ -69,11 +110,10 @@ export default function Privacy() {
           What is never kept
         </h2>
         <p>
-          Your network address, your browser's name, any cookie or identifier, and the scrambled
-          daily value are never written into the site's records of what was read, nor into its logs.
-          The day's random value and the scrambled values are deleted when the day is over; what
-          remains is only numbers per day, such as "12 people read this poem on Tuesday". Nothing is
-          shared with anyone.
+          Your network address, your browser's name and any cookie or identifier are never written
+          into the site's records of what was read, nor into its logs. The day's value and the
+          scrambled values are deleted when the day is over; what remains is only numbers per day,
+          such as "12 people read this poem on Tuesday". Nothing is shared with anyone.
         </p>
       </section>
 

@@ -48,6 +48,11 @@ export function isUncounted(header: (name: string) => string | undefined): boole
 export function addressOf(request: IncomingMessage, trustProxy: number): string {
   if (trustProxy > 0) {
     const forwarded = request.headers["x-forwarded-for"];
+    // One proxy, one hop: the common case needs no list.
+    if (trustProxy === 1 && typeof forwarded === "string" && !forwarded.includes(",")) {
+      const address = forwarded.trim();
+      if (address) return address;
+    }
     const hops = (typeof forwarded === "string" ? forwarded : "")
       .split(",")
       .map((hop) => hop.trim())

@@ -12,7 +12,7 @@ import { dailyCounts, dayAddresses, dayVisitors, digestClicks } from "../db/sche
  */
 
 /** Hashes made, or rows written in one statement, between two yields to the event loop. */
-export const SLICE = 250;
+export const SLICE = 100;
 /** Batches a reading waits for its visit's row (another instance may still hold it). */
 const READING_TRIES = 3;
 

@@ -1,4 +1,5 @@
 import { and, count, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
+import { shownLastName } from "../../common/display-name.ts";
 import { READER_BLOCKED_MESSAGE } from "../../common/schemas/account.ts";
 import type {
   EchoCount,
@@ -355,7 +356,12 @@ export function createInteractionService({
           ),
         )
         .orderBy(desc(whispers.createdAt), desc(whispers.id));
-      return rows.map(({ remote, ...row }) => ({ ...row, fediverse: fediverseOrigin(remote) }));
+      // Everyone may read this list: the name as the page shows it, never the whole surname.
+      return rows.map(({ remote, user, ...row }) => ({
+        ...row,
+        user: { ...user, lastName: shownLastName(user.firstName, user.lastName) },
+        fediverse: fediverseOrigin(remote),
+      }));
     },
 
     /** Only its author may delete a whisper. */

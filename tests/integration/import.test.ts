@@ -286,7 +286,11 @@ describe.each(drivers)("import on %s (docs/decisions/052-the-import-job.md)", (d
     expect((await t.app.request("/harbour-lights")).headers.get("location")).toBe(
       "/poetry/harbour-lights-2",
     );
-    const about = await t.app.request("/about/");
+    // The site's own About page, at its one path (docs/decisions/056-one-page-one-path.md).
+    const aboutSlash = await t.app.request("/about/");
+    expect(aboutSlash.status).toBe(301);
+    expect(aboutSlash.headers.get("location")).toBe("/about");
+    const about = await t.app.request("/about");
     expect(about.status).toBe(200);
     expect(await about.text()).toContain("<title>About");
     expect((await t.app.request("/never-was-here/")).status).toBe(404);

@@ -635,6 +635,12 @@ describe.each(drivers)("insights (%s)", (driver) => {
         .digest("base64url")
         .slice(0, 27),
       ...scopes.map((scope) =>
+        createHash("sha256")
+          .update(`${salt.salt}\u0000${scope}\u0000${identity}`)
+          .digest("base64url")
+          .slice(0, 27),
+      ),
+      ...scopes.map((scope) =>
         createHmac("sha256", salt.salt)
           .update(`${scope}\u0000${identity}`)
           .digest("base64url")
@@ -645,10 +651,10 @@ describe.each(drivers)("insights (%s)", (driver) => {
     // With the site's secret as well, each page's hash is there, and no two are the same.
     const key = createHmac("sha256", resolveSessionSecret(t.config))
       .update(`day-visitors\u0000${salt.day}\u0000${salt.salt}`)
-      .digest();
+      .digest("base64url");
     const withSecret = scopes.map((scope) =>
-      createHmac("sha256", key)
-        .update(`${scope}\u0000${identity}`)
+      createHash("sha256")
+        .update(`${key}\u0000${scope}\u0000${identity}`)
         .digest("base64url")
         .slice(0, 27),
     );

@@ -96,11 +96,13 @@ describe.each(drivers)("a reader's account on %s", (driver) => {
       // The very next call, through the session this instance remembers, has the new name.
       const after = await json(await whisper(rowan, "After a name."));
       expect(after.user).toMatchObject({ firstName: "Rowan", lastName: "Ash Thorne" });
+      // The public list carries the name as the page shows it ('Rowan A.'), not the surname.
       const whispersListed = await listed();
       expect(whispersListed.find((item) => item.text === "Before a name.")?.user).toMatchObject({
         firstName: "Rowan",
-        lastName: "Ash Thorne",
+        lastName: "A.",
       });
+      expect(JSON.stringify(whispersListed)).not.toContain("Thorne");
       const current = await json(await api(t.app, "GET", "/api/auth/user", { cookie: rowan }));
       expect(current).toMatchObject({ firstName: "Rowan", lastName: "Ash Thorne" });
       // Null (or empty) removes the name again.
