@@ -103,7 +103,7 @@ export const whisper = z.object({
   fediverse: z.nullable(fediverseOrigin),
   /**
    * Only on the reader's own whisper the poet has not approved yet: shown to them alone, marked
-   * 'Awaiting approval' (docs/decisions/057-a-held-whisper.md).
+   * 'Awaiting approval' (docs/decisions/057-a-stanza-link-and-a-held-whisper.md).
    */
   isAwaitingApproval: z.optional(z.boolean()),
 });

@@ -384,7 +384,7 @@ export const whispers = pgTable(
     /**
      * Not yet approved because the poet holds new whispers (or it is a reply from the fediverse):
      * its writer still sees it, marked so, and the admin lists it apart from whispers the poet
-     * hid (docs/decisions/057-a-held-whisper.md). Always false while approved.
+     * hid (docs/decisions/057-a-stanza-link-and-a-held-whisper.md). Always false while approved.
      */
     isAwaitingApproval: boolean("is_awaiting_approval").notNull().default(false),
     /**

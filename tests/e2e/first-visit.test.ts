@@ -152,7 +152,7 @@ describe("the stanza actions and title bar on a phone", () => {
   });
 });
 
-/** docs/decisions/057-a-held-whisper.md, in the browser: the writer, another reader, the poet. */
+/** docs/decisions/057-a-stanza-link-and-a-held-whisper.md, in the browser: the writer, another reader, the poet. */
 describe.each([
   { width: 375, height: 667 },
   { width: 1280, height: 800 },

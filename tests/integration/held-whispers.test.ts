@@ -7,7 +7,7 @@ import { signIn } from "../helpers/session.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 
 /**
- * docs/decisions/057-a-held-whisper.md: while the poet holds new whispers, a held whisper stays
+ * docs/decisions/057-a-stanza-link-and-a-held-whisper.md: while the poet holds new whispers, a held whisper stays
  * in its writer's list, marked as awaiting approval, and in nobody else's; the admin tells it
  * apart from a whisper the poet hid.
  */
