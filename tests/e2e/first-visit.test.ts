@@ -168,10 +168,11 @@ describe.each([
     const writer = await site.signedIn(`writer-${viewport.width}@example.com`, { viewport });
     const page = await site.open(writer, "/poetry/the-kitchen-table#s-1");
     await page.getByRole("button", { name: "Show whispers" }).click();
-    await page.getByRole("button", { name: "Write a whisper" }).click();
-    await page.getByLabel("Your whisper").fill(text);
-    await page.getByRole("button", { name: "Share", exact: true }).click();
-    const mine = page.getByRole("listitem").filter({ hasText: text });
+    const panel = page.locator("section[aria-labelledby=whispers-heading]");
+    await panel.getByRole("button", { name: "Write a whisper" }).click();
+    await panel.getByLabel("Your whisper").fill(text);
+    await panel.getByRole("button", { name: "Share", exact: true }).click();
+    const mine = panel.getByRole("listitem").filter({ hasText: text });
     await mine.getByText("Awaiting approval").waitFor();
     await page.reload();
     await hydrated(page);
