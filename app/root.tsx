@@ -64,7 +64,10 @@ function useStripVerifiedParam() {
   useEffect(() => {
     const params = new URLSearchParams(location.search);
     if (params.get("verified") !== "1") return;
-    notify("Subscription confirmed", "The weekly ember digest is on its way to you.");
+    // The confirmation page says so itself; elsewhere (an older link) a toast does.
+    if (location.pathname !== "/subscribe/confirmed") {
+      notify("Subscription confirmed", "The weekly ember digest is on its way to you.");
+    }
     params.delete("verified");
     const search = params.toString();
     navigate(

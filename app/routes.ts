@@ -30,6 +30,7 @@ export default [
     route("insights/poems/:slug", "routes/admin-poem-insights.tsx"),
   ]),
   route("unsubscribe", "routes/unsubscribe.tsx"),
+  route("subscribe/confirmed", "routes/subscribe-confirmed.tsx"),
   route("subscribe/invalid", "routes/subscribe-invalid.tsx"),
   route("login", "routes/login.tsx"),
   route("login/verify", "routes/login-verify.tsx"),

@@ -52,6 +52,24 @@ function SessionButton({ audience, className }: { audience: Audience; className:
   );
 }
 
+/**
+ * The reader's own page (name, avatar, export, leaving), beside Logout for a signed-in reader:
+ * with the session's controls, not among the site's sections in the navigation list.
+ */
+function AccountLink({
+  className,
+  onClick,
+}: {
+  className: (state: { isActive: boolean }) => string;
+  onClick?: () => void;
+}) {
+  return (
+    <NavLink to="/account" className={className} onClick={onClick}>
+      Account
+    </NavLink>
+  );
+}
+
 /** Keys typed into these go to them: '/' is the reader's text there, not a shortcut. */
 function isTypingTarget(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
@@ -159,6 +177,7 @@ export function SiteHeader({ siteName, audience }: { siteName: string; audience:
               {item.label}
             </NavLink>
           ))}
+          {audience !== "anonymous" && <AccountLink className={linkClass} />}
           <SessionButton audience={audience} className={`${buttonClass} ml-3`} />
         </nav>
         <div className="flex items-center gap-1 lg:hidden">
@@ -219,6 +238,11 @@ export function SiteHeader({ siteName, audience }: { siteName: string; audience:
                   </NavLink>
                 ))}
               </nav>
+              {audience !== "anonymous" && (
+                <div className="mt-4 border-t border-stone-200 pt-4 text-base">
+                  <AccountLink className={linkClass} onClick={closeMenu} />
+                </div>
+              )}
               <SessionButton audience={audience} className={`${buttonClass} mt-4 text-center`} />
             </ModalDialog>
           </Suspense>

@@ -111,13 +111,11 @@ function WhisperComposer({
         params: { slug: poem.slug },
         body: { stanzaIndex, body: trimmed },
       });
-      // A whisper the poet holds for approval is hidden until then: not in the list yet.
-      if (whisper.isApproved) {
-        onShared(whisper);
-        notify("Whisper shared", "Your reflection has been added to this stanza.");
-      } else {
-        notify("Whisper shared", "It will appear once the poet has read it.");
-      }
+      // A whisper the poet holds for approval shows to its writer alone, marked so, until then.
+      const { isApproved, ...shared } = whisper;
+      onShared(isApproved ? shared : { ...shared, isAwaitingApproval: true });
+      if (isApproved) notify("Whisper shared", "Your reflection has been added to this stanza.");
+      else notify("Whisper shared", "Only you can see it until the poet approves it.");
       close();
     } catch (error) {
       reportFailure(error, "reader", "Your whisper couldn't be shared right now.");
@@ -263,8 +261,13 @@ export function WhispersPanel({
                 </div>
               ) : (
                 <div>
-                  <p className="text-sm font-medium text-stone-900">
+                  <p className="flex flex-wrap items-center gap-2 text-sm font-medium text-stone-900">
                     <bdi>{whisperAuthor(whisper.user)}</bdi>
+                    {whisper.isAwaitingApproval && (
+                      <span className="rounded bg-amber-100 px-2 py-0.5 text-xs font-normal text-amber-900">
+                        Awaiting approval · only you can see it
+                      </span>
+                    )}
                   </p>
                   <p className="whitespace-pre-line break-words text-stone-800">{whisper.text}</p>
                 </div>

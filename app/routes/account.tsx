@@ -66,6 +66,7 @@ function AccountSettings({ initial }: { initial: ReaderAccount }) {
   const [isLeaving, setLeaving] = useState(false);
   const navigate = useNavigate();
   const preview = splitDisplayName(normaliseDisplayName(name) || null);
+  const signature = whisperAuthor({ ...preview, profileImageUrl: null });
 
   async function save(change: { displayName?: string | null; avatarUrl?: string | null }) {
     setSaving(true);
@@ -148,9 +149,10 @@ function AccountSettings({ initial }: { initial: ReaderAccount }) {
           <p id="display-name-hint" className="text-sm text-stone-600">
             Your whispers will be signed{" "}
             <strong className="font-semibold text-stone-800" data-testid="name-preview">
-              <bdi>{whisperAuthor({ ...preview, profileImageUrl: null })}</bdi>
+              <bdi>{signature}</bdi>
             </strong>
-            . Leave it empty to stay anonymous.
+            {/* 'Rowan A.' ends the sentence with its own period. */}
+            {signature.endsWith(".") ? "" : "."} Leave it empty to stay anonymous.
           </p>
           {nameError && (
             <p id="display-name-error" role="alert" className="text-sm text-red-800">

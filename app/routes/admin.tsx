@@ -13,10 +13,13 @@ import { adminMeta } from "../lib/admin-access.ts";
 import { appContext } from "../lib/app-context.ts";
 import type { Route } from "./+types/admin";
 
-export function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   // The ember schedule starts today in SITE_TIMEZONE, wherever the poet's browser is.
-  const { timezone } = context.get(appContext).site;
-  return { today: dayInZone(timezone), timezone };
+  const { site, services, admin } = context.get(appContext);
+  const awaitingWhispers = admin
+    ? await services.contentAdmin.countWhispersAwaitingApproval(admin)
+    : 0;
+  return { today: dayInZone(site.timezone), timezone: site.timezone, awaitingWhispers };
 }
 
 export const meta = () => adminMeta("Content Management");
@@ -25,6 +28,8 @@ export const meta = () => adminMeta("Content Management");
 export default function Admin({ loaderData }: Route.ComponentProps) {
   // The tabs read their lists afresh once the sample content is gone.
   const [contentVersion, setContentVersion] = useState(0);
+  // Read with the page, then as the Whispers tab reads its list.
+  const [awaitingWhispers, setAwaitingWhispers] = useState(loaderData.awaitingWhispers);
   return (
     <section className="mx-auto max-w-4xl px-4 py-10">
       <div className="flex flex-wrap items-baseline justify-between gap-3">
@@ -42,6 +47,14 @@ export default function Admin({ loaderData }: Route.ComponentProps) {
         </nav>
       </div>
       <SampleContentPanel onRemoved={() => setContentVersion((version) => version + 1)} />
+      {awaitingWhispers > 0 && (
+        <p role="status" className="mt-4 rounded-lg bg-sky-50 px-4 py-3 text-sm text-sky-900">
+          {awaitingWhispers === 1
+            ? "1 whisper is awaiting your approval"
+            : `${awaitingWhispers} whispers are awaiting your approval`}{" "}
+          (Whispers tab).
+        </p>
+      )}
       <AdminTabs
         key={contentVersion}
         tabs={[
@@ -49,7 +62,11 @@ export default function Admin({ loaderData }: Route.ComponentProps) {
           { id: "embers", label: "Embers", panel: <EmbersTab today={loaderData.today} /> },
           { id: "books", label: "Books", panel: <BooksTab /> },
           { id: "tags", label: "Tags", panel: <TagsTab /> },
-          { id: "whispers", label: "Whispers", panel: <WhispersTab /> },
+          {
+            id: "whispers",
+            label: awaitingWhispers > 0 ? `Whispers (${awaitingWhispers})` : "Whispers",
+            panel: <WhispersTab onAwaitingCount={setAwaitingWhispers} />,
+          },
         ]}
       />
     </section>

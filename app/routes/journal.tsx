@@ -78,6 +78,20 @@ export default function Journal({ loaderData }: Route.ComponentProps) {
           </Link>
         )}
       </div>
+      {/* Where the journal is kept: the header calls it 'Journal (local)' until sign-in. */}
+      <p className="-mt-4 text-stone-700" data-testid="journal-kept">
+        {isSignedIn ? (
+          "Kept in your account (Cloud): the same journal on every device you sign in on."
+        ) : (
+          <>
+            Kept in this browser only (Local).{" "}
+            <a href="/api/login" className="text-ember-800 underline hover:text-ember-900">
+              Sign in
+            </a>{" "}
+            to keep it in your account and read it on any device.
+          </>
+        )}
+      </p>
       {isSignedIn && unsynced.length > 0 && (
         <div
           role="status"

@@ -19,7 +19,8 @@ export default function LoginVerify() {
   const [params] = useSearchParams();
   return (
     <section className="mx-auto max-w-md py-16 text-center">
-      <h1 className="font-serif text-3xl">Welcome back</h1>
+      {/* The same words for a first sign-in as for a return: 'back' would be wrong the first time. */}
+      <h1 className="font-serif text-3xl">Welcome</h1>
       <p className="mt-3 text-stone-700">Continue to finish signing in.</p>
       <form method="post" action="/api/auth/email-link/verify" className="mt-8">
         <input type="hidden" name="token" value={params.get("token") ?? ""} />

@@ -76,11 +76,15 @@ export const readerAccount = z.object({
 });
 export type ReaderAccount = z.output<typeof readerAccount>;
 
-/** A stanza a reader's row is on: the poem, and the 0-based stanza (null: the whole poem). */
+/**
+ * A stanza a reader's row is on: the poem, the stanza numbered as readers see it ('Stanza 2' is
+ * 2) and its words (both null: the whole poem).
+ */
 const exportedPlace = {
   poemSlug: z.string(),
   poemTitle: z.string(),
-  stanzaIndex: z.nullable(z.int()),
+  stanza: z.nullable(z.int()),
+  stanzaText: z.nullable(z.string()),
   createdAt: dateTime,
 };
 

@@ -239,6 +239,8 @@ export const moderatedWhisper = z.object({
   id: z.int(),
   text: z.string(),
   isApproved: z.boolean(),
+  /** Held for the poet's approval, as opposed to hidden by the poet (decision 057). */
+  isAwaitingApproval: z.boolean(),
   createdAt: dateTime,
   stanzaIndex: z.int().check(z.gte(0)),
   stanzaCount: z.int(),

@@ -101,6 +101,11 @@ export const whisper = z.object({
   createdAt: dateTime,
   user: whisperAuthor,
   fediverse: z.nullable(fediverseOrigin),
+  /**
+   * Only on the reader's own whisper the poet has not approved yet: shown to them alone, marked
+   * 'Awaiting approval' (docs/decisions/057-a-stanza-link-and-a-held-whisper.md).
+   */
+  isAwaitingApproval: z.optional(z.boolean()),
 });
 export type Whisper = z.output<typeof whisper>;
 

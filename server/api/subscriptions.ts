@@ -19,7 +19,11 @@ export function subscriptionRoutes(services: Services, config: Config) {
         const token = c.req.query("token") ?? "";
         const isVerified =
           token.length > 0 && token.length < 200 && (await subscriptions.verify(token));
-        return c.redirect(isVerified ? "/?verified=1" : "/subscribe/invalid", 302);
+        // A page that says so, not only a toast that is gone in seconds.
+        return c.redirect(
+          isVerified ? "/subscribe/confirmed?verified=1" : "/subscribe/invalid",
+          302,
+        );
       })
       // A mail client that cannot POST opens the List-Unsubscribe address in a browser: the page
       // there shows whose subscription it ends, and its one button POSTs back here.

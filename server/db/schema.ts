@@ -405,6 +405,12 @@ export const whispers = pgTable(
     text: text("text").notNull(),
     isApproved: boolean("is_approved").notNull().default(true),
     /**
+     * Not yet approved because the poet holds new whispers (or it is a reply from the fediverse):
+     * its writer still sees it, marked so, and the admin lists it apart from whispers the poet
+     * hid (docs/decisions/057-a-stanza-link-and-a-held-whisper.md). Always false while approved.
+     */
+    isAwaitingApproval: boolean("is_awaiting_approval").notNull().default(false),
+    /**
      * A reply from the fediverse: its Note's id (a repeated Create stores nothing twice), the
      * original post's address, and the whole reply when it was longer than readers are shown
      * (docs/decisions/046-fediverse-voices.md). Null for a reader's whisper.

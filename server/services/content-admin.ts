@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, ne, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, ne, sql } from "drizzle-orm";
 import { ADMIN_EMBERS_READ } from "../../common/constants.ts";
 import {
   COVER_HTTPS_MESSAGE,
@@ -513,6 +513,7 @@ export function createContentAdminService({
           // The poet reads a long fediverse reply whole (decision 046).
           text: sql<string>`coalesce(${whispers.fullText}, ${whispers.text})`,
           isApproved: whispers.isApproved,
+          isAwaitingApproval: whispers.isAwaitingApproval,
           createdAt: whispers.createdAt,
           stanzaIndex: whispers.stanzaIndex,
           stanzaCount: sql<number>`jsonb_array_length(${poems.stanzas})`,
@@ -572,14 +573,25 @@ export function createContentAdminService({
         .where(eq(whispers.id, id));
     },
 
+    /** Whispers on live poems waiting for the poet's approval: the count on the Whispers tab. */
+    async countWhispersAwaitingApproval(_admin: AdminActor): Promise<number> {
+      const [row] = await db
+        .select({ n: count() })
+        .from(whispers)
+        .innerJoin(poems, and(eq(poems.id, whispers.poemId), isLive(poems)))
+        .where(eq(whispers.isAwaitingApproval, true));
+      return Number(row?.n ?? 0);
+    },
+
     /**
      * Hidden whispers leave readers' lists at once, approved ones come back: the lists are read
-     * afresh each time, so this write announces nothing (writeContent).
+     * afresh each time, so this write announces nothing (writeContent). Either way the poet has
+     * decided, so the whisper no longer awaits approval.
      */
     async setWhisperApproval(_admin: AdminActor, id: number, isApproved: boolean): Promise<void> {
       const updated = await db
         .update(whispers)
-        .set({ isApproved })
+        .set({ isApproved, isAwaitingApproval: false })
         .where(eq(whispers.id, id))
         .returning({ id: whispers.id });
       if (updated.length === 0) throw notFound("Whisper not found");

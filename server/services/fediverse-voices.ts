@@ -229,6 +229,7 @@ export function createFediverseVoiceService({
           userId: writer.userId,
           ...words,
           isApproved: false,
+          isAwaitingApproval: true,
           remoteNoteId: reply.noteId,
           remoteUrl: remoteLink(reply.url) ?? remoteLink(reply.noteId),
           createdAt,
@@ -250,7 +251,7 @@ export function createFediverseVoiceService({
       if (!writer || !words) return;
       await db
         .update(whispers)
-        .set({ ...words, isApproved: false })
+        .set({ ...words, isApproved: false, isAwaitingApproval: true })
         .where(
           and(
             eq(whispers.remoteNoteId, reply.noteId),
@@ -369,7 +370,7 @@ export function createFediverseVoiceService({
         );
       const hidden = await db
         .update(whispers)
-        .set({ isApproved: false })
+        .set({ isApproved: false, isAwaitingApproval: false })
         .where(and(inArray(whispers.userId, authors), eq(whispers.isApproved, true)))
         .returning({ id: whispers.id });
       return hidden.length;

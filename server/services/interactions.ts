@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, isNull, or, type SQL, sql } from "drizzle-orm";
 import { shownLastName } from "../../common/display-name.ts";
 import { READER_BLOCKED_MESSAGE } from "../../common/schemas/account.ts";
 import type {
@@ -191,6 +191,7 @@ export function createInteractionService({
       userId: sql.placeholder("userId"),
       text: sql.placeholder("text"),
       isApproved: sql`not coalesce((select ${siteSettings.holdWhispers} from ${siteSettings}), false)`,
+      isAwaitingApproval: sql`coalesce((select ${siteSettings.holdWhispers} from ${siteSettings}), false)`,
     })
     .returning({ ...ownWhisperColumns, isApproved: whispers.isApproved })
     .prepare("insert_whisper");
@@ -337,12 +338,19 @@ export function createInteractionService({
 
     /**
      * Approved whispers on one stanza, newest first, but none of a blocked reader's; a reply
-     * from the fediverse with where it came from (decision 046).
+     * from the fediverse with where it came from (decision 046). The reader's own whispers that
+     * await the poet's approval are among them, marked so, for that reader only (decision 057).
      */
     async listWhispers(actor: Actor, slug: string, stanzaIndex: number): Promise<Whisper[]> {
       const poem = await findPoem(actor, slug);
+      const isShown = actor
+        ? or(
+            eq(whispers.isApproved, true),
+            and(eq(whispers.isAwaitingApproval, true), eq(whispers.userId, actor.id)),
+          )
+        : eq(whispers.isApproved, true);
       const rows = await db
-        .select(whisperColumns)
+        .select({ ...whisperColumns, isAwaitingApproval: whispers.isAwaitingApproval })
         .from(whispers)
         .innerJoin(users, eq(users.id, whispers.userId))
         .leftJoin(remoteAuthors, eq(remoteAuthors.userId, whispers.userId))
@@ -350,17 +358,18 @@ export function createInteractionService({
           and(
             eq(whispers.poemId, poem.id),
             eq(whispers.stanzaIndex, stanzaKey(poem, stanzaIndex)),
-            eq(whispers.isApproved, true),
+            isShown,
             isNull(users.blockedAt),
             onPoemStanzas(whispers),
           ),
         )
         .orderBy(desc(whispers.createdAt), desc(whispers.id));
       // Everyone may read this list: the name as the page shows it, never the whole surname.
-      return rows.map(({ remote, user, ...row }) => ({
+      return rows.map(({ remote, user, isAwaitingApproval, ...row }) => ({
         ...row,
         user: { ...user, lastName: shownLastName(user.firstName, user.lastName) },
         fediverse: fediverseOrigin(remote),
+        ...(isAwaitingApproval ? { isAwaitingApproval } : {}),
       }));
     },
 

@@ -7,6 +7,7 @@ import {
   CANNOT_BLOCK_ADMIN,
   type ReaderAccount,
 } from "../../common/schemas/account.ts";
+import { stanzaLines } from "../../common/stanza.ts";
 import { type Database, rowsOf } from "../db/client.ts";
 import {
   books,
@@ -154,7 +155,7 @@ export function createReaderAccountService(
     async exportAccount(actor: Actor): Promise<AccountExport> {
       const user = requireUser(actor);
       const account = await readAccount(user.id);
-      const place = { poemSlug: poems.slug, poemTitle: poems.title };
+      const place = { poemSlug: poems.slug, poemTitle: poems.title, stanzas: poems.stanzas };
       const [journal, ownWhispers, ownEchoes, [subscription]] = await Promise.all([
         db
           .select({
@@ -197,10 +198,20 @@ export function createReaderAccountService(
           .from(subscriptions)
           .where(eq(subscriptions.email, account.email)),
       ]);
-      const withStanza = <Row extends { stanza: string }>({ stanza, ...row }: Row) => ({
-        ...row,
-        stanzaIndex: stanzaOf(stanza),
-      });
+      const withStanza = <Row extends { stanza: string; stanzas: string[] }>({
+        stanza,
+        stanzas,
+        ...row
+      }: Row) => {
+        const index = stanzaOf(stanza);
+        const words = index === null ? undefined : stanzas[index];
+        return {
+          ...row,
+          stanza: index === null ? null : index + 1,
+          // Its lines one to a line, as the reader read them.
+          stanzaText: words === undefined ? null : stanzaLines(words).join("\n"),
+        };
+      };
       return {
         exportedAt: now(),
         account,

@@ -21,7 +21,7 @@ async function verifiedSubscriber(email: string) {
   const mail = await subscribeAndReadConfirmation(smtp, site.server.url, email);
   const link = /https?:\/\/\S+\/api\/subscribe\/verify\?\S+/.exec(mail.parsed.text ?? "")?.[0];
   expect((await fetch(link ?? "", { redirect: "manual" })).headers.get("location")).toBe(
-    "/?verified=1",
+    "/subscribe/confirmed?verified=1",
   );
 }
 

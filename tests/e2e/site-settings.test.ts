@@ -206,7 +206,7 @@ describe("the poet's site settings", () => {
   );
 
   it(
-    "holds a reader's new whisper: the toast says so and the whisper waits for the poet",
+    "holds a reader's new whisper: the toast says so, its writer sees it marked, and it waits for the poet",
     async () => {
       const context = await site.signedIn("whisperer@example.com");
       const page = await site.open(context, `/poetry/${POEM}#s-0`);
@@ -215,9 +215,11 @@ describe("the poet's site settings", () => {
       await panel.getByRole("button", { name: "Write a whisper" }).click();
       await panel.getByRole("textbox").fill("Waiting for the poet");
       await panel.getByRole("button", { name: "Share" }).click();
-      await page.getByText("It will appear once the poet has read it.").waitFor();
+      await page.getByText("Only you can see it until the poet approves it.").waitFor();
       expect(await page.getByText("Whisper shared").count()).toBeGreaterThan(0);
-      expect(await panel.getByText("Waiting for the poet").count()).toBe(0);
+      // Its writer still sees it, marked as waiting (decision 057).
+      const mine = panel.getByRole("listitem").filter({ hasText: "Waiting for the poet" });
+      await mine.getByText("Awaiting approval").waitFor();
       await context.close();
 
       const moderation = await site.open(admin, "/admin");

@@ -236,7 +236,8 @@ describe.each(drivers)("a reader's account on %s", (driver) => {
       expect.objectContaining({
         poemSlug: "river",
         poemTitle: "River",
-        stanzaIndex: 1,
+        stanza: 2,
+        stanzaText: "three",
         text: "Mine to take.",
         isApproved: true,
       }),
@@ -244,11 +245,14 @@ describe.each(drivers)("a reader's account on %s", (driver) => {
     expect(data.echoes).toHaveLength(2);
     expect(data.echoes).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ stanzaIndex: null }),
-        expect.objectContaining({ stanzaIndex: 1 }),
+        expect.objectContaining({ stanza: null, stanzaText: null }),
+        expect.objectContaining({ stanza: 2 }),
       ]),
     );
-    expect(data.journal).toEqual([expect.objectContaining({ poemSlug: "river", stanzaIndex: 0 })]);
+    // Numbered as readers see them, with the words saved (decision 057).
+    expect(data.journal).toEqual([
+      expect.objectContaining({ poemSlug: "river", stanza: 1, stanzaText: "one\ntwo" }),
+    ]);
     expect(data.digestSubscription).toBeNull();
     expect(JSON.stringify(data)).not.toContain("Rowan");
     expect((await api(t.app, "GET", "/api/account/export")).status).toBe(401);

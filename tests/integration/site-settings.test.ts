@@ -121,7 +121,11 @@ describe.each(drivers)("site settings on %s", (driver) => {
     expect(linksIn(home, "Footer")).toEqual(["Home", "Poetry", "Daily Embers", "Books"]);
     expect(linksIn(home, "About this site")).toEqual(["About", "Privacy"]);
     expect(slotTitles(await page("/books"))).toEqual(DEFAULTS.bookSlotTitles);
-    expect(structuredData(await page("/poetry/salt-road"))[0]).not.toHaveProperty("author");
+    // Until the poet is named, the site is the poem's author (decision 057).
+    expect(structuredData(await page("/poetry/salt-road"))[0]?.author).toEqual({
+      "@type": "Organization",
+      name: "Ember Verse",
+    });
 
     expect(await t.db.select().from(tags)).toEqual(tagsBefore);
   });

@@ -61,9 +61,9 @@ describe.each(drivers)("subscriptions on %s", (driver) => {
 
     const opened = await t.app.request(verify.pathname + verify.search);
     expect(opened.status).toBe(302);
-    expect(opened.headers.get("location")).toBe("/?verified=1");
+    expect(opened.headers.get("location")).toBe("/subscribe/confirmed?verified=1");
     const again = await t.app.request(verify.pathname + verify.search);
-    expect(again.headers.get("location")).toBe("/?verified=1");
+    expect(again.headers.get("location")).toBe("/subscribe/confirmed?verified=1");
 
     const admin = await signIn(t, "poet@example.com", { admin: true });
     const csv = await t.app.request("/api/admin/subscribers.csv", { headers: { Cookie: admin } });
@@ -266,7 +266,7 @@ describe("subscribing in development without SMTP", () => {
           /https?:\/\/\S+\/api\/subscribe\/verify\?\S+/.exec(mail.parsed.text ?? "")?.[0] ?? "",
         );
         const opened = await t.app.request(link.pathname + link.search);
-        expect(opened.headers.get("location")).toBe("/?verified=1");
+        expect(opened.headers.get("location")).toBe("/subscribe/confirmed?verified=1");
         expect((await queued())?.verified).toBe(true);
         expect(await t.services.subscriptions.sendDueVerifications()).toBe(0);
       } finally {

@@ -1,5 +1,6 @@
 import { CircleUserRound } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
+import { Link } from "react-router";
 import { endpoints } from "../../../common/endpoints.ts";
 import type { ModeratedWhisper } from "../../../common/schemas/admin.ts";
 import { notify } from "../../lib/toast.ts";
@@ -8,12 +9,25 @@ import { adminCall } from "./admin-call.ts";
 import { secondaryButton } from "./ui.tsx";
 import { useAdminList } from "./use-admin-list.ts";
 
-type Filter = "all" | "approved" | "hidden";
+type Filter = "all" | "awaiting" | "approved" | "hidden";
 const FILTERS: { id: Filter; label: string }[] = [
   { id: "all", label: "All" },
+  { id: "awaiting", label: "Awaiting approval" },
   { id: "approved", label: "Approved" },
   { id: "hidden", label: "Hidden" },
 ];
+
+/** Held for approval (new whispers held, a fediverse reply), approved, or hidden by the poet. */
+function stateOf(whisper: ModeratedWhisper): Exclude<Filter, "all"> {
+  if (whisper.isApproved) return "approved";
+  return whisper.isAwaitingApproval ? "awaiting" : "hidden";
+}
+
+const STATE_BADGES: Record<Exclude<Filter, "all">, { label: string; className: string }> = {
+  awaiting: { label: "Awaiting approval", className: "bg-sky-100 text-sky-900" },
+  approved: { label: "Approved", className: "bg-green-100 text-green-900" },
+  hidden: { label: "Hidden", className: "bg-amber-100 text-amber-900" },
+};
 
 const authorName = (whisper: ModeratedWhisper) =>
   [whisper.user.firstName, whisper.user.lastName].filter(Boolean).join(" ") || "Anonymous";
@@ -83,23 +97,28 @@ function MoveToStanza({
  * on each whisper; a reply from the fediverse is marked so, with its author's handle and links,
  * and any whisper may be moved to another stanza of its poem.
  */
-export function WhispersTab() {
+export function WhispersTab({
+  onAwaitingCount,
+}: {
+  /** Told how many whispers await approval each time the list is read (the tab's count). */
+  onAwaitingCount?: (count: number) => void;
+}) {
   const { items: whispers, isFailed, reload } = useAdminList(endpoints.listModeratedWhispers);
   const [filter, setFilter] = useState<Filter>("all");
   const count = (id: Filter) =>
-    (whispers ?? []).filter((whisper) =>
-      id === "all" ? true : whisper.isApproved === (id === "approved"),
-    ).length;
-  const shown = (whispers ?? []).filter((whisper) =>
-    filter === "all" ? true : whisper.isApproved === (filter === "approved"),
+    (whispers ?? []).filter((whisper) => id === "all" || stateOf(whisper) === id).length;
+  const shown = (whispers ?? []).filter(
+    (whisper) => filter === "all" || stateOf(whisper) === filter,
   );
+  useEffect(() => {
+    if (whispers) onAwaitingCount?.(whispers.filter((w) => stateOf(w) === "awaiting").length);
+  }, [whispers, onAwaitingCount]);
 
-  async function moderate(whisper: ModeratedWhisper) {
-    const action = whisper.isApproved ? "hide" : "approve";
+  async function moderate(whisper: ModeratedWhisper, action: "hide" | "approve") {
     const result = await adminCall(
-      whisper.isApproved ? endpoints.hideWhisper : endpoints.approveWhisper,
+      action === "hide" ? endpoints.hideWhisper : endpoints.approveWhisper,
       { params: { id: whisper.id }, body: {} },
-      { failure: whisper.isApproved ? "Failed to hide whisper" : "Failed to approve whisper" },
+      { failure: action === "hide" ? "Failed to hide whisper" : "Failed to approve whisper" },
     );
     if (!result.ok) return;
     await reload();
@@ -190,13 +209,9 @@ export function WhispersTab() {
                   </span>
                 )}
                 <span
-                  className={`rounded px-2 py-0.5 text-xs ${
-                    whisper.isApproved
-                      ? "bg-green-100 text-green-900"
-                      : "bg-amber-100 text-amber-900"
-                  }`}
+                  className={`rounded px-2 py-0.5 text-xs ${STATE_BADGES[stateOf(whisper)].className}`}
                 >
-                  {whisper.isApproved ? "Approved" : "Hidden"}
+                  {STATE_BADGES[stateOf(whisper)].label}
                 </span>
               </p>
               <p className="mt-1 whitespace-pre-line break-words">{whisper.text}</p>
@@ -207,7 +222,13 @@ export function WhispersTab() {
               )}
               <p className="mt-1 text-xs text-stone-600">
                 {postedAt(whisper.createdAt)}
-                {` · ${whisper.poemTitle}, stanza ${whisper.stanzaIndex + 1}`}
+                {" · "}
+                <Link
+                  to={`/poetry/${whisper.poemSlug}#s-${whisper.stanzaIndex}`}
+                  className="underline"
+                >
+                  {whisper.poemTitle}, stanza {whisper.stanzaIndex + 1}
+                </Link>
                 {whisper.fediverse?.profileUrl && (
                   <>
                     {" · "}
@@ -241,9 +262,25 @@ export function WhispersTab() {
             </div>
             {/* Under the whisper on a phone, beside it from the small breakpoint up. */}
             <div className="flex w-full gap-2 sm:w-auto sm:flex-col sm:self-start">
-              <button type="button" className={secondaryButton} onClick={() => moderate(whisper)}>
-                {whisper.isApproved ? "Hide" : "Approve"}
-              </button>
+              {/* A whisper awaiting approval may be approved or hidden; a decided one, changed. */}
+              {!whisper.isApproved && (
+                <button
+                  type="button"
+                  className={secondaryButton}
+                  onClick={() => moderate(whisper, "approve")}
+                >
+                  Approve
+                </button>
+              )}
+              {(whisper.isApproved || whisper.isAwaitingApproval) && (
+                <button
+                  type="button"
+                  className={secondaryButton}
+                  onClick={() => moderate(whisper, "hide")}
+                >
+                  Hide
+                </button>
+              )}
               {!whisper.user.isAdmin && (
                 <button
                   type="button"

@@ -151,3 +151,52 @@ describe("the stanza actions and title bar on a phone", () => {
     await context.close();
   });
 });
+
+/** docs/decisions/057-a-stanza-link-and-a-held-whisper.md, in the browser: the writer, another reader, the poet. */
+describe.each([
+  { width: 375, height: 667 },
+  { width: 1280, height: 800 },
+])("a held whisper at $width×$height", (viewport) => {
+  it("stays with its writer, marked, hides from another reader, and waits in the admin's tab", async () => {
+    const admin = await site.signedIn("poet@example.com", { admin: true, viewport });
+    const hold = await admin.request.put(`${site.server.url}/api/admin/settings`, {
+      data: { holdWhispers: true },
+      headers: { origin: site.server.url },
+    });
+    expect(hold.status()).toBe(200);
+    const text = `Held at ${viewport.width}`;
+    const writer = await site.signedIn(`writer-${viewport.width}@example.com`, { viewport });
+    const page = await site.open(writer, "/poetry/the-kitchen-table#s-1");
+    await page.getByRole("button", { name: "Show whispers" }).click();
+    const panel = page.locator("section[aria-labelledby=whispers-heading]");
+    await panel.getByRole("button", { name: "Write a whisper" }).click();
+    await panel.getByLabel("Your whisper").fill(text);
+    await panel.getByRole("button", { name: "Share", exact: true }).click();
+    const mine = panel.getByRole("listitem").filter({ hasText: text });
+    await mine.getByText("Awaiting approval").waitFor();
+    await page.reload();
+    await hydrated(page);
+    await page.getByRole("button", { name: "Show whispers" }).click();
+    await mine.getByText("Awaiting approval").waitFor();
+    expect(await page.getByText("No whispers yet").count()).toBe(0);
+    await page.screenshot({ path: `test-results/held-whisper-writer-${viewport.width}.png` });
+
+    const other = await site.signedIn(`other-${viewport.width}@example.com`, { viewport });
+    const otherPage = await site.open(other, "/poetry/the-kitchen-table#s-1");
+    await otherPage.getByRole("button", { name: "Show whispers" }).click();
+    await otherPage.getByText("No whispers yet. Be the first to leave one.").waitFor();
+    expect(await otherPage.getByText(text).count()).toBe(0);
+
+    const adminPage = await site.open(admin, "/admin");
+    await adminPage.getByText(/whispers? (is|are) awaiting your approval/).waitFor();
+    await adminPage.getByRole("tab", { name: /^Whispers \(\d+\)$/ }).click();
+    await adminPage.getByText(/^Awaiting approval \(\d+\)$/).click();
+    const row = adminPage.getByRole("listitem").filter({ hasText: text });
+    await row.getByText("Awaiting approval").waitFor();
+    await adminPage.screenshot({ path: `test-results/held-whisper-admin-${viewport.width}.png` });
+    await row.getByRole("button", { name: "Hide" }).click();
+    await adminPage.getByText(/^Hidden \(\d+\)$/).click();
+    await adminPage.getByRole("listitem").filter({ hasText: text }).getByText("Hidden").waitFor();
+    await Promise.all([admin.close(), writer.close(), other.close()]);
+  });
+});

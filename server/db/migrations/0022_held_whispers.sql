@@ -1,0 +1,1 @@
+ALTER TABLE "whispers" ADD COLUMN "is_awaiting_approval" boolean DEFAULT false NOT NULL;
