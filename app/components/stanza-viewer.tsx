@@ -11,6 +11,7 @@ import {
 } from "react";
 import { SMALL_SCREEN_MAX_PX, SWIPE_THRESHOLD_PX } from "../../common/constants.ts";
 import { clampStanzaIndex, stanzaLines } from "../../common/stanza.ts";
+import { STANZA_CHOSEN_EVENT } from "../../common/stanza-timings.ts";
 import { reportShare, useReadingReport } from "../lib/reading-report.ts";
 import { notifyError } from "../lib/toast.ts";
 import { PositionDots } from "./position-dots.tsx";
@@ -105,6 +106,8 @@ export function StanzaViewer({
       const bounded = clampStanzaIndex(next, count);
       setIndex(bounded);
       window.history.replaceState(window.history.state, "", `#s-${bounded}`);
+      // The reader moved: a reading that follows the viewer seeks there (poem-audio.tsx).
+      window.dispatchEvent(new CustomEvent(STANZA_CHOSEN_EVENT, { detail: bounded }));
     },
     [count],
   );
