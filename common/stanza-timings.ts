@@ -46,9 +46,3 @@ export function vttTimestamp(seconds: number): string {
   const pad = (value: number, width = 2) => String(value).padStart(width, "0");
   return `${pad(hours)}:${pad(minutes)}:${pad(secs)}.${pad(millis % 1000, 3)}`;
 }
-
-/**
- * Sent on window when the reader moves the stanza viewer (detail: the stanza's index), so a
- * reading that follows the viewer seeks there.
- */
-export const STANZA_CHOSEN_EVENT = "ev:stanza-chosen";

@@ -1,47 +1,10 @@
 import { Headphones } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { STANZA_CHOSEN_EVENT, stanzaAtTime } from "../../common/stanza-timings.ts";
 
 const NO_TIMINGS: number[] = [];
 
 /** A page opened at a stanza (#s-2), with a timed reading, offers to listen from there. */
 const OPENED_AT_STANZA = /^#s-([1-9]\d*)$/;
-
-/**
- * With stanza timings, the reading and the stanza viewer follow each other
- * (docs/product/chapbook.md, The voice read along): as each stanza's time comes, the viewer is
- * moved there (through the address's #s-{n}, which the viewer follows); a reader who moves the
- * viewer while it plays moves the voice there.
- */
-function useFollowingViewer(audio: React.RefObject<HTMLAudioElement | null>, timings: number[]) {
-  const shown = useRef(-1);
-  useEffect(() => {
-    const element = audio.current;
-    if (!element || timings.length === 0) return;
-    const follow = () => {
-      const stanza = stanzaAtTime(timings, element.currentTime);
-      if (element.paused || stanza === shown.current) return;
-      shown.current = stanza;
-      window.history.replaceState(window.history.state, "", `#s-${stanza}`);
-      window.dispatchEvent(new HashChangeEvent("hashchange"));
-    };
-    const seek = (event: Event) => {
-      const stanza = (event as CustomEvent<number>).detail;
-      const start = timings[stanza];
-      if (element.paused || start === undefined) return;
-      shown.current = stanza;
-      element.currentTime = start;
-    };
-    element.addEventListener("timeupdate", follow);
-    element.addEventListener("play", follow);
-    window.addEventListener(STANZA_CHOSEN_EVENT, seek);
-    return () => {
-      element.removeEventListener("timeupdate", follow);
-      element.removeEventListener("play", follow);
-      window.removeEventListener(STANZA_CHOSEN_EVENT, seek);
-    };
-  }, [audio, timings]);
-}
 
 /**
  * The poet reading the poem (decision 018). 'Listen' opens the browser's own player in its place,
@@ -70,7 +33,8 @@ export function PoemAudio({
   const audio = useRef<HTMLAudioElement>(null);
   const details = useRef<HTMLDetailsElement>(null);
   const timings = stanzaTimings ?? NO_TIMINGS;
-  useFollowingViewer(audio, timings);
+  const stopFollowing = useRef<() => void>(undefined);
+  useEffect(() => () => stopFollowing.current?.(), []);
   useEffect(() => {
     // An error before hydration had no listener yet: the element still holds it.
     if (audio.current?.error) setCannotPlay(true);
@@ -108,6 +72,15 @@ export function PoemAudio({
           preload="none"
           aria-label={`Listen to ${title}`}
           onError={() => setCannotPlay(true)}
+          onPlay={(event) => {
+            const element = event.currentTarget;
+            // The viewer follows a timed reading from its first play on (app/lib/read-along.ts).
+            if (timings.length === 0 || stopFollowing.current) return;
+            stopFollowing.current = () => {};
+            void import("../lib/read-along.ts").then(({ followViewer }) => {
+              stopFollowing.current = followViewer(element, timings);
+            });
+          }}
           className="h-14 w-full"
         >
           {captionsUrl && timings.length > 0 && (

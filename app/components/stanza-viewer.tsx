@@ -11,7 +11,7 @@ import {
 } from "react";
 import { SMALL_SCREEN_MAX_PX, SWIPE_THRESHOLD_PX } from "../../common/constants.ts";
 import { clampStanzaIndex, stanzaLines } from "../../common/stanza.ts";
-import { STANZA_CHOSEN_EVENT } from "../../common/stanza-timings.ts";
+import { STANZA_CHOSEN_EVENT } from "../../common/stanza-events.ts";
 import { reportShare, useReadingReport } from "../lib/reading-report.ts";
 import { notifyError } from "../lib/toast.ts";
 import { PositionDots } from "./position-dots.tsx";
