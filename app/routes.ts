@@ -25,6 +25,7 @@ export default [
     route("settings", "routes/admin-settings.tsx"),
     route("guest-voices", "routes/admin-guest-voices.tsx"),
     route("import", "routes/admin-import.tsx"),
+    route("chapbooks", "routes/admin-chapbooks.tsx"),
     route("fediverse", "routes/admin-fediverse.tsx"),
     route("insights", "routes/admin-insights.tsx"),
     route("insights/poems/:slug", "routes/admin-poem-insights.tsx"),

@@ -12,6 +12,7 @@ import {
 import { useLocation } from "react-router";
 import { SMALL_SCREEN_MAX_PX, SWIPE_THRESHOLD_PX } from "../../common/constants.ts";
 import { clampStanzaIndex, stanzaLines } from "../../common/stanza.ts";
+import { STANZA_CHOSEN_EVENT } from "../../common/stanza-events.ts";
 import { reportShare, useReadingReport } from "../lib/reading-report.ts";
 import { notifyError } from "../lib/toast.ts";
 import { useIsHydrated } from "../lib/use-is-hydrated.ts";
@@ -120,6 +121,8 @@ export function StanzaViewer({
       const bounded = clampStanzaIndex(next, count);
       setIndex(bounded);
       window.history.replaceState(window.history.state, "", `#s-${bounded}`);
+      // The reader moved: a reading that follows the viewer seeks there (poem-audio.tsx).
+      window.dispatchEvent(new CustomEvent(STANZA_CHOSEN_EVENT, { detail: bounded }));
     },
     [count],
   );

@@ -273,7 +273,14 @@ function PoemArticle({
         </div>
       </header>
       <ReadingSettings />
-      {poem.audioUrl && <PoemAudio src={poem.audioUrl} title={poem.title} />}
+      {poem.audioUrl && (
+        <PoemAudio
+          src={poem.audioUrl}
+          title={poem.title}
+          stanzaTimings={poem.stanzaTimings}
+          captionsUrl={`/poetry/${encodeURIComponent(poem.slug)}/reading.vtt`}
+        />
+      )}
       <div className="poem-viewer">
         <StanzaViewer poem={poem} siteName={site.name} publicUrl={site.publicUrl} />
       </div>

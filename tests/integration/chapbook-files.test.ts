@@ -4,7 +4,6 @@ import path from "node:path";
 import { unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { endpoints } from "../../common/endpoints.ts";
-import type { Chapbook } from "../../common/schemas/chapbooks.ts";
 import { stanzaLines } from "../../common/stanza.ts";
 import { DEMO_POEMS } from "../../server/db/demo/content.ts";
 import { createLocalObjectStore } from "../../server/storage/local.ts";
@@ -58,7 +57,10 @@ describe.each(drivers.slice(0, 1))("chapbook files on %s", (driver) => {
     await t.services.chapbookBuilder.buildQueued();
     return book;
   };
-  const save = async (book: Chapbook, format: "pdf" | "epub") => {
+  const save = async (
+    book: { slug: string; pdfUrl: string; epubUrl: string },
+    format: "pdf" | "epub",
+  ) => {
     const response = await t.app.request(format === "pdf" ? book.pdfUrl : book.epubUrl);
     expect(response.status).toBe(200);
     const file = path.join(dir, `${book.slug}.${format}`);

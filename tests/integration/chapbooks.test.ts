@@ -156,7 +156,7 @@ describe.each(drivers)("chapbooks on %s", (driver) => {
     const again = await download(book.pdfUrl);
     expect(again.status).toBe(200);
     expect(again.headers.get("etag")).not.toBe(etag);
-  });
+  }, 300_000);
 
   it("keeps a chapbook that is not downloadable to the admin", async () => {
     const book = await wireAnswer(
@@ -168,7 +168,7 @@ describe.each(drivers)("chapbooks on %s", (driver) => {
     expect((await download(book.epubUrl, reader)).status).toBe(404);
     expect((await download(book.epubUrl, admin)).status).toBe(200);
     expect((await download("/chapbooks/no-such-book.pdf")).status).toBe(404);
-  });
+  }, 300_000);
 
   it("takes over a build whose builder's lease ran out", async () => {
     const book = await wireAnswer(
@@ -183,7 +183,7 @@ describe.each(drivers)("chapbooks on %s", (driver) => {
     expect((await download(book.pdfUrl)).status).toBe(503);
     expect(await t.services.chapbookBuilder.buildQueued()).toBe(1);
     expect((await download(book.pdfUrl)).status).toBe(200);
-  });
+  }, 300_000);
 
   /** The poet saves a poem through the admin API. */
   async function savePoem(id: number, title: string) {

@@ -5,6 +5,7 @@ import { Link } from "react-router";
 export const ADMIN_PAGES = [
   { to: "/admin/digest", label: "Digest Admin" },
   { to: "/admin/import", label: "Import" },
+  { to: "/admin/chapbooks", label: "Chapbooks" },
   { to: "/admin/insights", label: "Insights" },
   { to: "/admin/submissions", label: "Guest Submissions" },
   { to: "/admin/settings", label: "Site Settings" },

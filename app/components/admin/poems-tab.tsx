@@ -17,6 +17,7 @@ import {
   publishedDay,
   scheduledTime,
 } from "./publication.tsx";
+import { StanzaTimingsEditor } from "./stanza-timings-editor.tsx";
 import { TagChoices } from "./tag-choices.tsx";
 import { Field, FormPanel, inputClass, secondaryButton } from "./ui.tsx";
 import { saveMessages, useAdminForm } from "./use-admin-form.ts";
@@ -105,6 +106,11 @@ function PoemForm({
     height: poem?.coverHeight ?? undefined,
   });
   const [tagIds, setTagIds] = useState<number[]>(poem?.tags.map((tag) => tag.id) ?? []);
+  const [timing, setTiming] = useState({
+    timings: poem?.stanzaTimings ?? [],
+    duration: poem?.readingDuration ?? undefined,
+    isChanged: false,
+  });
   const [preview, setPreview] = useState<string>();
   const form = useAdminForm();
   const errors = form.errors;
@@ -156,6 +162,12 @@ function PoemForm({
       coverWidth: coverUrl ? (coverSize.width ?? null) : null,
       coverHeight: coverUrl ? (coverSize.height ?? null) : null,
       tagIds,
+      // Sent only when the poet marked them: left out, the server keeps them while the stanzas
+      // and the reading stay the same (docs/product/chapbook.md).
+      ...(timing.isChanged && {
+        stanzaTimings: timing.timings.length > 0 ? timing.timings : null,
+        readingDuration: timing.duration ?? null,
+      }),
     };
     const messages = saveMessages("Poem", !poem);
     const saved = poem
@@ -228,6 +240,22 @@ function PoemForm({
           "An https:// URL or an uploaded recording's /objects/audio/ path",
         )}
         <FileUpload kind="audio" onUploaded={(file) => set("audioUrl", file.path)} />
+        {values.audioUrl.trim() && (
+          <StanzaTimingsEditor
+            audioUrl={values.audioUrl.trim()}
+            stanzaCount={stanzasFromText(values.stanzas).length}
+            timings={timing.timings}
+            duration={timing.duration}
+            errors={errors.stanzaTimings ?? errors.readingDuration}
+            onChange={(timings, duration) =>
+              setTiming((current) => ({
+                timings,
+                duration,
+                isChanged: current.isChanged || timings !== current.timings,
+              }))
+            }
+          />
+        )}
       </div>
       <div className="space-y-2">
         {text("coverUrl", "Cover image", "An image URL or an uploaded image's /objects/ path")}
