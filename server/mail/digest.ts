@@ -18,7 +18,8 @@ export interface DigestLinks {
 
 /**
  * Every link of a digest but the unsubscribe link, in one fixed order: the most echoed stanzas,
- * the new poems, then 'Read more poems'. A click redirect names a link by its position here.
+ * the new poems, 'Read more poems', then the footer's link to the site. A click redirect names a
+ * link by its position here.
  */
 export function digestLinkTargets(content: DigestContent, publicUrl: string): string[] {
   const url = (path: string) => new URL(path, publicUrl).toString();
@@ -28,6 +29,7 @@ export function digestLinkTargets(content: DigestContent, publicUrl: string): st
     ),
     ...content.newPoems.map((poem) => url(`/poetry/${encodeURIComponent(poem.slug)}`)),
     url("/poetry"),
+    url("/"),
   ];
 }
 
@@ -55,7 +57,8 @@ export function digestEmail(
   const { featuredEmber, topEchoedStanzas, newPoems } = content;
   const stanzaUrl = (position: number) => link(position);
   const poemUrl = (position: number) => link(topEchoedStanzas.length + position);
-  const moreUrl = link(targets.length - 1);
+  const moreUrl = link(targets.length - 2);
+  const homeUrl = link(targets.length - 1);
   const emberDay = formatLongDay(featuredEmber.date);
   const echoes = (count: number) => `${count} ${count === 1 ? "echo" : "echoes"}`;
 
@@ -84,6 +87,7 @@ export function digestEmail(
     ]
       .filter(Boolean)
       .join("\n"),
+    homeUrl,
   );
 
   const text = [

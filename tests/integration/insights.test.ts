@@ -411,7 +411,8 @@ describe.each(drivers)("insights (%s)", (driver) => {
 
     const forged = [
       `${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}`,
-      digestClickToken(secret, run.id, 1),
+      // Links 0 and 1 are 'Read more poems' and the footer's link to the site: 2 is no link.
+      digestClickToken(secret, run.id, 2),
       digestClickToken(secret, run.id + 1000, 0),
       digestClickToken("another secret", run.id, 0),
       "https:%2F%2Fevil.example",
@@ -426,6 +427,7 @@ describe.each(drivers)("insights (%s)", (driver) => {
     // The same client's second click the same day is not another reader's.
     expect(digest.find((row) => row.runId === run.id)?.clicks).toEqual([
       { url: `${t.config.publicUrl.origin}/poetry`, count: 1 },
+      { url: `${t.config.publicUrl.origin}/`, count: 0 },
     ]);
     const stored = rowsOf(await t.db.execute(sql`select * from digest_clicks`));
     expect(Object.keys(stored[0] ?? {}).sort()).toEqual(["clicks", "link", "run_id", "url"]);
