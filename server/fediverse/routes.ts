@@ -57,6 +57,18 @@ export function fediverseRoutes(
   const { fediverse } = services;
   const federationAnswer = (c: Context<AppEnv>) =>
     isEnabled ? federate(c) : json(404, "Not found");
+  /**
+   * NodeInfo as its 2.1 schema has it: Fedify adds a `$schema` property, which that schema's
+   * `additionalProperties: false` refuses, so a strict validator would reject the document.
+   */
+  const nodeInfoAnswer = async (c: Context<AppEnv>) => {
+    const answer = await federationAnswer(c);
+    if (answer.status !== 200) return answer;
+    const { $schema: _, ...nodeInfo } = (await answer.json()) as Record<string, unknown>;
+    const headers = new Headers(answer.headers);
+    headers.delete("content-length");
+    return new Response(JSON.stringify(nodeInfo), { status: 200, headers });
+  };
   // An activity whose JSON-LD cannot be read (a context nobody serves, a malformed document) is
   // the sender's mistake: 400, never a 5xx; a database away is still the error handler's 503.
   const receive = async (c: Context<AppEnv>) => {
@@ -120,7 +132,7 @@ export function fediverseRoutes(
   return routesAt<AppEnv>("/")
     .route(otherRoutes.webfinger, federationAnswer)
     .route(otherRoutes.nodeInfoLinks, federationAnswer)
-    .route(otherRoutes.nodeInfo, federationAnswer)
+    .route(otherRoutes.nodeInfo, nodeInfoAnswer)
     .route(otherRoutes.fediverseActor, federationAnswer)
     .route(otherRoutes.fediverseOutbox, federationAnswer)
     .route(otherRoutes.fediverseFollowers, federationAnswer)
