@@ -16,6 +16,8 @@ export const LEFT_OUT_OF_BACKUPS: Readonly<Record<string, string>> = {
     "the day's salt for telling visitors apart never outlives its day (docs/decisions/049-counting-without-tracking.md)",
   day_visitors:
     "today's visitor hashes never outlive their day (decision 049); the day's counts are in daily_counts",
+  day_addresses:
+    "today's per-address caps, kept as hashes, never outlive their day (docs/decisions/055-a-visit-per-page-and-a-crowd-per-address.md)",
 };
 
 /** Every table the schema exports. */

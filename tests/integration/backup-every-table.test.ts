@@ -191,6 +191,15 @@ async function fillEveryTable(db: Database) {
   await db
     .insert(schema.digestClicks)
     .values({ runId: run.id, link: 0, url: "https://site.example/", clicks: 2 });
+  // A chapbook with its built files: bytea goes through the backup's JSON as hex and back.
+  const [chapbook] = await db
+    .insert(schema.chapbooks)
+    .values({ slug: "every-table", title: "Every Table", pdf: Buffer.from("%PDF-1.7 every table") })
+    .returning();
+  if (!chapbook) throw new Error("chapbook not made");
+  await db
+    .insert(schema.chapbookPoems)
+    .values({ chapbookId: chapbook.id, poemId: poem.id, position: 0 });
 }
 
 /** The next value of every identity sequence of `handle`, by table and column. */
