@@ -209,6 +209,7 @@ describe.each(drivers)("admin pages on %s", (driver) => {
   it("finds every admin page in the build", () => {
     expect(adminPages.sort()).toEqual([
       "/admin",
+      "/admin/chapbooks",
       "/admin/digest",
       "/admin/fediverse",
       "/admin/guest-voices",

@@ -74,20 +74,27 @@ export const allTables: PgTable[] = Object.values(schema as Record<string, unkno
   (value): value is PgTable => is(value, PgTable),
 );
 
-/** Row counts of every table, by table name. */
+/**
+ * The tables a refused request must leave as they were: every table but the rate-limit counters,
+ * where a refused fediverse post is charged to its sender's address
+ * (docs/decisions/065-inbox-limits-by-who-proved-it.md).
+ */
+const storedTables = allTables.filter((table) => table !== schema.rateLimits);
+
+/** Row counts of every table that holds what the site stores, by table name. */
 export async function countRows(db: Database): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
-  for (const table of allTables) {
+  for (const table of storedTables) {
     const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(table);
     counts[getTableName(table)] = row?.count ?? 0;
   }
   return counts;
 }
 
-/** Every row of every table, for checks that nothing at all changed (not just the counts). */
+/** Every row the site stores, for checks that nothing at all changed (not just the counts). */
 export async function snapshotRows(db: Database): Promise<Record<string, string>> {
   const rows: Record<string, string> = {};
-  for (const table of allTables) {
+  for (const table of storedTables) {
     const all = await db.select().from(table);
     rows[getTableName(table)] = JSON.stringify(all.map((row) => JSON.stringify(row)).sort());
   }
