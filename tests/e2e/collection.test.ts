@@ -250,7 +250,7 @@ describe("the weekly digest sign-up", () => {
     expect(verify).toBeTruthy();
     await page.goto(verify ?? "");
     await page.getByText("Subscription confirmed").waitFor();
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${server.url}/subscribe/confirmed`);
 
     await page.goto((unsubscribe ?? "").replace("&amp;", "&"));
     await page.getByRole("heading", { name: "Unsubscribe from the weekly digest?" }).waitFor();
