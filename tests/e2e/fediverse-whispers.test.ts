@@ -109,7 +109,8 @@ describe("a reply from the fediverse", () => {
     await page.getByRole("tab", { name: "Whispers" }).click();
     const whisper = page.getByRole("listitem").filter({ hasText: "From the fediverse" });
     await whisper.getByText("@ada@elsewhere.example").waitFor();
-    expect(await whisper.getByText("Hidden", { exact: true }).count()).toBe(1);
+    // A reply from the fediverse waits for the poet as any held whisper does.
+    expect(await whisper.getByText("Awaiting approval", { exact: true }).count()).toBe(1);
     // A reply to the poem lands on its first stanza; the poet moves it where it belongs.
     expect(await whisper.textContent()).toContain("The Kitchen Table, stanza 1");
     await whisper.getByLabel("Move to stanza").selectOption("2");
