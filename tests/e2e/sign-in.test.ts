@@ -58,6 +58,7 @@ describe("signing in by email link in the browser", () => {
       "Books",
       "Journal",
       "Guest Voices",
+      "Account",
       "Logout",
     ]);
     await nav.getByRole("link", { name: "Logout" }).click();
