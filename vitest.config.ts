@@ -1,11 +1,17 @@
 import { defineConfig } from "vitest/config";
 
 /**
- * Four projects: unit tests beside the code, integration tests through app.request() on a fresh
+ * Five projects: unit tests beside the code, integration tests through app.request() on a fresh
  * database per file (both drivers), the security suites (the same way, SECURITY.md), browser
  * tests against the production build, and reliability tests that load, kill, cut off and stop
  * real server processes.
+ *
+ * Scheduling (README, Scripts): the first four share one pool of two files at a time
+ * (`sequence.groupOrder` 0), so a browser test waiting on a page overlaps a database test's CPU
+ * work instead of leaving a core idle; the reliability files follow, one at a time and alone,
+ * because each drives server processes flat out and measures how they recover.
  */
+const SHARED_POOL = { maxWorkers: 2, sequence: { groupOrder: 0 } };
 export default defineConfig({
   test: {
     reporters: ["default", ["json", { outputFile: "test-results/vitest.json" }]],
@@ -20,6 +26,7 @@ export default defineConfig({
             "tests/rules/**/*.test.ts",
           ],
           environment: "node",
+          ...SHARED_POOL,
         },
       },
       {
@@ -29,8 +36,7 @@ export default defineConfig({
           environment: "node",
           testTimeout: 30_000,
           hookTimeout: 60_000,
-          // Two cores: PGlite instances are memory- and CPU-heavy; two files at a time is enough.
-          maxWorkers: 2,
+          ...SHARED_POOL,
         },
       },
       {
@@ -40,7 +46,7 @@ export default defineConfig({
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          maxWorkers: 2,
+          ...SHARED_POOL,
         },
       },
       {
@@ -50,8 +56,7 @@ export default defineConfig({
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          maxWorkers: 1,
-          fileParallelism: false,
+          ...SHARED_POOL,
         },
       },
       {
@@ -65,6 +70,7 @@ export default defineConfig({
           // Each file drives several server processes flat out: one at a time, alone.
           maxWorkers: 1,
           fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -181,6 +181,18 @@ async function signInReader(server: RunningServer): Promise<string> {
   return signInWithLink(link.stdout.trim());
 }
 
+/**
+ * Pins `pid` and every thread it has to `cpus` (taskset's list syntax). On a machine of two cores
+ * the server measured has one core and the load generator the other, as the measurements this
+ * bench replaced did with wrk: otherwise autocannon and the server share cores and each row
+ * measures their contention. Threads made later inherit the pin. Returns whether it was pinned.
+ */
+function pin(pid: number, cpus: string): boolean {
+  if (os.cpus().length < 2) return false;
+  const result = spawnSync("taskset", ["-a", "-p", "-c", cpus, String(pid)], { stdio: "ignore" });
+  return result.status === 0;
+}
+
 function uptime(): string {
   try {
     return execFileSync("uptime", { encoding: "utf8" }).trim();
@@ -206,14 +218,22 @@ function summarize(runs: Measured[]) {
   };
 }
 
-function report(compared: Compared[], sides: Side[], loads: string[]): string {
+function report(
+  compared: Compared[],
+  sides: Side[],
+  loads: string[],
+  isPinned: boolean,
+): string {
   const [ours, base] = sides;
   const lines = [
     `# Bench: ${ours?.commit} against ${base?.commit}`,
     "",
     `\`BENCH_BASE=${base?.commit} BENCH_SECONDS=${SECONDS} BENCH_ROUNDS=${ROUNDS} npm run bench\`, ` +
       `${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s per build and row, ` +
-      `${os.cpus().length} cores, embedded database, counting on.`,
+      `${os.cpus().length} cores, embedded database, counting on; ` +
+      (isPinned
+        ? "each server pinned to CPU 0 and the load generator to the others (taskset)."
+        : "nothing pinned (taskset missing or a single core)."),
     "",
     `Load before: \`${loads[0]}\``,
     "",
@@ -289,6 +309,12 @@ export async function compareWithBase(baseRef: string): Promise<void> {
       startServer(env, { checkout, startsWithinMs }),
     ]);
     const [ourServer, baseServer] = servers as [RunningServer, RunningServer];
+    const lastCpu = os.cpus().length - 1;
+    const isPinned = [ourServer, baseServer].every(
+      (server) => server.process.pid !== undefined && pin(server.process.pid, "0"),
+    )
+      ? pin(process.pid, `1-${lastCpu}`)
+      : false;
     const sides: Side[] = [
       {
         name: "new",
@@ -318,7 +344,7 @@ export async function compareWithBase(baseRef: string): Promise<void> {
       compared.push({ spec, runs });
     }
     loads.push(uptime());
-    const text = report(compared, sides, loads);
+    const text = report(compared, sides, loads, isPinned);
     process.stdout.write(`\n${text}`);
     const targets = targetsOf(compared);
     printTargets(targets);
