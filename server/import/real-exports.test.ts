@@ -130,6 +130,52 @@ describe("real Ghost exports", () => {
     ]);
   });
 
+  it("Ghost 4.1 (its starter post for paying members): figure and caption named, the paywall noted, ISO dates", async () => {
+    const { poems, skipped } = await parsed("ghost/v4-export-trimmed.json");
+    expect(skipped).toEqual([]);
+    expect(poems).toHaveLength(1);
+    expect(poems[0]).toMatchObject({
+      sourceId: "fd81262a-c93d-4361-8e06-c88673f0c3a7",
+      legacyId: "605ac141a2d5a6aa9e101ec1",
+      title: "Selling premium memberships with recurring revenue",
+      state: "published",
+      publishAt: new Date("2021-03-24T04:34:11Z"),
+      coverUrl: "https://static.ghost.org/v4.0.0/images/organizing-your-content.png",
+      oldPaths: ["/sell/"],
+      notes: [
+        "Dropped an image",
+        "Dropped the caption “The Browser has over 10,000 paying subscribers”",
+        "It was for paying members only on Ghost; here every reader can read it",
+      ],
+    });
+    // Nine paragraphs, nine stanzas: the figure between the fifth and sixth joins neither, and
+    // the paywall's marker (<!--members-only-->) splits nothing.
+    const stanzas = poems[0]?.stanzas ?? [];
+    expect(stanzas).toHaveLength(9);
+    expect(stanzas[4]).toBe(
+      "The creator economy is just getting started, and Ghost allows you to build something based on technology that you own and control.",
+    );
+    expect(stanzas[6]).toBe("Hold back some of the best bits for paying members only!");
+  });
+
+  it("Ghost 4.x/5 newsletter export (products, tiers and newsletters beside the posts): its one post", async () => {
+    const { poems, skipped, subscribers } = await parsed("ghost/products-export.json");
+    expect([skipped, subscribers]).toEqual([[], []]);
+    expect(poems).toEqual([
+      expect.objectContaining({
+        sourceId: "e4b7fed0-348e-4415-ac3e-0aa36f5f8956",
+        title: "Test newsletter",
+        slug: "test-newsletter",
+        state: "published",
+        publishAt: new Date("2022-06-08T07:15:28Z"),
+        // The empty paragraph Ghost's editor left before the text is no stanza.
+        stanzas: ["Hi there! This is a test newsletter."],
+        oldPaths: ["/test-newsletter/"],
+        notes: [],
+      }),
+    ]);
+  });
+
   it("Ghost 1.x LTS importer's minimal export: a post kept only as Markdown", async () => {
     const { poems } = await parsed("ghost/export-003-minimal.json");
     expect(poems).toMatchObject([{ title: "Welcome to Ghost", stanzas: ["You're live! Nice."] }]);

@@ -46,6 +46,7 @@ describe("Substack export", () => {
         "Dropped an image",
         "Dropped a subscribe button",
         "Dropped a button",
+        "Dropped the caption “Morning, 6 a.m.”",
         "Left out the subtitle “A morning poem”",
       ],
     });

@@ -96,6 +96,20 @@ describe("WordPress WXR", () => {
     expect(error.line).toBe(2);
   });
 
+  it("says a post protected by a password there can be read by every reader here", async () => {
+    const xml = (await readFile(WXR, "utf8")).replace(
+      "<wp:post_password><![CDATA[]]></wp:post_password>",
+      "<wp:post_password><![CDATA[enter]]></wp:post_password>",
+    );
+    const { poems } = await parseImport({ fileName: "export.xml", bytes: text(xml) });
+    expect(poems[0]?.notes).toContain(
+      "It was protected by a password on WordPress; here every reader can read it",
+    );
+    expect(poems[1]?.notes).not.toContain(
+      "It was protected by a password on WordPress; here every reader can read it",
+    );
+  });
+
   it("refuses an external entity, and one hidden after comments", async () => {
     const external = `<?xml version="1.0"?>\n<!-- exported -->\n<!-- twice -->\n<!DOCTYPE rss [<!ENTITY secret SYSTEM "file:///etc/passwd">]>\n<rss xmlns:wp="http://wordpress.org/export/1.2/"><channel><item><title>&secret;</title></item></channel></rss>`;
     expect((await refusal(external)).line).toBe(4);
