@@ -245,6 +245,55 @@ describe("real Substack exports", () => {
     ]);
   });
 
+  it("posts of 2019–2022 (no inbox_sent_at column): drafts, episodes with and without audio, widgets named", async () => {
+    const result = await parseImport(
+      { directory: path.join(REAL, "substack/mg-substack-csv") },
+      undefined,
+      { now: NOW },
+    );
+    expect(result.source).toBe("substack");
+    expect(
+      result.poems.map((poem) => [poem.sourceId, poem.state, poem.chosen, poem.audioUrl]),
+    ).toEqual([
+      ["172839.plain-text", "published", true, null],
+      ["615243.embedded-tweet", "draft", true, null],
+      ["364758.more-plain-text", "draft", false, "https://exampleurl.com/podcast-123.mp3"],
+      ["789123.text-with-image", "published", true, null],
+      ["345678.list-with-image", "published", true, null],
+      ["243546.linked-image", "published", true, null],
+      ["789456.text-with-footnotes", "published", true, null],
+      ["789567.signup-form", "published", true, null],
+      ["789568.embedded-post", "published", true, null],
+      ["789679.buttons", "published", true, null],
+      ["789680.share-buttons", "published", true, null],
+      ["789681.comment-buttons", "published", false, null],
+      ["789682.podcast", "published", false, "https://example.com/my-audio/file.mp3"],
+    ]);
+    const poem = (id: string) => result.poems.find((item) => item.sourceId === id);
+    // A draft has no date and no old address: it was never published there.
+    expect(poem("615243.embedded-tweet")).toMatchObject({ publishAt: null, oldPaths: [] });
+    expect(poem("243546.linked-image")).toMatchObject({
+      publishAt: new Date("2021-01-22T11:05:54.230Z"),
+      oldPaths: ["/p/linked-image"],
+      stanzas: ["Lorem ipsum dolor sit amet, consectetur adipiscing elit."],
+      notes: [
+        "Dropped the heading “Lorem Ipsum”",
+        "Dropped an image",
+        "Dropped the caption “This is a really nice photo”",
+        "Left out the subtitle “Eiusmod tempor incididunt ut labore.”",
+      ],
+    });
+    // An episode whose row has no podcast_url says its audio is not there.
+    expect(poem("789681.comment-buttons")?.notes).toContain(
+      "A podcast episode on Substack: its text comes in as the poem; its audio is not in the export",
+    );
+    expect(poem("789456.text-with-footnotes")?.notes).toContain("Dropped 6 footnotes");
+    expect(poem("789567.signup-form")?.notes).toContain("Dropped a subscribe button");
+    expect(result.skipped).toEqual([
+      { sourceId: "789683.thread", title: "Talk to Us", reason: "A discussion thread, not a post" },
+    ]);
+  });
+
   it("email lists: an address with letters beyond ASCII is listed by name with why", async () => {
     const { subscribers } = await parseImport({ directory: path.join(REAL, "substack/members") });
     const international = subscribers.filter((reader) => reader.email.startsWith("ö"));
