@@ -112,6 +112,29 @@ describe("real WordPress exports", () => {
   });
 });
 
+describe("real WordPress exports: covers", () => {
+  it("a featured image is its attachment's file, described by the attachment's alt text", async () => {
+    const { poems, skipped } = await parsed("wordpress/mg-wp-xml-sample-with-alt.xml");
+    expect(poems).toMatchObject([
+      {
+        title: "Post with Featured Image Alt Text",
+        tags: ["Has Images"],
+        publishAt: new Date("2013-06-07T03:00:44Z"),
+        coverUrl: "https://example.com/wp-content/uploads/2013/06/featured-image.jpg",
+        coverAlt: "Sunset over mountains with orange and pink sky",
+        oldPaths: [
+          "/blog/post-with-featured-image-alt.html",
+          "/2013/06/07/post-with-featured-image-alt.html/",
+          "/?p=10",
+        ],
+      },
+    ]);
+    expect(skipped).toEqual([
+      { sourceId: "15", title: "Beautiful Sunset", reason: "A media file, not a post" },
+    ]);
+  });
+});
+
 describe("real Ghost exports", () => {
   it("Ghost 0.x (export 003): millisecond dates, numbered posts known by their uuid", async () => {
     const result = await parsed("ghost/export-003.json");
