@@ -141,7 +141,8 @@ interface Paragraph {
 
 function describe(kind: string, count: number): string {
   if (count === 1) return `${/^[aeiou]/i.test(kind) ? "an" : "a"} ${kind}`;
-  return `${count} ${kind}s`;
+  // "image gallery" → "image galleries"; every other kind takes an s.
+  return `${count} ${kind.replace(/([^aeiou])y$/, "$1ie")}s`;
 }
 
 /**

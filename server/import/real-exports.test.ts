@@ -153,17 +153,76 @@ describe("real Ghost exports", () => {
     ]);
   });
 
-  it("Ghost 4.1 (its starter post for paying members): figure and caption named, the paywall noted, ISO dates", async () => {
-    const { poems, skipped } = await parsed("ghost/v4-export-trimmed.json");
+  it("Ghost 2.9 (page: 0, Mobiledoc and HTML): its seven starter posts, tags from posts_tags, headings and captions named", async () => {
+    const { poems, skipped } = await parsed("ghost/v2_export.json");
     expect(skipped).toEqual([]);
-    expect(poems).toHaveLength(1);
+    expect(poems.map((poem) => [poem.slug, poem.state, poem.tags])).toEqual(
+      [
+        "themes",
+        "apps-integrations",
+        "organising-content",
+        "admin-settings",
+        "publishing-options",
+        "the-editor",
+        "welcome",
+      ].map((slug) => [slug, "published", ["Getting Started"]]),
+    );
     expect(poems[0]).toMatchObject({
+      sourceId: "4016b9ba-d0f0-41e2-9565-6a9ba9f44bf3",
+      title: "Creating a custom theme",
+      publishAt: new Date("2021-03-24T05:57:56Z"),
+      coverUrl: "https://static.ghost.org/v2.0.0/images/creating-a-custom-theme.jpg",
+      notes: [
+        "Dropped an image",
+        "Dropped the caption “Anyone can write a completely custom Ghost theme with some solid knowledge of HTML and CSS”",
+      ],
+    });
+    expect(poems[0]?.stanzas).toHaveLength(10);
+    expect(poems.find((poem) => poem.slug === "welcome")?.stanzas[0]).toBe(
+      "👋 Welcome, it's great to have you here.",
+    );
+  });
+
+  it("Ghost 3.0 (type post): the same starter posts, new uuids and dates; a gallery and a bookmark card named", async () => {
+    const { poems, skipped } = await parsed("ghost/v3_export.json");
+    expect(skipped).toEqual([]);
+    expect(poems).toHaveLength(7);
+    expect(poems[0]).toMatchObject({
+      sourceId: "267e7f1c-c98f-4403-aa38-e4c9931ec86e",
+      slug: "themes",
+      publishAt: new Date("2021-03-24T00:55:47Z"),
+    });
+    expect(poems.find((poem) => poem.slug === "the-editor")?.notes).toEqual(
+      expect.arrayContaining(["Dropped a bookmark card", "Dropped an image gallery"]),
+    );
+  });
+
+  it("Ghost 4.1 (a whole new site's export): four pages skipped, a post for paying members noted, figures and captions named", async () => {
+    const { poems, skipped } = await parsed("ghost/v4_export.json");
+    expect(poems.map((poem) => poem.slug)).toEqual([
+      "integrations",
+      "grow",
+      "sell",
+      "portal",
+      "write",
+      "design",
+      "welcome",
+    ]);
+    expect(skipped.map((item) => [item.title, item.reason])).toEqual([
+      ["About this site", "A page, not a post"],
+      ["Contact", "A page, not a post"],
+      ["Privacy", "A page, not a post"],
+      ["Contribute", "A page, not a post"],
+    ]);
+    const sell = poems.find((poem) => poem.slug === "sell");
+    expect(sell).toMatchObject({
       sourceId: "fd81262a-c93d-4361-8e06-c88673f0c3a7",
       legacyId: "605ac141a2d5a6aa9e101ec1",
       title: "Selling premium memberships with recurring revenue",
       state: "published",
       publishAt: new Date("2021-03-24T04:34:11Z"),
       coverUrl: "https://static.ghost.org/v4.0.0/images/organizing-your-content.png",
+      tags: ["Getting Started"],
       oldPaths: ["/sell/"],
       notes: [
         "Dropped an image",
@@ -173,12 +232,14 @@ describe("real Ghost exports", () => {
     });
     // Nine paragraphs, nine stanzas: the figure between the fifth and sixth joins neither, and
     // the paywall's marker (<!--members-only-->) splits nothing.
-    const stanzas = poems[0]?.stanzas ?? [];
-    expect(stanzas).toHaveLength(9);
-    expect(stanzas[4]).toBe(
+    expect(sell?.stanzas).toHaveLength(9);
+    expect(sell?.stanzas[4]).toBe(
       "The creator economy is just getting started, and Ghost allows you to build something based on technology that you own and control.",
     );
-    expect(stanzas[6]).toBe("Hold back some of the best bits for paying members only!");
+    expect(sell?.stanzas[6]).toBe("Hold back some of the best bits for paying members only!");
+    expect(poems.find((poem) => poem.slug === "write")?.notes).toEqual(
+      expect.arrayContaining(["Dropped 5 images", "Dropped 2 image galleries", "Dropped an embed"]),
+    );
   });
 
   it("Ghost 4.x/5 newsletter export (products, tiers and newsletters beside the posts): its one post", async () => {
