@@ -260,6 +260,20 @@ describe("real Ghost exports", () => {
     ]);
   });
 
+  it("Ghost 0.x's exotic dates (no db wrapper; '25 Nov 2016 04:20:00 +000'): read with their zone", async () => {
+    const { poems } = await parsed("ghost/export-003-exoticDateParsing.json");
+    expect(poems).toMatchObject([
+      {
+        sourceId: "8492fbba-1102-4b53-8e3e-abe207952f0c",
+        title: "Welcome to Ghost",
+        state: "published",
+        publishAt: new Date("2016-11-25T04:20:00Z"),
+        tags: ["Getting Started"],
+        notes: [],
+      },
+    ]);
+  });
+
   it("Ghost 1.x LTS importer's minimal export: a post kept only as Markdown", async () => {
     const { poems } = await parsed("ghost/export-003-minimal.json");
     expect(poems).toMatchObject([{ title: "Welcome to Ghost", stanzas: ["You're live! Nice."] }]);
