@@ -51,6 +51,11 @@ beforeAll(async () => {
       response.writeHead(200, { "Content-Type": "image/png" }).end(png);
     else if (request.url === "/episode.mp3")
       response.writeHead(200, { "Content-Type": "audio/mpeg" }).end(EPISODE);
+    // A recording larger than a reading may be: its size is refused before its bytes are read.
+    else if (request.url === "/long-episode.mp3")
+      response
+        .writeHead(200, { "Content-Type": "audio/mpeg", "Content-Length": String(26 * 2 ** 20) })
+        .write(EPISODE);
     else response.writeHead(404).end();
   });
   await new Promise<void>((resolve) => coverHost.listen(0, "127.0.0.1", resolve));
@@ -467,12 +472,16 @@ describe.each(drivers)("import on %s (docs/decisions/052-the-import-job.md)", (d
         `${coverOrigin}/episode.mp3`,
         `${tlsOrigin}/episode.mp3`,
         `${coverOrigin}/gone.mp3`,
+        `${coverOrigin}/long-episode.mp3`,
+        `${coverOrigin}/cover.png`,
       ]),
     );
     expect(shown.poems.map((poem) => [poem.audioUrl, poem.chosen])).toEqual([
       [`${coverOrigin}/episode.mp3`, false],
       [`${tlsOrigin}/episode.mp3`, false],
       [`${coverOrigin}/gone.mp3`, false],
+      [`${coverOrigin}/long-episode.mp3`, false],
+      [`${coverOrigin}/cover.png`, false],
     ]);
     expect(shown.poems[1]?.notes).toContain(
       "A podcast episode on Substack: its text comes in as the poem, its audio as the poem's reading, copied to this site with the covers (else it stays a link to Substack's file)",
@@ -482,11 +491,13 @@ describe.each(drivers)("import on %s (docs/decisions/052-the-import-job.md)", (d
     const [first] = await t.db.select().from(importJobs).where(eq(importJobs.id, shown.job.id));
     expect(first?.poemCursor).toBe(1);
     const job = await runJob(shown.job.id);
-    expect(job).toMatchObject({ state: "done", poemsImported: 3 });
+    expect(job).toMatchObject({ state: "done", poemsImported: 5 });
     // The file host speaks plain HTTP, so https:// to it fails as an unreachable host would.
     expect(job.notes).toEqual([
       `“Episode 302.episode-302”: its reading ${tlsOrigin}/episode.mp3 could not be copied (The recording could not be loaded); it stays a link to the old site`,
       `“Episode 303.episode-303”: its reading ${coverOrigin}/gone.mp3 could not be copied (The server answered 404), and a link that is not https cannot play here; imported without it`,
+      `“Episode 304.episode-304”: its reading ${coverOrigin}/long-episode.mp3 could not be copied (The recording is larger than 25 MB, the most a reading here may be), and a link that is not https cannot play here; imported without it`,
+      `“Episode 305.episode-305”: its reading ${coverOrigin}/cover.png could not be copied (Not an MP3, M4A, AAC, Ogg or WAV recording), and a link that is not https cannot play here; imported without it`,
     ]);
     const readings = await t.db
       .select({ slug: poems.slug, audioUrl: poems.audioUrl })
@@ -497,6 +508,8 @@ describe.each(drivers)("import on %s (docs/decisions/052-the-import-job.md)", (d
       { slug: "episode-301", audioUrl: expect.stringMatching(/^\/objects\/audio\/[0-9a-f-]{36}$/) },
       { slug: "episode-302", audioUrl: `${tlsOrigin}/episode.mp3` },
       { slug: "episode-303", audioUrl: null },
+      { slug: "episode-304", audioUrl: null },
+      { slug: "episode-305", audioUrl: null },
     ]);
     const copied = await t.app.request(readings[0]?.audioUrl ?? "");
     expect(copied.status).toBe(200);
