@@ -171,7 +171,7 @@ function requestPinned(url: URL, address: string, accept: string, signal: AbortS
       url,
       {
         method: "GET",
-        headers: { accept, "user-agent": "EmberVerse-ImageCheck" },
+        headers: { accept, "user-agent": "EmberVerse-Fetch" },
         lookup,
         agent: false,
         signal,
