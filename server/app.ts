@@ -31,9 +31,9 @@ import { compressText } from "./http/compression.ts";
 import type { AppEnv } from "./http/env.ts";
 import { createErrorHandler, isConnectionError, withPageOutageErrors } from "./http/errors.ts";
 import type { PageHandler } from "./http/page-handler.ts";
+import type { PublicFetchOptions } from "./http/public-fetch.ts";
 import { requireSameOrigin } from "./http/same-origin.ts";
 import { assetHeaders, securityHeaders } from "./http/security-headers.ts";
-import type { ImageUrlCheckOptions } from "./images/image-url-check.ts";
 import type { Logger } from "./logger.ts";
 import { resolveSessionSecret } from "./secrets.ts";
 import { requireAdmin } from "./services/actor.ts";
@@ -57,7 +57,7 @@ export interface AppDeps {
   /** The built client (build/client) in production; absent in dev (Vite serves it) and tests. */
   clientAssetsDir?: string;
   /** Tests point host names at their own loopback server; servers check real DNS answers. */
-  imageUrlCheck?: ImageUrlCheckOptions;
+  imageUrlCheck?: PublicFetchOptions;
 }
 
 /** JSON bodies on the API are small; larger ones are refused before they are read whole. */

@@ -84,6 +84,7 @@ if (serverPid !== undefined) {
     { createMailer },
     { createServices },
     { createCoverFetcher },
+    { createReadingFetcher },
     { createObjectStore },
   ] = await Promise.all([
     import("./db/open.ts"),
@@ -91,6 +92,7 @@ if (serverPid !== undefined) {
     import("./mail/transport.ts"),
     import("./services/index.ts"),
     import("./services/images.ts"),
+    import("./services/audio.ts"),
     import("./storage/object-store.ts"),
   ]);
   // Only errors reach the operator's terminal: the command's answer is the output.
@@ -101,13 +103,15 @@ if (serverPid !== undefined) {
   try {
     if (name !== "migrate") await handle.migrate();
     const mailer = createMailer(config, logger);
+    const objectStore = await createObjectStore(config);
     const services = createServices({
       db: handle.db,
       config,
       logger,
       handle,
       mailer,
-      fetchCover: createCoverFetcher(await createObjectStore(config)),
+      fetchCover: createCoverFetcher(objectStore),
+      fetchReading: createReadingFetcher(objectStore),
     });
     try {
       process.stdout.write(`${await command.run({ config, handle, logger, services }, args)}\n`);

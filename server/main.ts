@@ -17,6 +17,7 @@ import { createPageHandler, type PageHandler } from "./http/page-handler.ts";
 import { createPageViewCounter } from "./http/page-views.ts";
 import { createLogger } from "./logger.ts";
 import { createMailer } from "./mail/transport.ts";
+import { createReadingFetcher } from "./services/audio.ts";
 import { CONTENT_CHANGED_CHANNEL } from "./services/content-changes.ts";
 import { createCoverFetcher } from "./services/images.ts";
 import { createServices } from "./services/index.ts";
@@ -64,6 +65,7 @@ const services = createServices({
   handle,
   mailer,
   fetchCover: createCoverFetcher(objectStore),
+  fetchReading: createReadingFetcher(objectStore),
   readStoredObject: (key) => objectStore.get(key),
 });
 

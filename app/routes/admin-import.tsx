@@ -299,7 +299,10 @@ export default function AdminImport() {
               checked={fetchCovers}
               onChange={(event) => setFetchCovers(event.target.checked)}
             />
-            <span>Copy cover images to this site (otherwise they stay links to the old site)</span>
+            <span>
+              Copy cover images and readings to this site (otherwise they stay links to the old
+              site)
+            </span>
           </label>
           <div className="mt-4 flex flex-wrap gap-3">
             <button

@@ -34,7 +34,7 @@ describe("Ghost JSON export", () => {
       coverUrl: "https://images.unsplash.com/photo-1500000000000?w=2000",
       coverAlt: "The harbour at dusk, its lights reflected",
       oldPaths: ["/harbour-lights/"],
-      notes: ["Dropped an image", "Dropped a button"],
+      notes: ["Dropped an image", "Dropped a button", "Dropped the caption “Dusk”"],
     });
   });
 
@@ -66,6 +66,30 @@ describe("Ghost JSON export", () => {
         "Left out the cover image: it was stored on the Ghost site, whose address the export does not give",
       ],
     });
+  });
+
+  it("says which posts were for members only there, since here every reader can read them", async () => {
+    const post = (visibility: string) => ({
+      id: visibility,
+      uuid: `00000000-0000-4000-8000-0000000000${visibility.length}`,
+      title: visibility,
+      slug: visibility,
+      html: "<p>A line.</p>",
+      type: "post",
+      status: "published",
+      visibility,
+      published_at: "2024-01-01T00:00:00.000Z",
+    });
+    const exported = { db: [{ data: { posts: ["public", "members", "tiers"].map(post) } }] };
+    const { poems } = await parseImport({
+      fileName: "export.json",
+      bytes: text(JSON.stringify(exported)),
+    });
+    expect(poems.map((poem) => poem.notes)).toEqual([
+      [],
+      ["It was for signed-in members only on Ghost; here every reader can read it"],
+      ["It was for members of some tiers only on Ghost; here every reader can read it"],
+    ]);
   });
 
   it("skips pages and posts with no text, saying why", async () => {

@@ -17,6 +17,17 @@ const rows = (value: unknown): Row[] =>
     ? value.filter((row): row is Row => typeof row === "object" && row !== null)
     : [];
 
+/**
+ * Who could read a post on Ghost, by its visibility, when not everyone could: here every reader
+ * can, as this site has no paywall, and the preview says so.
+ */
+const GHOST_AUDIENCES: Record<string, string> = {
+  members: "signed-in members only",
+  paid: "paying members only",
+  tiers: "members of some tiers only",
+  filter: "some members only",
+};
+
 const escapeHtml = (value: string) =>
   value.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 
@@ -201,6 +212,8 @@ export function parseGhostExport(
     const { stanzas, notes, unreadable } = reduceHtml(body.html, body.whitespace);
     const status = text(post.status);
     if (status === "sent") notes.push("It was sent by email only on Ghost; here it is published");
+    const audience = GHOST_AUDIENCES[text(post.visibility)];
+    if (audience) notes.push(`It was for ${audience} on Ghost; here every reader can read it`);
     const state =
       status === "published" || status === "sent"
         ? "published"

@@ -72,6 +72,7 @@ describe("reduceHtml", () => {
       "Dropped 2 embeds",
       "Dropped a script",
       "Dropped a style sheet",
+      "Dropped the caption “caption words”",
     ]);
   });
 

@@ -141,7 +141,8 @@ interface Paragraph {
 
 function describe(kind: string, count: number): string {
   if (count === 1) return `${/^[aeiou]/i.test(kind) ? "an" : "a"} ${kind}`;
-  return `${count} ${kind}s`;
+  // "image gallery" → "image galleries"; every other kind takes an s.
+  return `${count} ${kind.replace(/([^aeiou])y$/, "$1ie")}s`;
 }
 
 /**
@@ -157,10 +158,13 @@ export function reduceHtml(html: string, whitespace: Whitespace = "html"): Reduc
   let line = "";
   let preDepth = whitespace === "pre" ? 1 : 0;
   // Elements being dropped, outermost first; a figure is named by what it holds (an image, a video).
-  const dropping: { kind: string }[] = [];
+  const dropping: { kind: string; isCaption?: boolean }[] = [];
   let headingText = "";
+  // A dropped figure's caption is words the poet wrote: the note quotes it.
+  let captionText = "";
   const dropped = new Map<string, number>();
   const headings: string[] = [];
+  const captions: string[] = [];
 
   // htmlparser2 keeps its open elements in an array it shifts at the front: nesting thousands deep
   // costs time in the square of the depth, so a poem's HTML is read no deeper than HTML_MAX_DEPTH.
@@ -206,7 +210,7 @@ export function reduceHtml(html: string, whitespace: Whitespace = "html"): Reduc
           const inner = DROPPED[name];
           if (outer.kind === "figure" && inner !== undefined && inner !== "figure")
             outer.kind = inner;
-          if (!VOID.has(name)) dropping.push({ kind: "" });
+          if (!VOID.has(name)) dropping.push({ kind: "", isCaption: name === "figcaption" });
           return;
         }
         const byClass = droppedByClass(attributes.class ?? "");
@@ -229,6 +233,7 @@ export function reduceHtml(html: string, whitespace: Whitespace = "html"): Reduc
       ontext(text) {
         if (dropping.length > 0) {
           if (dropping[0]?.kind === "heading") headingText += text;
+          else if (dropping.some((element) => element.isCaption)) captionText += text;
           return;
         }
         appendText(text);
@@ -238,6 +243,11 @@ export function reduceHtml(html: string, whitespace: Whitespace = "html"): Reduc
         if (dropping.length > 0) {
           if (VOID.has(name)) return;
           const top = dropping.pop();
+          if (top?.isCaption) {
+            const caption = storable(captionText).replace(/\s+/g, " ").trim();
+            if (caption !== "") captions.push(caption);
+            captionText = "";
+          }
           if (dropping.length > 0 || top === undefined) return;
           const heading = storable(headingText).replace(/\s+/g, " ").trim();
           if (top.kind === "heading" && heading !== "") headings.push(heading);
@@ -264,6 +274,7 @@ export function reduceHtml(html: string, whitespace: Whitespace = "html"): Reduc
   const notes = [
     ...headings.map((heading) => `Dropped the heading “${heading}”`),
     ...[...dropped].map(([kind, count]) => `Dropped ${describe(kind, count)}`),
+    ...captions.map((caption) => `Dropped the caption “${caption}”`),
   ];
   const { stanzas, grouped, split } = stanzasOf(paragraphs);
   if (grouped) {

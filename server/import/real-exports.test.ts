@@ -112,6 +112,29 @@ describe("real WordPress exports", () => {
   });
 });
 
+describe("real WordPress exports: covers", () => {
+  it("a featured image is its attachment's file, described by the attachment's alt text", async () => {
+    const { poems, skipped } = await parsed("wordpress/mg-wp-xml-sample-with-alt.xml");
+    expect(poems).toMatchObject([
+      {
+        title: "Post with Featured Image Alt Text",
+        tags: ["Has Images"],
+        publishAt: new Date("2013-06-07T03:00:44Z"),
+        coverUrl: "https://example.com/wp-content/uploads/2013/06/featured-image.jpg",
+        coverAlt: "Sunset over mountains with orange and pink sky",
+        oldPaths: [
+          "/blog/post-with-featured-image-alt.html",
+          "/2013/06/07/post-with-featured-image-alt.html/",
+          "/?p=10",
+        ],
+      },
+    ]);
+    expect(skipped).toEqual([
+      { sourceId: "15", title: "Beautiful Sunset", reason: "A media file, not a post" },
+    ]);
+  });
+});
+
 describe("real Ghost exports", () => {
   it("Ghost 0.x (export 003): millisecond dates, numbered posts known by their uuid", async () => {
     const result = await parsed("ghost/export-003.json");
@@ -127,6 +150,127 @@ describe("real Ghost exports", () => {
         tags: ["Getting Started"],
         oldPaths: ["/welcome-to-ghost/"],
       }),
+    ]);
+  });
+
+  it("Ghost 2.9 (page: 0, Mobiledoc and HTML): its seven starter posts, tags from posts_tags, headings and captions named", async () => {
+    const { poems, skipped } = await parsed("ghost/v2_export.json");
+    expect(skipped).toEqual([]);
+    expect(poems.map((poem) => [poem.slug, poem.state, poem.tags])).toEqual(
+      [
+        "themes",
+        "apps-integrations",
+        "organising-content",
+        "admin-settings",
+        "publishing-options",
+        "the-editor",
+        "welcome",
+      ].map((slug) => [slug, "published", ["Getting Started"]]),
+    );
+    expect(poems[0]).toMatchObject({
+      sourceId: "4016b9ba-d0f0-41e2-9565-6a9ba9f44bf3",
+      title: "Creating a custom theme",
+      publishAt: new Date("2021-03-24T05:57:56Z"),
+      coverUrl: "https://static.ghost.org/v2.0.0/images/creating-a-custom-theme.jpg",
+      notes: [
+        "Dropped an image",
+        "Dropped the caption “Anyone can write a completely custom Ghost theme with some solid knowledge of HTML and CSS”",
+      ],
+    });
+    expect(poems[0]?.stanzas).toHaveLength(10);
+    expect(poems.find((poem) => poem.slug === "welcome")?.stanzas[0]).toBe(
+      "👋 Welcome, it's great to have you here.",
+    );
+  });
+
+  it("Ghost 3.0 (type post): the same starter posts, new uuids and dates; a gallery and a bookmark card named", async () => {
+    const { poems, skipped } = await parsed("ghost/v3_export.json");
+    expect(skipped).toEqual([]);
+    expect(poems).toHaveLength(7);
+    expect(poems[0]).toMatchObject({
+      sourceId: "267e7f1c-c98f-4403-aa38-e4c9931ec86e",
+      slug: "themes",
+      publishAt: new Date("2021-03-24T00:55:47Z"),
+    });
+    expect(poems.find((poem) => poem.slug === "the-editor")?.notes).toEqual(
+      expect.arrayContaining(["Dropped a bookmark card", "Dropped an image gallery"]),
+    );
+  });
+
+  it("Ghost 4.1 (a whole new site's export): four pages skipped, a post for paying members noted, figures and captions named", async () => {
+    const { poems, skipped } = await parsed("ghost/v4_export.json");
+    expect(poems.map((poem) => poem.slug)).toEqual([
+      "integrations",
+      "grow",
+      "sell",
+      "portal",
+      "write",
+      "design",
+      "welcome",
+    ]);
+    expect(skipped.map((item) => [item.title, item.reason])).toEqual([
+      ["About this site", "A page, not a post"],
+      ["Contact", "A page, not a post"],
+      ["Privacy", "A page, not a post"],
+      ["Contribute", "A page, not a post"],
+    ]);
+    const sell = poems.find((poem) => poem.slug === "sell");
+    expect(sell).toMatchObject({
+      sourceId: "fd81262a-c93d-4361-8e06-c88673f0c3a7",
+      legacyId: "605ac141a2d5a6aa9e101ec1",
+      title: "Selling premium memberships with recurring revenue",
+      state: "published",
+      publishAt: new Date("2021-03-24T04:34:11Z"),
+      coverUrl: "https://static.ghost.org/v4.0.0/images/organizing-your-content.png",
+      tags: ["Getting Started"],
+      oldPaths: ["/sell/"],
+      notes: [
+        "Dropped an image",
+        "Dropped the caption “The Browser has over 10,000 paying subscribers”",
+        "It was for paying members only on Ghost; here every reader can read it",
+      ],
+    });
+    // Nine paragraphs, nine stanzas: the figure between the fifth and sixth joins neither, and
+    // the paywall's marker (<!--members-only-->) splits nothing.
+    expect(sell?.stanzas).toHaveLength(9);
+    expect(sell?.stanzas[4]).toBe(
+      "The creator economy is just getting started, and Ghost allows you to build something based on technology that you own and control.",
+    );
+    expect(sell?.stanzas[6]).toBe("Hold back some of the best bits for paying members only!");
+    expect(poems.find((poem) => poem.slug === "write")?.notes).toEqual(
+      expect.arrayContaining(["Dropped 5 images", "Dropped 2 image galleries", "Dropped an embed"]),
+    );
+  });
+
+  it("Ghost 4.x/5 newsletter export (products, tiers and newsletters beside the posts): its one post", async () => {
+    const { poems, skipped, subscribers } = await parsed("ghost/products-export.json");
+    expect([skipped, subscribers]).toEqual([[], []]);
+    expect(poems).toEqual([
+      expect.objectContaining({
+        sourceId: "e4b7fed0-348e-4415-ac3e-0aa36f5f8956",
+        title: "Test newsletter",
+        slug: "test-newsletter",
+        state: "published",
+        publishAt: new Date("2022-06-08T07:15:28Z"),
+        // The empty paragraph Ghost's editor left before the text is no stanza.
+        stanzas: ["Hi there! This is a test newsletter."],
+        oldPaths: ["/test-newsletter/"],
+        notes: [],
+      }),
+    ]);
+  });
+
+  it("Ghost 0.x's exotic dates (no db wrapper; '25 Nov 2016 04:20:00 +000'): read with their zone", async () => {
+    const { poems } = await parsed("ghost/export-003-exoticDateParsing.json");
+    expect(poems).toMatchObject([
+      {
+        sourceId: "8492fbba-1102-4b53-8e3e-abe207952f0c",
+        title: "Welcome to Ghost",
+        state: "published",
+        publishAt: new Date("2016-11-25T04:20:00Z"),
+        tags: ["Getting Started"],
+        notes: [],
+      },
     ]);
   });
 
@@ -196,6 +340,55 @@ describe("real Substack exports", () => {
     expect(result.skipped).toEqual([
       { sourceId: "123403.thread", title: "Talk to Us", reason: "A discussion thread, not a post" },
       { sourceId: "123405.about-us", title: "About Us", reason: "A page, not a post" },
+    ]);
+  });
+
+  it("posts of 2019–2022 (no inbox_sent_at column): drafts, episodes with and without audio, widgets named", async () => {
+    const result = await parseImport(
+      { directory: path.join(REAL, "substack/mg-substack-csv") },
+      undefined,
+      { now: NOW },
+    );
+    expect(result.source).toBe("substack");
+    expect(
+      result.poems.map((poem) => [poem.sourceId, poem.state, poem.chosen, poem.audioUrl]),
+    ).toEqual([
+      ["172839.plain-text", "published", true, null],
+      ["615243.embedded-tweet", "draft", true, null],
+      ["364758.more-plain-text", "draft", false, "https://exampleurl.com/podcast-123.mp3"],
+      ["789123.text-with-image", "published", true, null],
+      ["345678.list-with-image", "published", true, null],
+      ["243546.linked-image", "published", true, null],
+      ["789456.text-with-footnotes", "published", true, null],
+      ["789567.signup-form", "published", true, null],
+      ["789568.embedded-post", "published", true, null],
+      ["789679.buttons", "published", true, null],
+      ["789680.share-buttons", "published", true, null],
+      ["789681.comment-buttons", "published", false, null],
+      ["789682.podcast", "published", false, "https://example.com/my-audio/file.mp3"],
+    ]);
+    const poem = (id: string) => result.poems.find((item) => item.sourceId === id);
+    // A draft has no date and no old address: it was never published there.
+    expect(poem("615243.embedded-tweet")).toMatchObject({ publishAt: null, oldPaths: [] });
+    expect(poem("243546.linked-image")).toMatchObject({
+      publishAt: new Date("2021-01-22T11:05:54.230Z"),
+      oldPaths: ["/p/linked-image"],
+      stanzas: ["Lorem ipsum dolor sit amet, consectetur adipiscing elit."],
+      notes: [
+        "Dropped the heading “Lorem Ipsum”",
+        "Dropped an image",
+        "Dropped the caption “This is a really nice photo”",
+        "Left out the subtitle “Eiusmod tempor incididunt ut labore.”",
+      ],
+    });
+    // An episode whose row has no podcast_url says its audio is not there.
+    expect(poem("789681.comment-buttons")?.notes).toContain(
+      "A podcast episode on Substack: its text comes in as the poem; its audio is not in the export",
+    );
+    expect(poem("789456.text-with-footnotes")?.notes).toContain("Dropped 6 footnotes");
+    expect(poem("789567.signup-form")?.notes).toContain("Dropped a subscribe button");
+    expect(result.skipped).toEqual([
+      { sourceId: "789683.thread", title: "Talk to Us", reason: "A discussion thread, not a post" },
     ]);
   });
 

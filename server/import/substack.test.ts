@@ -46,6 +46,7 @@ describe("Substack export", () => {
         "Dropped an image",
         "Dropped a subscribe button",
         "Dropped a button",
+        "Dropped the caption “Morning, 6 a.m.”",
         "Left out the subtitle “A morning poem”",
       ],
     });
@@ -89,7 +90,24 @@ describe("Substack export", () => {
       chosen: false,
     });
     expect(poems[2]?.notes).toContain(
-      "A podcast episode on Substack: its text comes in as the poem, its audio as the poem's reading (a link to Substack's file)",
+      "A podcast episode on Substack: its text comes in as the poem, its audio as the poem's reading, copied to this site with the covers (else it stays a link to Substack's file)",
+    );
+  });
+
+  it("keeps an episode's http audio to be copied, saying it is left out if it is not", async () => {
+    const bytes = await exportZip((files) => {
+      const csv = new TextDecoder().decode(files["posts.csv"]);
+      files["posts.csv"] = new TextEncoder().encode(
+        csv.replace(
+          "https://api.substack.com/feed/podcast/139421002/abc123.mp3",
+          "http://feeds.example.com/episode-7.mp3",
+        ),
+      );
+    });
+    const { poems } = await parseImport({ fileName: "kettlepoems.zip", bytes });
+    expect(poems[2]).toMatchObject({ audioUrl: "http://feeds.example.com/episode-7.mp3" });
+    expect(poems[2]?.notes).toContain(
+      "A podcast episode on Substack: its text comes in as the poem, its audio as the poem's reading, copied to this site with the covers (else it is left out, as its link is not https)",
     );
   });
 

@@ -32,11 +32,18 @@ export function addSubstackSubscribers(
   }
 }
 
-/** A podcast's audio kept as the poem's reading: an https link (the export holds no audio). */
+/**
+ * A podcast's audio kept as the poem's reading (the export holds its link, not the file). The
+ * import copies it to this site when it copies files; otherwise, or when it cannot be fetched,
+ * an https link stays the reading and any other is left out (docs/product/import.md).
+ */
 function podcastAudio(url: string, notes: string[]): string | null {
-  if (/^https:\/\/[^\s]+$/i.test(url) && url.length <= 2000) {
+  if (/^https?:\/\/[^\s]+$/i.test(url) && url.length <= 2000) {
+    const otherwise = /^https:/i.test(url)
+      ? "else it stays a link to Substack's file"
+      : "else it is left out, as its link is not https";
     notes.push(
-      "A podcast episode on Substack: its text comes in as the poem, its audio as the poem's reading (a link to Substack's file)",
+      `A podcast episode on Substack: its text comes in as the poem, its audio as the poem's reading, copied to this site with the covers (${otherwise})`,
     );
     return url;
   }

@@ -49,11 +49,19 @@ export function lineAt(text: string, offset: number): number {
   return line;
 }
 
+/** A zone written at a date's end: "Z", "+0100", "+01:00", Ghost 0.x's "+000", "GMT", "EST". */
+const WRITTEN_ZONE =
+  /(?:\d{2}(?::\d{2}){1,2}(?:\.\d+)?\s*(?:Z|[+-]\d{2}:?\d{2}|[+-]\d{3})|\b(?:UT|UTC|GMT|[ECMP][SD]T)(?:[+-]\d{1,4})?)\s*(?:\([^)]*\))?$/i;
+
+const validDate = (date: Date): Date | null => (Number.isNaN(date.getTime()) ? null : date);
+
 /**
  * A date as the platforms wrote it (docs/product/import.md): an ISO string
- * ("2024-03-07T19:08:42.354Z"), WordPress's and Ghost's "2024-03-07 19:08:42", or the millisecond
- * number Ghost 0.x stored (1388318310783, also as a string); else null. WordPress's
- * "0000-00-00 00:00:00" is no date.
+ * ("2024-03-07T19:08:42.354Z"), WordPress's and Ghost's "2024-03-07 19:08:42", the millisecond
+ * number Ghost 0.x stored (1388318310783, also as a string), or the other forms Ghost 0.x let
+ * through ("25 Nov 2016 04:20:00 +000"); else null. WordPress's "0000-00-00 00:00:00" is no date.
+ * With `assumeUtc` (the platforms' own fields), a date written without a zone is UTC, whatever
+ * the server's zone.
  */
 export function parseDate(value: unknown, assumeUtc = false): Date | null {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value;
@@ -63,12 +71,15 @@ export function parseDate(value: unknown, assumeUtc = false): Date | null {
   if (text === "" || text.startsWith("0000-00-00")) return null;
   if (/^\d{10,14}$/.test(text)) return fromMilliseconds(Number(text));
   // "YYYY-MM-DD HH:MM:SS" without a zone: WordPress's _gmt fields and Ghost's exports are UTC.
-  const normalised =
-    assumeUtc && /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(text)
-      ? `${text.replace(" ", "T")}Z`
-      : text;
-  const date = new Date(normalised);
-  return Number.isNaN(date.getTime()) ? null : date;
+  if (assumeUtc && /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(text)) {
+    return validDate(new Date(`${text.replace(" ", "T")}Z`));
+  }
+  const date = validDate(new Date(text));
+  // JavaScript reads any other form without a zone ("25 Nov 2016 04:20:00") in the server's own
+  // zone, but an ISO day alone ("2016-11-25") in UTC: the first is moved back to UTC.
+  const readAsLocal =
+    assumeUtc && date !== null && !WRITTEN_ZONE.test(text) && !/^\d{4}-\d{2}-\d{2}$/.test(text);
+  return readAsLocal ? new Date(date.getTime() - date.getTimezoneOffset() * 60_000) : date;
 }
 
 function fromMilliseconds(value: number): Date | null {

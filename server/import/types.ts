@@ -38,7 +38,7 @@ export interface ImportedPoem {
   coverAlt: string | null;
   /** Paths this poem had on its old site: its own permalink (WordPress <link>, Ghost url), and the forms the platform also answers (WordPress /{yyyy}/{mm}/{dd}/{slug}/ and /?p={id}; Ghost /{slug}/; Substack /p/{slug}). */
   oldPaths: string[];
-  /** Its recorded reading (a Substack podcast's audio, as a link), else null. */
+  /** Its recorded reading (a Substack podcast's audio, as its link: the import job copies it here when it copies files, decision 071), else null. */
   audioUrl: string | null;
   /** Chosen in the preview unless the poet leaves it out; a podcast episode with text starts unchosen. */
   chosen: boolean;

@@ -96,6 +96,47 @@ describe("WordPress WXR", () => {
     expect(error.line).toBe(2);
   });
 
+  it("dates a published post whose post_date_gmt WordPress left as 0000-00-00 by its post_date in the site's zone", async () => {
+    const wxr = await readFile(WXR, "utf8");
+    const zeroed = wxr.replace(
+      "<wp:post_date_gmt><![CDATA[2023-03-04 09:15:00]]></wp:post_date_gmt>",
+      "<wp:post_date_gmt><![CDATA[0000-00-00 00:00:00]]></wp:post_date_gmt>",
+    );
+    // The site's zone (an hour ahead of UTC) is told by the export's other posts.
+    const { poems } = await parseImport({ fileName: "export.xml", bytes: text(zeroed) });
+    expect(poems[0]).toMatchObject({
+      title: "Low Tide – Morning",
+      publishAt: new Date("2023-03-04T09:15:00.000Z"),
+      oldPaths: ["/2023/03/04/low-tide/", "/?p=12"],
+    });
+    expect(poems[0]?.notes.join()).not.toMatch(/date/);
+
+    // No post tells the zone: read as UTC, and said so.
+    const allZeroed = wxr.replace(
+      /<wp:post_date_gmt><!\[CDATA\[[^\]]*\]\]><\/wp:post_date_gmt>/g,
+      "<wp:post_date_gmt><![CDATA[0000-00-00 00:00:00]]></wp:post_date_gmt>",
+    );
+    const guessed = (await parseImport({ fileName: "export.xml", bytes: text(allZeroed) })).poems;
+    expect(guessed[0]).toMatchObject({ publishAt: new Date("2023-03-04T10:15:00.000Z") });
+    expect(guessed[0]?.notes).toContain(
+      "Its date was saved without a time zone: it is read as UTC, since no other post of the export tells the site's zone",
+    );
+  });
+
+  it("says a post protected by a password there can be read by every reader here", async () => {
+    const xml = (await readFile(WXR, "utf8")).replace(
+      "<wp:post_password><![CDATA[]]></wp:post_password>",
+      "<wp:post_password><![CDATA[enter]]></wp:post_password>",
+    );
+    const { poems } = await parseImport({ fileName: "export.xml", bytes: text(xml) });
+    expect(poems[0]?.notes).toContain(
+      "It was protected by a password on WordPress; here every reader can read it",
+    );
+    expect(poems[1]?.notes).not.toContain(
+      "It was protected by a password on WordPress; here every reader can read it",
+    );
+  });
+
   it("refuses an external entity, and one hidden after comments", async () => {
     const external = `<?xml version="1.0"?>\n<!-- exported -->\n<!-- twice -->\n<!DOCTYPE rss [<!ENTITY secret SYSTEM "file:///etc/passwd">]>\n<rss xmlns:wp="http://wordpress.org/export/1.2/"><channel><item><title>&secret;</title></item></channel></rss>`;
     expect((await refusal(external)).line).toBe(4);

@@ -217,6 +217,9 @@ export function parseWordPress(xml: string, file: string, now: Date = new Date()
     );
     const state = status === "publish" ? "published" : status === "future" ? "scheduled" : "draft";
     if (status === "private") notes.push("It was private on WordPress: it comes in as a draft");
+    if (textOf(item["wp:post_password"]) !== "") {
+      notes.push("It was protected by a password on WordPress; here every reader can read it");
+    }
     const slug = textOf(item["wp:post_name"]).trim() || null;
     const date = state === "draft" ? null : itemDate(item, offset, notes);
     if (state === "published" && date === null) {

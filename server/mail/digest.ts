@@ -17,6 +17,20 @@ export interface DigestLinks {
 }
 
 /**
+ * Whom one digest is written to: a subscriber with a name (one an import brought from Ghost) is
+ * greeted by it; one without, and a preview, which is written for no one, are greeted by no one.
+ */
+export interface DigestReader {
+  name: string | null;
+}
+
+/** 'Dear {name},' with the name's spaces and line breaks made one space; none without a name. */
+function greetingOf(reader: DigestReader | undefined): string | null {
+  const name = reader?.name?.replace(/\s+/g, " ").trim() ?? "";
+  return name === "" ? null : `Dear ${name},`;
+}
+
+/**
  * Every link of a digest but the unsubscribe link, in one fixed order: the most echoed stanzas,
  * the new poems, 'Read more poems', then the footer's link to the site. A click redirect names a
  * link by its position here.
@@ -48,6 +62,7 @@ export function digestEmail(
   site: MailSite,
   content: DigestContent,
   links: DigestLinks,
+  reader?: DigestReader,
 ): { html: string; text: string } {
   const targets = digestLinkTargets(content, links.publicUrl);
   const link = (position: number) => {
@@ -61,10 +76,14 @@ export function digestEmail(
   const homeUrl = link(targets.length - 1);
   const emberDay = formatLongDay(featuredEmber.date);
   const echoes = (count: number) => `${count} ${count === 1 ? "echo" : "echoes"}`;
+  const greeting = greetingOf(reader);
 
   const html = emailLayout(
     site,
     [
+      greeting === null
+        ? ""
+        : `<p style="font-size:17px;line-height:1.6;margin:0 0 8px">${escapeMarkup(greeting)}</p>`,
       heading("Ember of the Week"),
       `<p style="font-size:19px;line-height:1.6;margin:0">${htmlLines(featuredEmber.text.split("\n"))}</p>`,
       `<p style="font-size:13px;color:#78716c;margin:8px 0 0">${escapeMarkup(emberDay)}</p>`,
@@ -93,6 +112,7 @@ export function digestEmail(
   const text = [
     `${site.name}: the weekly digest`,
     "",
+    ...(greeting === null ? [] : [greeting, ""]),
     "EMBER OF THE WEEK",
     featuredEmber.text,
     emberDay,

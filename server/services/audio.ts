@@ -1,11 +1,15 @@
-import { UPLOADS } from "../../common/uploads.ts";
+import { randomUUID } from "node:crypto";
+import { UPLOADS, uploadedObjectPath } from "../../common/uploads.ts";
 import { detectAudioType } from "../audio/detect-audio-type.ts";
+import { fetchReading } from "../audio/fetch-reading.ts";
 import type { Config } from "../config.ts";
 import type { ByteRange } from "../http/byte-range.ts";
+import type { PublicFetchOptions } from "../http/public-fetch.ts";
 import { MAGIC_BYTES_SAMPLE_SIZE } from "../images/process-image.ts";
 import type { ObjectStore } from "../storage/local.ts";
 import { UPLOAD_ID } from "../storage/upload-url.ts";
 import { unsupportedMediaType } from "./errors.ts";
+import type { ReadingFetcher } from "./import.ts";
 import { createUploadFlow } from "./uploads.ts";
 
 const audioKey = (id: string) => `audio/${id}`;
@@ -20,6 +24,25 @@ export interface AudioObject {
   size: number;
   /** Streams bytes `start` to `end` inclusive, inside the recording, from the store. */
   readRange(range: ByteRange): Promise<ReadableStream<Uint8Array>>;
+}
+
+/**
+ * An imported poem's reading (a Substack podcast episode's audio) copied into our storage
+ * (docs/product/import.md): fetched under the rule covers are fetched by, then stored as an
+ * uploaded reading is, checked by its bytes.
+ */
+export function createReadingFetcher(
+  objectStore: ObjectStore,
+  urlCheck?: PublicFetchOptions,
+): ReadingFetcher {
+  return async (url) => {
+    const { bytes } = await fetchReading(url, urlCheck);
+    const id = randomUUID();
+    if (!(await objectStore.putIfAbsent(audioKey(id), bytes))) {
+      throw new Error("the reading's new id was taken");
+    }
+    return { objectPath: uploadedObjectPath("audio", id) };
+  };
 }
 
 /**

@@ -153,18 +153,23 @@ export function createDigestSender(
     channel: MailChannel,
     delivery: ClaimedDelivery,
     claimToken: string,
-    email: string,
+    recipient: { email: string; name: string | null },
     run: { subject: string; content: typeof mailRuns.$inferSelect.content },
   ): Promise<Outcome> {
     const unsubscribeUrl = deps.unsubscribeUrl(delivery.subscriptionId);
     const oneClick = new URL(unsubscribeUrl);
     oneClick.pathname = "/api/unsubscribe";
     const site = await deps.mailSite();
-    const { html, text } = digestEmail(site, run.content, {
-      publicUrl: config.publicUrl.toString(),
-      unsubscribeUrl,
-      linkUrl: (position) => deps.digestLinkUrl(delivery.runId, position),
-    });
+    const { html, text } = digestEmail(
+      site,
+      run.content,
+      {
+        publicUrl: config.publicUrl.toString(),
+        unsubscribeUrl,
+        linkUrl: (position) => deps.digestLinkUrl(delivery.runId, position),
+      },
+      recipient,
+    );
     // An object, not a `let`: the commit step assigns it inside a callback.
     const commit: { state: "not yet" | "done" | "refused"; step?: Promise<void> } = {
       state: "not yet",
@@ -172,7 +177,7 @@ export function createDigestSender(
     try {
       await channel.send(
         {
-          to: email,
+          to: recipient.email,
           subject: run.subject,
           html,
           text,
@@ -311,6 +316,7 @@ export function createDigestSender(
           .select({
             id: subscriptions.id,
             email: subscriptions.email,
+            name: subscriptions.name,
             isActive: sql<boolean>`${activeSubscribers}`,
           })
           .from(subscriptions)
@@ -356,7 +362,7 @@ export function createDigestSender(
           outcomes[isReleased ? "released" : "skipped"] += 1;
           continue;
         }
-        const outcome = await deliver(channel, delivery, claimToken, recipient.email, run);
+        const outcome = await deliver(channel, delivery, claimToken, recipient, run);
         outcomes[outcome.kind] += 1;
         if (outcome.kind === "sent") consecutiveFailures = 0;
         if (outcome.kind === "retry") {

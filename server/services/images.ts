@@ -7,12 +7,8 @@ import {
 import { INVALID_IMAGE_URL_MESSAGE } from "../../common/schemas/images.ts";
 import { uploadedObjectPath } from "../../common/uploads.ts";
 import type { Config } from "../config.ts";
-import {
-  checkImageUrl,
-  fetchImage,
-  type ImageUrlCheckOptions,
-  ImageUrlRefusedError,
-} from "../images/image-url-check.ts";
+import { type PublicFetchOptions, RemoteFileRefusedError } from "../http/public-fetch.ts";
+import { checkImageUrl, fetchImage } from "../images/image-url-check.ts";
 import {
   createVariant,
   type ProcessedImage,
@@ -64,7 +60,7 @@ async function storeImageIn(
  */
 export function createCoverFetcher(
   objectStore: ObjectStore,
-  urlCheck?: ImageUrlCheckOptions,
+  urlCheck?: PublicFetchOptions,
 ): CoverFetcher {
   return async (url) => {
     const { bytes } = await fetchImage(url, urlCheck);
@@ -87,7 +83,7 @@ export function createImageService(deps: {
   config: Config;
   objectStore: ObjectStore;
   secret: string;
-  urlCheck?: ImageUrlCheckOptions;
+  urlCheck?: PublicFetchOptions;
   rateLimiter: RateLimiter;
 }) {
   const { objectStore } = deps;
@@ -151,7 +147,7 @@ export function createImageService(deps: {
         const { contentType } = await checkImageUrl(url, deps.urlCheck);
         return { valid: true, contentType };
       } catch (error) {
-        if (error instanceof ImageUrlRefusedError) {
+        if (error instanceof RemoteFileRefusedError) {
           throw invalid(INVALID_IMAGE_URL_MESSAGE, { url: [error.message] });
         }
         throw error;

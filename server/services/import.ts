@@ -76,11 +76,17 @@ export type CoverFetcher = (
   url: string,
 ) => Promise<{ objectPath: string; width: number; height: number }>;
 
+/** A reading fetched into our storage: its stored path (server/services/audio.ts). */
+export type ReadingFetcher = (url: string) => Promise<{ objectPath: string }>;
+
 /** An unconfirmed preview is kept this long (the poet may read it over lunch), then dropped. */
 const PREVIEW_KEPT_MS = 24 * 60 * 60 * 1000;
 const SLUG_MAX_LENGTH = 180;
 /** Poems a batch when covers are fetched: at the fetch's 5 s deadline each, well inside the lease. */
 const COVER_BATCH_SIZE = 8;
+
+/** A reading still on the old site, to be copied when the job copies files. */
+const hasReadingToCopy = (poem: StoredPoem) => /^https?:\/\//i.test(poem.audioUrl ?? "");
 
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 type Executor = Database | Transaction;
@@ -164,6 +170,8 @@ export function createImportService(
     contentChanges: ContentChanges;
     /** Fetches a cover into our storage; absent, covers are kept as references. */
     fetchCover?: CoverFetcher;
+    /** Fetches a reading into our storage; absent, readings are kept as links. */
+    fetchReading?: ReadingFetcher;
     options?: Partial<ImportOptions>;
   },
 ) {
@@ -292,23 +300,73 @@ export function createImportService(
   interface PreparedPoem {
     poem: StoredPoem;
     cover: { url: string; width: number | null; height: number | null } | null;
+    /** Its reading: copied here, or the old site's https link, or none. */
+    audioUrl: string | null;
     notes: string[];
   }
 
+  /** A poem's cover and reading, fetched (or checked as links) outside the batch's transaction. */
+  async function prepareFiles(poem: StoredPoem, fetchFiles: boolean): Promise<PreparedPoem> {
+    const cover = await prepareCover(poem, fetchFiles);
+    const reading = await prepareReading(poem, fetchFiles);
+    return {
+      poem,
+      cover: cover.cover,
+      audioUrl: reading.audioUrl,
+      notes: [...cover.notes, ...reading.notes],
+    };
+  }
+
+  /**
+   * A reading on the old site is copied here when the job copies files; one that is not (or
+   * cannot be) is kept as its https link, which plays from there while the old site serves it.
+   */
+  async function prepareReading(
+    poem: StoredPoem,
+    fetchFiles: boolean,
+  ): Promise<{ audioUrl: string | null; notes: string[] }> {
+    const url = poem.audioUrl ?? null;
+    if (url === null || !hasReadingToCopy(poem)) return { audioUrl: url, notes: [] };
+    const isHttps = url.toLowerCase().startsWith("https://");
+    const reading = `“${poem.title}”: its reading ${url}`;
+    if (fetchFiles && deps.fetchReading) {
+      try {
+        return { audioUrl: (await deps.fetchReading(url)).objectPath, notes: [] };
+      } catch (error) {
+        const failed = `${reading} could not be copied (${(error as Error).message})`;
+        return isHttps
+          ? { audioUrl: url, notes: [`${failed}; it stays a link to the old site`] }
+          : {
+              audioUrl: null,
+              notes: [
+                `${failed}, and a link that is not https cannot play here; imported without it`,
+              ],
+            };
+      }
+    }
+    return isHttps
+      ? { audioUrl: url, notes: [] }
+      : {
+          audioUrl: null,
+          notes: [`${reading} is not https, so it cannot play here as a link; imported without it`],
+        };
+  }
+
   /** Covers are fetched (or checked as references) outside the batch's transaction. */
-  async function prepareCover(poem: StoredPoem, fetchCovers: boolean): Promise<PreparedPoem> {
-    if (!poem.coverUrl) return { poem, cover: null, notes: [] };
+  async function prepareCover(
+    poem: StoredPoem,
+    fetchCovers: boolean,
+  ): Promise<Omit<PreparedPoem, "poem" | "audioUrl">> {
+    if (!poem.coverUrl) return { cover: null, notes: [] };
     if (fetchCovers && deps.fetchCover) {
       try {
         const fetched = await deps.fetchCover(poem.coverUrl);
         return {
-          poem,
           cover: { url: fetched.objectPath, width: fetched.width, height: fetched.height },
           notes: [],
         };
       } catch (error) {
         return {
-          poem,
           cover: null,
           notes: [
             `“${poem.title}”: its cover ${poem.coverUrl} could not be fetched (${(error as Error).message}); imported without it`,
@@ -317,10 +375,9 @@ export function createImportService(
       }
     }
     if (isCoverAllowedOnPages(poem.coverUrl, config.publicUrl.origin)) {
-      return { poem, cover: { url: poem.coverUrl, width: null, height: null }, notes: [] };
+      return { cover: { url: poem.coverUrl, width: null, height: null }, notes: [] };
     }
     return {
-      poem,
       cover: null,
       notes: [
         `“${poem.title}”: its cover ${poem.coverUrl} is not https, so it cannot be shown as a reference; imported without it`,
@@ -380,7 +437,13 @@ export function createImportService(
     const batchSize = job.fetchCovers
       ? Math.min(options.poemBatchSize, COVER_BATCH_SIZE)
       : options.poemBatchSize;
-    const batch = parsed.poems.slice(job.poemCursor, job.poemCursor + batchSize);
+    let batch = parsed.poems.slice(job.poemCursor, job.poemCursor + batchSize);
+    if (job.fetchCovers && deps.fetchReading) {
+      // A reading may take half the lease to copy (server/audio/fetch-reading.ts): a poem with
+      // one is a batch of its own.
+      const readingAt = batch.findIndex(hasReadingToCopy);
+      if (readingAt !== -1) batch = batch.slice(0, Math.max(readingAt, 1));
+    }
     const excluded = new Set(job.excluded);
     const chosen = batch.filter((poem) => !excluded.has(poem.sourceId));
     const earlier = await findImported(db, job.source, chosen);
@@ -388,8 +451,8 @@ export function createImportService(
     for (const poem of chosen) {
       prepared.push(
         earlier.has(itemKey(poem))
-          ? { poem, cover: null, notes: [] }
-          : await prepareCover(poem, job.fetchCovers),
+          ? { poem, cover: null, audioUrl: null, notes: [] }
+          : await prepareFiles(poem, job.fetchCovers),
       );
     }
     const asOf = now();
@@ -416,11 +479,11 @@ export function createImportService(
           : await tx
               .insert(poems)
               .values(
-                fresh.map(({ poem, cover }) => ({
+                fresh.map(({ poem, cover, audioUrl }) => ({
                   title: poem.title,
                   slug: claimSlug(askedSlug(poem), taken),
                   stanzas: poem.stanzas,
-                  audioUrl: poem.audioUrl ?? null,
+                  audioUrl,
                   draft: poem.state === "draft",
                   publishAt: poem.publishAt ? new Date(poem.publishAt) : asOf,
                   coverUrl: cover?.url ?? null,

@@ -25,7 +25,12 @@ import { createFediverseVoiceService } from "./fediverse-voices.ts";
 import { createGuestSubmissionService } from "./guest-submissions.ts";
 import { createGuestVoiceService } from "./guest-voices.ts";
 import { createHealthService } from "./health.ts";
-import { type CoverFetcher, createImportService, type ImportOptions } from "./import.ts";
+import {
+  type CoverFetcher,
+  createImportService,
+  type ImportOptions,
+  type ReadingFetcher,
+} from "./import.ts";
 import { createInsightsService } from "./insights.ts";
 import { createInteractionService } from "./interactions.ts";
 import { createPoemService } from "./poems.ts";
@@ -50,6 +55,8 @@ export function createServices(
     importOptions?: Partial<ImportOptions>;
     /** Fetches an imported poem's cover into our storage (absent: covers stay references). */
     fetchCover?: CoverFetcher;
+    /** Fetches an imported poem's reading into our storage (absent: readings stay links). */
+    fetchReading?: ReadingFetcher;
     /** Tests shorten the fediverse delivery's retry delays; servers use its defaults. */
     fediverseDeliveryOptions?: Partial<FediverseDeliveryOptions>;
     /** Reads an uploaded reading for a chapbook's EPUB (absent: chapbooks carry no readings). */
@@ -153,6 +160,7 @@ export function createServices(
       ...deps,
       contentChanges,
       fetchCover: deps.fetchCover,
+      fetchReading: deps.fetchReading,
       options: deps.importOptions,
     }),
   };

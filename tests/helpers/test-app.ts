@@ -5,9 +5,10 @@ import { createApp } from "../../server/app.ts";
 import { loadConfig } from "../../server/config.ts";
 import type { FediverseDeliveryOptions } from "../../server/fediverse/delivery.ts";
 import type { PageHandler } from "../../server/http/page-handler.ts";
-import type { ImageUrlCheckOptions } from "../../server/images/image-url-check.ts";
+import type { PublicFetchOptions } from "../../server/http/public-fetch.ts";
 import { createLogger } from "../../server/logger.ts";
 import { createMailer } from "../../server/mail/transport.ts";
+import { createReadingFetcher } from "../../server/services/audio.ts";
 import type { ChapbookBuilderOptions } from "../../server/services/chapbook-builder.ts";
 import type { DigestSenderOptions } from "../../server/services/digest-sender.ts";
 import { createCoverFetcher } from "../../server/services/images.ts";
@@ -35,8 +36,8 @@ export interface TestAppOptions {
   now?: () => Date;
   /** Smaller import batches and leases, for tests that stop a job halfway. */
   importOptions?: Partial<ImportOptions>;
-  /** Where an import may fetch covers from (a test's own loopback server); else public addresses. */
-  coverUrlCheck?: ImageUrlCheckOptions;
+  /** Where an import may fetch covers and readings from (a test's own loopback server); else public addresses. */
+  coverUrlCheck?: PublicFetchOptions;
   /** A chapbook build held open, or a shorter lease. */
   chapbookBuilderOptions?: Partial<ChapbookBuilderOptions>;
 }
@@ -73,6 +74,7 @@ export async function createTestApp(driver: Driver, options: TestAppOptions = {}
     digestSenderOptions: options.digestSenderOptions,
     importOptions: options.importOptions,
     fetchCover: createCoverFetcher(objectStore, options.coverUrlCheck),
+    fetchReading: createReadingFetcher(objectStore, options.coverUrlCheck),
     fediverseDeliveryOptions: options.fediverseDeliveryOptions,
     readStoredObject: (key) => objectStore.get(key),
     chapbookBuilderOptions: options.chapbookBuilderOptions,

@@ -254,6 +254,46 @@ describe.each(drivers)("the weekly digest on %s", (driver) => {
     ).toBe(201);
   });
 
+  it("greets a subscriber by the name their subscription has, escaped; one without a name is greeted by no one", async () => {
+    await createSubscribers(t.db, ["ada@example.com"], { name: "Ada\n  Lovelace" });
+    await createSubscribers(t.db, ["tag@example.com"], { name: "<b>Bold</b> & Co" });
+    await createSubscribers(t.db, ["blank@example.com"], { name: "   " });
+    await createSubscribers(t.db, ["nameless@example.com"]);
+    const since = smtp.messages.length;
+    const response = await api(t.app, "POST", "/api/admin/digest/send", {
+      body: { subject: "Greetings" },
+      cookie: admin,
+      origin: SITE_ORIGIN,
+    });
+    expect(response.status).toBe(201);
+    await t.services.digestSender.drain();
+    expect(smtp.messages.slice(since)).toHaveLength(4);
+
+    const [ada] = mailsTo("ada@example.com");
+    expect(ada?.parsed.text).toMatch(
+      /^.+: the weekly digest\n\nDear Ada Lovelace,\n\nEMBER OF THE WEEK\n/,
+    );
+    expect(ada?.parsed.html).toMatch(
+      /<p [^>]*>Dear Ada Lovelace,<\/p>\s*<h2 [^>]*>Ember of the Week<\/h2>/,
+    );
+    const [tagged] = mailsTo("tag@example.com");
+    expect(tagged?.parsed.html).toContain(">Dear &lt;b&gt;Bold&lt;/b&gt; &amp; Co,</p>");
+    expect(tagged?.parsed.text).toContain("\nDear <b>Bold</b> & Co,\n");
+    for (const email of ["blank@example.com", "nameless@example.com"]) {
+      const [mail] = mailsTo(email);
+      expect(mail?.parsed.text).toMatch(/^.+: the weekly digest\n\nEMBER OF THE WEEK\n/);
+      expect(mail?.parsed.html).not.toContain("Dear");
+    }
+    // The preview is written for no one: no greeting.
+    const preview = await api(t.app, "POST", "/api/admin/digest/preview", {
+      body: SAMPLE_DIGEST_CONTENT,
+      cookie: admin,
+      origin: SITE_ORIGIN,
+    });
+    expect(preview.status).toBe(200);
+    expect((await preview.json()).html).not.toContain("Dear");
+  });
+
   it("never mails an address that unsubscribed after the run was queued", async () => {
     await createSubscribers(t.db, ["stay@example.com", "leave@example.com"]);
     const since = smtp.messages.length;

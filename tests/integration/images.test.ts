@@ -6,7 +6,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UPLOAD_MAX_BYTES } from "../../common/constants.ts";
 import { createApp } from "../../server/app.ts";
-import type { ImageUrlCheckOptions } from "../../server/images/image-url-check.ts";
+import type { PublicFetchOptions } from "../../server/http/public-fetch.ts";
 import { isPublicAddress } from "../../server/images/public-address.ts";
 import { createLogger } from "../../server/logger.ts";
 import { resolveSessionSecret } from "../../server/secrets.ts";
@@ -342,7 +342,7 @@ describe.each(drivers)("image URL validation on %s", (driver) => {
   let strictApp: ReturnType<typeof createApp>;
   /** Also lets the loopback test server in, standing for a public image host. */
   let loopbackApp: ReturnType<typeof createApp>;
-  const appWith = (imageUrlCheck: ImageUrlCheckOptions) =>
+  const appWith = (imageUrlCheck: PublicFetchOptions) =>
     createApp({
       config: t.config,
       logger: createLogger("silent"),

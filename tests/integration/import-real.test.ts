@@ -185,6 +185,44 @@ describe.each(drivers)("real exports on %s", (driver) => {
     expect(themes.headers.get("location") ?? "").not.toContain("/poetry/");
   });
 
+  it("Ghost 2.9's starter posts, then Ghost 3.0's: /themes/ stays this site's; the second site's posts are new poems whose old addresses the first keeps", async () => {
+    const first = await preview("v2_export.json", real("ghost/v2_export.json"));
+    expect(first.poems).toHaveLength(7);
+    const themes = first.poems.find((poem) => poem.title === "Creating a custom theme");
+    expect(themes?.oldPaths).toEqual([]);
+    expect(themes?.notRedirected).toEqual([
+      {
+        path: "/themes/",
+        reason: "It is one of this site's own addresses (/themes/): this site's page answers there",
+      },
+    ]);
+    expect(await run(first)).toMatchObject({ state: "done", poemsImported: 7 });
+    const moved = await t.app.request("http://old-ghost.example/apps-integrations/");
+    expect(moved.status).toBe(301);
+    expect(moved.headers.get("location")).toBe(`/poetry/${await slugOf("Apps & integrations")}`);
+    const [dated] = await t.db
+      .select({ publishAt: poems.publishAt })
+      .from(poems)
+      .where(eq(poems.title, "Managing admin settings"));
+    expect(dated?.publishAt).toEqual(new Date("2021-03-24T05:57:59Z"));
+
+    // Ghost 3's starter posts have the same slugs and titles but their own uuids: another site.
+    const second = await preview("v3_export.json", real("ghost/v3_export.json"));
+    expect(second.poems.map((poem) => poem.alreadyImported)).toEqual(Array(7).fill(false));
+    const apps = second.poems.find((poem) => poem.title === "Apps & integrations");
+    expect(apps?.slug).toBe("apps-integrations-2");
+    expect(apps?.notRedirected).toEqual([
+      {
+        path: "/apps-integrations/",
+        reason: "“Apps & integrations”, imported earlier, keeps this address",
+      },
+    ]);
+    expect(await run(second)).toMatchObject({ state: "done", poemsImported: 7 });
+    expect(
+      (await t.app.request("http://old-ghost.example/apps-integrations/")).headers.get("location"),
+    ).toBe("/poetry/apps-integrations");
+  });
+
   it("a Ghost members CSV with --source ghost is Ghost's, names and consent come along", async () => {
     const shown = await preview("members.csv", real("ghost/members-update-named.csv"), "ghost");
     expect(shown.job.source).toBe("ghost");

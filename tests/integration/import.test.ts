@@ -20,6 +20,7 @@ import { createLogger } from "../../server/logger.ts";
 import { type AdminActor, requireAdmin } from "../../server/services/actor.ts";
 import { createImportService } from "../../server/services/import.ts";
 import { api, SITE_ORIGIN, wireAnswer } from "../helpers/api.ts";
+import { createMp3Frames } from "../helpers/audio-files.ts";
 import { startCachedServer } from "../helpers/cached-server.ts";
 import { drivers } from "../helpers/database.ts";
 import { createPoem, createSubscribers } from "../helpers/factories.ts";
@@ -33,7 +34,10 @@ const NOW = new Date("2023-10-05T12:00:00Z");
 const FIXTURES = path.resolve(import.meta.dirname, "../fixtures/import");
 const fixture = (name: string) => new Uint8Array(fs.readFileSync(path.join(FIXTURES, name)));
 
-/** The old site's image host: one cover, and nothing else. */
+/** A podcast episode's recording, as the old site's file host serves it. */
+const EPISODE = createMp3Frames(40);
+
+/** The old site's file host: one cover and one episode's recording, and nothing else. */
 let coverHost: http.Server;
 let coverOrigin = "";
 beforeAll(async () => {
@@ -45,6 +49,13 @@ beforeAll(async () => {
   coverHost = http.createServer((request, response) => {
     if (request.url === "/cover.png")
       response.writeHead(200, { "Content-Type": "image/png" }).end(png);
+    else if (request.url === "/episode.mp3")
+      response.writeHead(200, { "Content-Type": "audio/mpeg" }).end(EPISODE);
+    // A recording larger than a reading may be: its size is refused before its bytes are read.
+    else if (request.url === "/long-episode.mp3")
+      response
+        .writeHead(200, { "Content-Type": "audio/mpeg", "Content-Length": String(26 * 2 ** 20) })
+        .write(EPISODE);
     else response.writeHead(404).end();
   });
   await new Promise<void>((resolve) => coverHost.listen(0, "127.0.0.1", resolve));
@@ -79,6 +90,28 @@ const ghostWithCovers = () =>
       ],
     }),
   );
+
+/**
+ * A Substack export of podcast episodes with text, each with its audio at `audio[n]`: posts.csv as
+ * Substack writes it, and each post's HTML.
+ */
+const substackEpisodes = (firstId: number, audio: string[]) => {
+  const posts = audio.map((url, at) => ({ id: `${firstId + at}.episode-${firstId + at}`, url }));
+  return zipSync({
+    "posts.csv": strToU8(
+      [
+        "post_id,post_date,is_published,email_sent_at,inbox_sent_at,type,audience,title,subtitle,podcast_url",
+        ...posts.map(
+          ({ id, url }) =>
+            `${id},2022-03-0${(Number.parseInt(id, 10) % 9) + 1}T08:00:00.000Z,true,,,podcast,everyone,Episode ${id},,${url}`,
+        ),
+      ].join("\n"),
+    ),
+    ...Object.fromEntries(
+      posts.map(({ id }) => [`posts/${id}.html`, strToU8(`<p>Read aloud: episode ${id}.</p>`)]),
+    ),
+  });
+};
 
 describe.each(drivers)("import on %s (docs/decisions/052-the-import-job.md)", (driver) => {
   let t: TestApp;
@@ -146,7 +179,7 @@ describe.each(drivers)("import on %s (docs/decisions/052-the-import-job.md)", (d
     t = await createTestApp(driver, {
       pageHandler,
       now: () => NOW,
-      importOptions: { poemBatchSize: 2, subscriberBatchSize: 2, leaseSeconds: 1 },
+      importOptions: { poemBatchSize: 2, subscriberBatchSize: 2 },
       coverUrlCheck: {
         resolveHost: async () => ["127.0.0.1"],
         isAllowedAddress: (address) => address === "127.0.0.1",
@@ -257,8 +290,11 @@ describe.each(drivers)("import on %s (docs/decisions/052-the-import-job.md)", (d
     expect(halfway).toMatchObject({ poemCursor: 4, poemsImported: 4, state: "importing" });
     expect(await count(poems)).toBe(before + 4);
 
-    // The first instance stops; another (a restart) takes the job once the stopped one's lease
-    // has run out, and writes only what is left.
+    // The first instance stops; another (a restart) leaves the job alone while the stopped
+    // one's lease holds, takes it once the lease has run out, and writes only what is left. The
+    // lease is on the database's clock (docs/decisions/038-which-clock.md), so its running out
+    // is written there rather than waited for: however slow the batches were, the lease holds
+    // until then.
     const restarted = createImportService({
       db: t.db,
       config: t.config,
@@ -266,10 +302,13 @@ describe.each(drivers)("import on %s (docs/decisions/052-the-import-job.md)", (d
       now: () => NOW,
       ownsDatabase: false,
       contentChanges: t.services.contentChanges,
-      options: { poemBatchSize: 2, leaseSeconds: 1 },
+      options: { poemBatchSize: 2 },
     });
     expect(await restarted.step()).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await t.db
+      .update(importJobs)
+      .set({ leaseUntil: sql`now() - interval '1 second'` })
+      .where(eq(importJobs.id, shown.job.id));
     for (let rounds = 0; rounds < 10; rounds++) await restarted.step();
     expect(await restarted.getJob(admin, shown.job.id)).toMatchObject({
       state: "done",
@@ -423,6 +462,76 @@ describe.each(drivers)("import on %s (docs/decisions/052-the-import-job.md)", (d
     expect(stored.headers.get("content-type")).toBe("image/png");
     const [gone] = await t.db.select().from(poems).where(eq(poems.slug, "cover-gone"));
     expect(gone?.coverUrl).toBeNull();
+  });
+
+  it("copies a podcast episode's recording as its reading, alone in its batch; one that cannot be copied stays an https link, or is left out, with a note", async () => {
+    const tlsOrigin = coverOrigin.replace("http:", "https:");
+    const shown = await preview(
+      "episodes.zip",
+      substackEpisodes(301, [
+        `${coverOrigin}/episode.mp3`,
+        `${tlsOrigin}/episode.mp3`,
+        `${coverOrigin}/gone.mp3`,
+        `${coverOrigin}/long-episode.mp3`,
+        `${coverOrigin}/cover.png`,
+      ]),
+    );
+    expect(shown.poems.map((poem) => [poem.audioUrl, poem.chosen])).toEqual([
+      [`${coverOrigin}/episode.mp3`, false],
+      [`${tlsOrigin}/episode.mp3`, false],
+      [`${coverOrigin}/gone.mp3`, false],
+      [`${coverOrigin}/long-episode.mp3`, false],
+      [`${coverOrigin}/cover.png`, false],
+    ]);
+    expect(shown.poems[1]?.notes).toContain(
+      "A podcast episode on Substack: its text comes in as the poem, its audio as the poem's reading, copied to this site with the covers (else it stays a link to Substack's file)",
+    );
+    await confirm(shown.job.id, { fetchCovers: true });
+    await t.services.imports.step();
+    const [first] = await t.db.select().from(importJobs).where(eq(importJobs.id, shown.job.id));
+    expect(first?.poemCursor).toBe(1);
+    const job = await runJob(shown.job.id);
+    expect(job).toMatchObject({ state: "done", poemsImported: 5 });
+    // The file host speaks plain HTTP, so https:// to it fails as an unreachable host would.
+    expect(job.notes).toEqual([
+      `“Episode 302.episode-302”: its reading ${tlsOrigin}/episode.mp3 could not be copied (The recording could not be loaded); it stays a link to the old site`,
+      `“Episode 303.episode-303”: its reading ${coverOrigin}/gone.mp3 could not be copied (The server answered 404), and a link that is not https cannot play here; imported without it`,
+      `“Episode 304.episode-304”: its reading ${coverOrigin}/long-episode.mp3 could not be copied (The recording is larger than 25 MB, the most a reading here may be), and a link that is not https cannot play here; imported without it`,
+      `“Episode 305.episode-305”: its reading ${coverOrigin}/cover.png could not be copied (Not an MP3, M4A, AAC, Ogg or WAV recording), and a link that is not https cannot play here; imported without it`,
+    ]);
+    const readings = await t.db
+      .select({ slug: poems.slug, audioUrl: poems.audioUrl })
+      .from(poems)
+      .where(sql`${poems.slug} like 'episode-30%'`)
+      .orderBy(poems.slug);
+    expect(readings).toEqual([
+      { slug: "episode-301", audioUrl: expect.stringMatching(/^\/objects\/audio\/[0-9a-f-]{36}$/) },
+      { slug: "episode-302", audioUrl: `${tlsOrigin}/episode.mp3` },
+      { slug: "episode-303", audioUrl: null },
+      { slug: "episode-304", audioUrl: null },
+      { slug: "episode-305", audioUrl: null },
+    ]);
+    const copied = await t.app.request(readings[0]?.audioUrl ?? "");
+    expect(copied.status).toBe(200);
+    expect(copied.headers.get("content-type")).toBe("audio/mpeg");
+    expect(new Uint8Array(await copied.arrayBuffer())).toEqual(EPISODE);
+
+    // Files not copied: an https reading stays a link, an http one cannot play here.
+    const linked = await preview(
+      "linked.zip",
+      substackEpisodes(311, [`${tlsOrigin}/episode.mp3`, `${coverOrigin}/episode.mp3`]),
+    );
+    const kept = await runJob((await confirm(linked.job.id, { fetchCovers: false })).id);
+    expect(kept.notes).toEqual([
+      `“Episode 312.episode-312”: its reading ${coverOrigin}/episode.mp3 is not https, so it cannot play here as a link; imported without it`,
+    ]);
+    expect(
+      await t.db
+        .select({ audioUrl: poems.audioUrl })
+        .from(poems)
+        .where(sql`${poems.slug} like 'episode-31%'`)
+        .orderBy(poems.slug),
+    ).toEqual([{ audioUrl: `${tlsOrigin}/episode.mp3` }, { audioUrl: null }]);
   });
 
   it("refuses bad files with a 400 naming the file and line (413 over the limit), writing nothing", async () => {
