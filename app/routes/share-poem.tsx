@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { clampStanzaIndex, stanzaText } from "../../common/stanza.ts";
+import { readingExcerpt } from "../../common/stanza-timings.ts";
 import { PoemNotFound, poemNotFoundMeta } from "../components/poem-not-found.tsx";
 import { appContext } from "../lib/app-context.ts";
 import { sharedPage } from "../lib/cache-policy.ts";
@@ -23,11 +24,16 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
       index,
       text: stanzaText(poem.stanzas[index] ?? ""),
       target: `/poetry/${poem.slug}#s-${index}`,
+      excerpt: readingExcerpt(poem, index),
     },
   };
 }
 
-/** The shareable stanza link: a preview card for chats and feeds, then on to the poem. */
+/**
+ * The shareable stanza link: a preview card for chats and feeds, then on to the poem at once; a
+ * stanza with its part of the poet's reading stays to offer it (docs/decisions/073), and names
+ * it to link previews as `og:audio`.
+ */
 export function meta({ matches, loaderData, params }: Route.MetaArgs) {
   const site = siteFromMatches(matches);
   const share = loaderData?.share;
@@ -44,7 +50,9 @@ export function meta({ matches, loaderData, params }: Route.MetaArgs) {
     }),
     { property: "og:image:width", content: "1200" },
     { property: "og:image:height", content: "630" },
-    { httpEquiv: "refresh", content: `0; url=${share.target}` },
+    ...(share.excerpt
+      ? [{ property: "og:audio", content: new URL(share.excerpt.url, site.publicUrl).href }]
+      : [{ httpEquiv: "refresh", content: `0; url=${share.target}` }]),
   ];
 }
 
@@ -57,6 +65,16 @@ export default function SharePoem({ loaderData }: Route.ComponentProps) {
     <section className="mx-auto max-w-xl py-16 text-center">
       <blockquote className="font-serif text-2xl">{share.text}</blockquote>
       <p className="mt-4 text-stone-700">— {share.title}</p>
+      {share.excerpt && (
+        // biome-ignore lint/a11y/useMediaCaption: the stanza it reads is the quotation above.
+        <audio
+          className="mx-auto mt-8 w-full max-w-sm"
+          src={share.excerpt.url}
+          controls
+          preload="none"
+          aria-label={`Listen to stanza ${share.index + 1} of ${share.title}, read by the poet`}
+        />
+      )}
       <a
         href={share.target}
         className="mt-8 inline-block rounded-full bg-ember-700 px-6 py-2.5 text-white"
