@@ -49,6 +49,7 @@ export default function AdminChapbooks() {
         poems={poems}
         siteTitle={settings.siteTitle}
         poetBio={settings.poetBio ?? ""}
+        bookSlotTitles={settings.bookSlotTitles}
         onDone={close}
       />
     ) : null;

@@ -1,5 +1,6 @@
 import { ArrowDown, ArrowUp, GripVertical } from "lucide-react";
 import { useState } from "react";
+import { BOOK_SLOTS } from "../../../common/book-slots.ts";
 import { formatDate } from "../../../common/dates.ts";
 import { endpoints } from "../../../common/endpoints.ts";
 import {
@@ -9,6 +10,7 @@ import {
   type ChapbookTrim,
 } from "../../../common/schemas/chapbooks.ts";
 import type { AdminPoem } from "../../../common/schemas/poems.ts";
+import { FileUpload } from "./file-upload.tsx";
 import { Field, FormPanel, inputClass, secondaryButton } from "./ui.tsx";
 import { saveMessages, useAdminForm } from "./use-admin-form.ts";
 
@@ -28,6 +30,41 @@ export function acknowledgementsFor(poems: AdminPoem[], siteTitle: string): stri
     .join("\n");
 }
 
+/** A place to start a new chapbook from: a theme, or a book slot and the theme it gathers. */
+export interface ChapbookStart {
+  key: string;
+  label: string;
+  /** The title it suggests: the slot's title, or the theme's name. */
+  title: string;
+  theme: string;
+}
+
+/** The book slots (with the poet's titles for them), then every theme a poem carries. */
+export function chapbookStarts(poems: AdminPoem[], bookSlotTitles: string[]): ChapbookStart[] {
+  const slots = BOOK_SLOTS.map((slot, index) => {
+    const title = bookSlotTitles[index] ?? slot.title;
+    return {
+      key: `slot-${slot.order}`,
+      label: `${title} (${slot.theme})`,
+      title,
+      theme: slot.theme,
+    };
+  });
+  const themes = [...new Set(poems.flatMap((poem) => poem.tags.map((tag) => tag.name)))]
+    .sort((a, b) => a.localeCompare(b))
+    .map((theme) => ({ key: `theme-${theme}`, label: theme, title: theme, theme }));
+  return [...slots, ...themes];
+}
+
+/** A theme's poems as a chapbook's first draft: not drafts, oldest first, as they were written. */
+export function poemIdsForTheme(poems: AdminPoem[], theme: string): number[] {
+  const name = theme.toLowerCase();
+  return poems
+    .filter((poem) => !poem.draft && poem.tags.some((tag) => tag.name.toLowerCase() === name))
+    .sort((a, b) => a.publishAt.getTime() - b.publishAt.getTime() || a.id - b.id)
+    .map((poem) => poem.id);
+}
+
 /** Moves the item at `from` to `to`, the others keeping their order. */
 const moved = (ids: number[], from: number, to: number) => {
   const next = [...ids];
@@ -45,16 +82,20 @@ export function ChapbookForm({
   poems,
   siteTitle,
   poetBio,
+  bookSlotTitles,
   onDone,
 }: {
   chapbook?: Chapbook;
   poems: AdminPoem[];
   siteTitle: string;
   poetBio: string;
+  bookSlotTitles: string[];
   onDone: () => void;
 }) {
   const { errors, formError, isSaving, submit } = useAdminForm();
   const [poemIds, setPoemIds] = useState<number[]>(chapbook?.poemIds ?? []);
+  const [coverUrl, setCoverUrl] = useState(chapbook?.coverUrl ?? "");
+  const starts = chapbook ? [] : chapbookStarts(poems, bookSlotTitles);
   const [trim, setTrim] = useState<ChapbookTrim>(chapbook?.trim ?? "a5");
   const [texts, setTexts] = useState<Texts>({
     title: chapbook?.title ?? "",
@@ -100,7 +141,7 @@ export function ChapbookForm({
   );
 
   async function save() {
-    const body = { ...texts, poemIds, trim, ...flags };
+    const body = { ...texts, poemIds, trim, ...flags, coverUrl };
     const messages = saveMessages("Chapbook", !chapbook);
     const saved = chapbook
       ? await submit(endpoints.updateChapbook, { params: { id: chapbook.id }, body }, messages)
@@ -116,6 +157,28 @@ export function ChapbookForm({
       isSaving={isSaving}
       formError={formError}
     >
+      {starts.length > 0 && (
+        <label className="block text-sm font-medium text-stone-800">
+          Start from a book slot or a theme
+          <select
+            className={inputClass}
+            value=""
+            onChange={(event) => {
+              const start = starts.find((option) => option.key === event.target.value);
+              if (!start) return;
+              setPoemIds(poemIdsForTheme(poems, start.theme));
+              setTexts((current) => ({ ...current, title: current.title || start.title }));
+            }}
+          >
+            <option value="">Choose the poems yourself…</option>
+            {starts.map((start) => (
+              <option key={start.key} value={start.key}>
+                {start.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
       {text("title", "Title")}
       {text("subtitle", "Subtitle")}
       <fieldset>
@@ -191,6 +254,36 @@ export function ChapbookForm({
               ))}
           </select>
         </label>
+      </fieldset>
+      <fieldset className="space-y-2">
+        <legend className="font-medium">Cover</legend>
+        {coverUrl ? (
+          <img
+            src={coverUrl}
+            alt="The chapbook's cover as uploaded"
+            width={96}
+            height={144}
+            className="h-36 w-24 rounded border border-stone-200 object-cover"
+          />
+        ) : (
+          <p className="text-sm text-stone-700">
+            Without a cover of your own, the chapbook gets a typographic one: its title and your
+            name.
+          </p>
+        )}
+        <div className="flex flex-wrap items-start gap-3">
+          <FileUpload kind="images" onUploaded={(file) => setCoverUrl(file.path)} />
+          {coverUrl && (
+            <button type="button" className={secondaryButton} onClick={() => setCoverUrl("")}>
+              Remove cover
+            </button>
+          )}
+        </div>
+        {errors.coverUrl && (
+          <p role="alert" className="text-sm text-red-800">
+            {errors.coverUrl[0]}
+          </p>
+        )}
       </fieldset>
       {text("dedication", "Dedication", 2)}
       {text("epigraph", "Epigraph", 3)}
