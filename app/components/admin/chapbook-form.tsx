@@ -1,6 +1,5 @@
 import { ArrowDown, ArrowUp, GripVertical } from "lucide-react";
 import { useState } from "react";
-import { BOOK_SLOTS } from "../../../common/book-slots.ts";
 import { formatDate } from "../../../common/dates.ts";
 import { endpoints } from "../../../common/endpoints.ts";
 import {
@@ -10,6 +9,7 @@ import {
   type ChapbookTrim,
 } from "../../../common/schemas/chapbooks.ts";
 import type { AdminPoem } from "../../../common/schemas/poems.ts";
+import { chapbookStarts, poemIdsForTheme } from "./chapbook-starts.ts";
 import { FileUpload } from "./file-upload.tsx";
 import { Field, FormPanel, inputClass, secondaryButton } from "./ui.tsx";
 import { saveMessages, useAdminForm } from "./use-admin-form.ts";
@@ -28,41 +28,6 @@ export function acknowledgementsFor(poems: AdminPoem[], siteTitle: string): stri
         `"${poem.title}" first appeared on ${siteTitle}, ${formatDate(poem.publishAt, "utc")}.`,
     )
     .join("\n");
-}
-
-/** A place to start a new chapbook from: a theme, or a book slot and the theme it gathers. */
-export interface ChapbookStart {
-  key: string;
-  label: string;
-  /** The title it suggests: the slot's title, or the theme's name. */
-  title: string;
-  theme: string;
-}
-
-/** The book slots (with the poet's titles for them), then every theme a poem carries. */
-export function chapbookStarts(poems: AdminPoem[], bookSlotTitles: string[]): ChapbookStart[] {
-  const slots = BOOK_SLOTS.map((slot, index) => {
-    const title = bookSlotTitles[index] ?? slot.title;
-    return {
-      key: `slot-${slot.order}`,
-      label: `${title} (${slot.theme})`,
-      title,
-      theme: slot.theme,
-    };
-  });
-  const themes = [...new Set(poems.flatMap((poem) => poem.tags.map((tag) => tag.name)))]
-    .sort((a, b) => a.localeCompare(b))
-    .map((theme) => ({ key: `theme-${theme}`, label: theme, title: theme, theme }));
-  return [...slots, ...themes];
-}
-
-/** A theme's poems as a chapbook's first draft: not drafts, oldest first, as they were written. */
-export function poemIdsForTheme(poems: AdminPoem[], theme: string): number[] {
-  const name = theme.toLowerCase();
-  return poems
-    .filter((poem) => !poem.draft && poem.tags.some((tag) => tag.name.toLowerCase() === name))
-    .sort((a, b) => a.publishAt.getTime() - b.publishAt.getTime() || a.id - b.id)
-    .map((poem) => poem.id);
 }
 
 /** Moves the item at `from` to `to`, the others keeping their order. */
