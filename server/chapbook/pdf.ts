@@ -215,7 +215,10 @@ function frontMatter(layout: Layout, content: ChapbookContent, frame: Frame) {
   layout.newPage(false);
   layout.skip((frame.bottom - frame.top) * 0.25);
   layout.put(content.title, "medium", TITLE_SIZE * 1.6, 0, "center");
-  if (content.subtitle) layout.put(content.subtitle, "italic", TITLE_SIZE, 0, "center");
+  if (content.subtitle) {
+    layout.skip(LEADING / 2);
+    layout.put(content.subtitle, "italic", TITLE_SIZE, 0, "center");
+  }
   layout.skip(LEADING * 3);
   layout.put(content.author, "roman", TITLE_SIZE, 0, "center");
   layout.newPage(false);
@@ -225,6 +228,8 @@ function frontMatter(layout: Layout, content: ChapbookContent, frame: Frame) {
     layout.newPage(false);
     layout.skip((frame.bottom - frame.top) * 0.2);
     if (content.dedication) layout.prose(content.dedication, "italic", "center");
+    // The epigraph stands apart from the dedication, as its own thing on the page.
+    if (content.dedication && content.epigraph) layout.skip(LEADING * 4);
     if (content.epigraph) layout.prose(content.epigraph, "italic", "center");
   }
 }

@@ -146,7 +146,8 @@ export function ChapbookForm({
       )}
       {text("title", "Title")}
       {text("subtitle", "Subtitle")}
-      <fieldset>
+      {/* min-w-0: a fieldset is otherwise as wide as its widest line, past a phone's width. */}
+      <fieldset className="min-w-0">
         <legend className="font-medium">Poems, in order</legend>
         {errors.poemIds && (
           <p role="alert" className="text-sm text-red-800">
@@ -164,38 +165,44 @@ export function ChapbookForm({
                 if (dragged !== undefined) setPoemIds((ids) => moved(ids, dragged, index));
                 setDragged(undefined);
               }}
-              className="flex items-center gap-2 rounded border border-stone-200 bg-stone-50 px-2 py-1"
+              className="flex flex-wrap items-center gap-2 rounded border border-stone-200 bg-stone-50 px-2 py-1"
             >
-              <GripVertical aria-hidden="true" className="h-4 w-4 cursor-grab text-stone-500" />
-              <span className="flex-1">
+              <GripVertical
+                aria-hidden="true"
+                className="h-4 w-4 shrink-0 cursor-grab text-stone-500"
+              />
+              {/* On a phone the title has its row and the buttons the next one. */}
+              <span className="min-w-0 flex-1 basis-48">
                 {index + 1}. {poem.title}
               </span>
-              <button
-                type="button"
-                className={secondaryButton}
-                aria-label={`Move ${poem.title} up`}
-                disabled={index === 0}
-                onClick={() => setPoemIds((ids) => moved(ids, index, index - 1))}
-              >
-                <ArrowUp aria-hidden="true" className="h-4 w-4" />
-              </button>
-              <button
-                type="button"
-                className={secondaryButton}
-                aria-label={`Move ${poem.title} down`}
-                disabled={index === chosen.length - 1}
-                onClick={() => setPoemIds((ids) => moved(ids, index, index + 1))}
-              >
-                <ArrowDown aria-hidden="true" className="h-4 w-4" />
-              </button>
-              <button
-                type="button"
-                className={secondaryButton}
-                aria-label={`Remove ${poem.title}`}
-                onClick={() => setPoemIds((ids) => ids.filter((id) => id !== poem.id))}
-              >
-                Remove
-              </button>
+              <span className="ml-auto flex gap-2">
+                <button
+                  type="button"
+                  className={secondaryButton}
+                  aria-label={`Move ${poem.title} up`}
+                  disabled={index === 0}
+                  onClick={() => setPoemIds((ids) => moved(ids, index, index - 1))}
+                >
+                  <ArrowUp aria-hidden="true" className="h-4 w-4" />
+                </button>
+                <button
+                  type="button"
+                  className={secondaryButton}
+                  aria-label={`Move ${poem.title} down`}
+                  disabled={index === chosen.length - 1}
+                  onClick={() => setPoemIds((ids) => moved(ids, index, index + 1))}
+                >
+                  <ArrowDown aria-hidden="true" className="h-4 w-4" />
+                </button>
+                <button
+                  type="button"
+                  className={secondaryButton}
+                  aria-label={`Remove ${poem.title}`}
+                  onClick={() => setPoemIds((ids) => ids.filter((id) => id !== poem.id))}
+                >
+                  Remove
+                </button>
+              </span>
             </li>
           ))}
         </ol>
@@ -220,30 +227,32 @@ export function ChapbookForm({
           </select>
         </label>
       </fieldset>
-      <fieldset className="space-y-2">
+      <fieldset className="min-w-0 space-y-2">
         <legend className="font-medium">Cover</legend>
         {coverUrl ? (
-          <img
-            src={coverUrl}
-            alt="The chapbook's cover as uploaded"
-            width={96}
-            height={144}
-            className="h-36 w-24 rounded border border-stone-200 object-cover"
-          />
+          <div className="flex items-end gap-3">
+            <img
+              src={coverUrl}
+              alt="The chapbook's cover as uploaded"
+              width={96}
+              height={144}
+              className="h-36 w-24 rounded border border-stone-200 object-cover"
+            />
+            <button type="button" className={secondaryButton} onClick={() => setCoverUrl("")}>
+              Remove cover
+            </button>
+          </div>
         ) : (
           <p className="text-sm text-stone-700">
             Without a cover of your own, the chapbook gets a typographic one: its title and your
             name.
           </p>
         )}
-        <div className="flex flex-wrap items-start gap-3">
-          <FileUpload kind="images" onUploaded={(file) => setCoverUrl(file.path)} />
-          {coverUrl && (
-            <button type="button" className={secondaryButton} onClick={() => setCoverUrl("")}>
-              Remove cover
-            </button>
-          )}
-        </div>
+        <FileUpload
+          kind="images"
+          hint="JPG, PNG or WebP at the trim's shape, e.g. 1600 × 2400 for 6 × 9 in; it fills the front, bleed included"
+          onUploaded={(file) => setCoverUrl(file.path)}
+        />
         {errors.coverUrl && (
           <p role="alert" className="text-sm text-red-800">
             {errors.coverUrl[0]}
