@@ -61,9 +61,7 @@ describe.each(drivers)("a stanza's part of the reading on %s", (driver) => {
 
   it("offers a stanza's excerpt on its share page, a range of the same file, and names it to previews", async () => {
     const html = await (await t.app.request("/share/poem/three-bells?s=1")).text();
-    expect(html).toContain(
-      `<audio class="mx-auto mt-8 w-full max-w-sm" src="${reading}#t=2.5,4.1"`,
-    );
+    expect(html).toContain(`<audio class="mt-2 w-full" src="${reading}#t=2.5,4.1"`);
     expect(html).toContain('preload="none"');
     expect(html).toContain('aria-label="Listen to stanza 2 of Three Bells, read by the poet"');
     expect(html).toContain(
