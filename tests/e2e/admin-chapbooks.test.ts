@@ -13,7 +13,7 @@ import { type RunningServer, startServer } from "../helpers/server.ts";
 /**
  * The poet's chapbooks page (docs/product/chapbook.md): a chapbook started from a book slot, its
  * poems prefilled from the slot's theme, with an uploaded cover, made in the background and
- * downloaded. Its PDF is kept in test-results/ to be looked at page by page.
+ * downloaded. Its PDF and EPUB are kept in test-results/ to be looked at page by page.
  */
 const SLOT = BOOK_SLOTS[0];
 if (!SLOT) throw new Error("no book slots");
@@ -86,5 +86,10 @@ describe("the chapbooks page", () => {
     expect(pdf.status).toBe(200);
     expect(pdf.headers.get("content-type")).toBe("application/pdf");
     fs.writeFileSync("test-results/admin-chapbook.pdf", Buffer.from(await pdf.arrayBuffer()));
+    const epubHref = await card.getByRole("link", { name: "Download EPUB" }).getAttribute("href");
+    const epub = await fetch(`${server.url}${epubHref}`);
+    expect(epub.status).toBe(200);
+    expect(epub.headers.get("content-type")).toBe("application/epub+zip");
+    fs.writeFileSync("test-results/admin-chapbook.epub", Buffer.from(await epub.arrayBuffer()));
   });
 });
