@@ -81,7 +81,7 @@ export function StanzaTimingsEditor({
   }
 
   return (
-    <fieldset className="space-y-2 rounded border border-stone-200 p-3">
+    <fieldset className="min-w-0 space-y-2 rounded border border-stone-200 p-3">
       <legend className="font-medium">Stanza timings</legend>
       <p className="text-sm text-stone-700">
         Play the reading and press 'Next stanza' as the voice reaches each stanza.
@@ -142,26 +142,29 @@ export function StanzaTimingsEditor({
       <ol className="space-y-1">
         {timings.map((time, index) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: one time per stanza, by position.
-          <li key={index} className="flex items-center gap-2 text-sm">
-            <span className="w-28 shrink-0">
+          <li key={index} className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm">
+            {/* On a phone the two nudges go under the time together when they do not fit. */}
+            <span className="min-w-28">
               Stanza {index + 1}: {time.toFixed(1)} s
             </span>
-            <button
-              type="button"
-              className={`${secondaryButton} whitespace-nowrap`}
-              aria-label={`Stanza ${index + 1} 0.1 s earlier`}
-              onClick={() => nudge(index, -0.1)}
-            >
-              −0.1 s
-            </button>
-            <button
-              type="button"
-              className={`${secondaryButton} whitespace-nowrap`}
-              aria-label={`Stanza ${index + 1} 0.1 s later`}
-              onClick={() => nudge(index, 0.1)}
-            >
-              +0.1 s
-            </button>
+            <span className="flex gap-2">
+              <button
+                type="button"
+                className={`${secondaryButton} whitespace-nowrap`}
+                aria-label={`Stanza ${index + 1} 0.1 s earlier`}
+                onClick={() => nudge(index, -0.1)}
+              >
+                −0.1 s
+              </button>
+              <button
+                type="button"
+                className={`${secondaryButton} whitespace-nowrap`}
+                aria-label={`Stanza ${index + 1} 0.1 s later`}
+                onClick={() => nudge(index, 0.1)}
+              >
+                +0.1 s
+              </button>
+            </span>
           </li>
         ))}
       </ol>
