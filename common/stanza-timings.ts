@@ -46,3 +46,34 @@ export function vttTimestamp(seconds: number): string {
   const pad = (value: number, width = 2) => String(value).padStart(width, "0");
   return `${pad(hours)}:${pad(minutes)}:${pad(secs)}.${pad(millis % 1000, 3)}`;
 }
+
+/** A stanza's part of the reading: where it starts and ends, and the same file's address for it. */
+export interface ReadingExcerpt {
+  start: number;
+  end: number;
+  /** The reading's own address with a media fragment (`#t=start,end`): a range, never a copy. */
+  url: string;
+}
+
+/** Seconds as a media fragment writes them: at most milliseconds, no trailing zeros. */
+const fragmentSeconds = (seconds: number) => String(Math.round(seconds * 1000) / 1000);
+
+/**
+ * Stanza `index`'s excerpt of a timed reading (docs/decisions/073-stanza-timings-on-the-waveform.md):
+ * from its timing to the next stanza's, or to the reading's end; none for a poem without timings.
+ */
+export function readingExcerpt(
+  poem: { audioUrl: string | null; stanzaTimings: number[] | null; readingDuration: number | null },
+  index: number,
+): ReadingExcerpt | null {
+  const { audioUrl, stanzaTimings, readingDuration } = poem;
+  const start = stanzaTimings?.[index];
+  if (!audioUrl || start === undefined || readingDuration === null) return null;
+  const end = stanzaTimings?.[index + 1] ?? readingDuration;
+  const address = audioUrl.split("#")[0] ?? audioUrl;
+  return {
+    start,
+    end,
+    url: `${address}#t=${fragmentSeconds(start)},${fragmentSeconds(end)}`,
+  };
+}

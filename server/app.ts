@@ -100,19 +100,6 @@ export function createApp(deps: AppDeps) {
       }),
     );
   }
-  app.use(securityHeaders(config));
-  // Before the pages: a poem's address answers its ActivityStreams object to a client that asks
-  // for one, and the actor's documents and inboxes need no session. With FEDIVERSE=false the
-  // pages are only pages and the actor's addresses answer 404.
-  if (config.fediverse.enabled) app.use(activityObjects(services, config));
-  app.route(
-    "/",
-    fediverseRoutes(services, {
-      isEnabled: config.fediverse.enabled,
-      logger,
-      trustProxy: config.trustProxy,
-    }),
-  );
   const storage = {
     config,
     objectStore: deps.objectStore,
@@ -124,6 +111,19 @@ export function createApp(deps: AppDeps) {
     rateLimiter: services.rateLimiter,
   });
   const audio = createAudioService(storage);
+  app.use(securityHeaders(config));
+  // Before the pages: a poem's address answers its ActivityStreams object to a client that asks
+  // for one, and the actor's documents and inboxes need no session. With FEDIVERSE=false the
+  // pages are only pages and the actor's addresses answer 404.
+  if (config.fediverse.enabled) app.use(activityObjects(services, audio, config));
+  app.route(
+    "/",
+    fediverseRoutes(services, {
+      isEnabled: config.fediverse.enabled,
+      logger,
+      trustProxy: config.trustProxy,
+    }),
+  );
   app.route("/objects", objectRoutes(deps.objectStore, images.createMissingImage, audio));
   app.route("/", localUploadRoutes(images.uploads, otherRoutes.uploadImage));
   app.route("/", localUploadRoutes(audio.uploads, otherRoutes.uploadAudio));

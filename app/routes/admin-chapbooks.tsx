@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { endpoints } from "../../common/endpoints.ts";
-import type { Chapbook } from "../../common/schemas/chapbooks.ts";
+import { CHAPBOOK_TRIM_LABELS, type Chapbook } from "../../common/schemas/chapbooks.ts";
 import { adminCall } from "../components/admin/admin-call.ts";
 import { AdminPage } from "../components/admin/admin-page.tsx";
 import { ChapbookForm } from "../components/admin/chapbook-form.tsx";
@@ -49,6 +49,7 @@ export default function AdminChapbooks() {
         poems={poems}
         siteTitle={settings.siteTitle}
         poetBio={settings.poetBio ?? ""}
+        bookSlotTitles={settings.bookSlotTitles}
         onDone={close}
       />
     ) : null;
@@ -84,50 +85,61 @@ export default function AdminChapbooks() {
             {editing === chapbook.id ? (
               form(chapbook)
             ) : (
-              <article aria-labelledby={`chapbook-${chapbook.id}`}>
-                <h2 id={`chapbook-${chapbook.id}`} className="font-serif text-xl">
-                  {chapbook.title}
-                </h2>
-                <p className="mt-1 text-stone-700">
-                  {chapbook.poemIds.length} poems ·{" "}
-                  {chapbook.downloadable ? "Downloadable" : "Private"}
-                </p>
-                <p className="mt-1 text-sm" role="status" aria-live="polite">
-                  {buildLabel(chapbook)}
-                </p>
-                <div className="mt-4 flex flex-wrap items-center gap-2">
-                  <button
-                    type="button"
-                    className={secondaryButton}
-                    onClick={() => setEditing(chapbook.id)}
-                  >
-                    Edit
-                  </button>
-                  <button
-                    type="button"
-                    className={secondaryButton}
-                    onClick={() => remove(chapbook)}
-                  >
-                    Delete
-                  </button>
+              <article aria-labelledby={`chapbook-${chapbook.id}`} className="flex gap-4">
+                {chapbook.coverUrl && (
+                  <img
+                    src={chapbook.coverUrl}
+                    alt=""
+                    width={64}
+                    height={96}
+                    className="h-24 w-16 shrink-0 rounded border border-stone-200 object-cover"
+                  />
+                )}
+                <div className="min-w-0 flex-1">
+                  <h2 id={`chapbook-${chapbook.id}`} className="font-serif text-xl">
+                    {chapbook.title}
+                  </h2>
+                  <p className="mt-1 text-stone-700">
+                    {chapbook.poemIds.length} poems · {CHAPBOOK_TRIM_LABELS[chapbook.trim]} ·{" "}
+                    {chapbook.downloadable ? "Downloadable" : "Private"}
+                  </p>
+                  <p className="mt-1 text-sm" role="status" aria-live="polite">
+                    {buildLabel(chapbook)}
+                  </p>
                   {chapbook.build.state === "ready" && (
-                    <>
+                    <p className="mt-3 flex flex-wrap gap-x-5 gap-y-2 text-sm">
                       <a
-                        className="text-sm text-ember-700 underline underline-offset-4"
+                        className="text-ember-700 underline underline-offset-4"
                         href={chapbook.pdfUrl}
                         download
                       >
                         Download PDF
                       </a>
                       <a
-                        className="text-sm text-ember-700 underline underline-offset-4"
+                        className="text-ember-700 underline underline-offset-4"
                         href={chapbook.epubUrl}
                         download
                       >
                         Download EPUB
                       </a>
-                    </>
+                    </p>
                   )}
+                  <div className="mt-4 flex flex-wrap items-center gap-2">
+                    <button
+                      type="button"
+                      className={secondaryButton}
+                      onClick={() => setEditing(chapbook.id)}
+                    >
+                      Edit
+                    </button>
+                    <button
+                      type="button"
+                      className={secondaryButton}
+                      onClick={() => remove(chapbook)}
+                    >
+                      Delete
+                    </button>
+                  </div>
                 </div>
               </article>
             )}

@@ -3,6 +3,11 @@ import { useRevalidator } from "react-router";
 import { BOOK_SLOTS } from "../../common/book-slots.ts";
 import { HOME_THEMES, POETRY_PILLARS } from "../../common/constants.ts";
 import { endpoints } from "../../common/endpoints.ts";
+import {
+  CHAPBOOK_FACE_NAMES,
+  CHAPBOOK_FACES,
+  type ChapbookFace,
+} from "../../common/schemas/chapbook-faces.ts";
 import type { TagRef } from "../../common/schemas/poems.ts";
 import {
   COPYRIGHT_FROM_MIN,
@@ -48,6 +53,8 @@ interface FormValues {
   bookSlotTitles: string[];
   copyrightFrom: string;
   holdWhispers: boolean;
+  chapbookFace: ChapbookFace;
+  stanzaNotesCarryReading: boolean;
 }
 
 const tagChoices = (ids: number[] | null, count: number) =>
@@ -66,6 +73,8 @@ function formValues(settings: SiteSettings): FormValues {
     bookSlotTitles: settings.bookSlotTitles,
     copyrightFrom: settings.copyrightFrom === null ? "" : String(settings.copyrightFrom),
     holdWhispers: settings.holdWhispers,
+    chapbookFace: settings.chapbookFace,
+    stanzaNotesCarryReading: settings.stanzaNotesCarryReading,
   };
 }
 
@@ -116,6 +125,8 @@ export default function AdminSettings({ loaderData }: Route.ComponentProps) {
       bookSlotTitles: values.bookSlotTitles,
       copyrightFrom: yearOf(values.copyrightFrom),
       holdWhispers: values.holdWhispers,
+      chapbookFace: values.chapbookFace,
+      stanzaNotesCarryReading: values.stanzaNotesCarryReading,
     };
     const saved = await form.submit(
       endpoints.updateSiteSettings,
@@ -302,6 +313,44 @@ export default function AdminSettings({ loaderData }: Route.ComponentProps) {
               <span className="font-medium">Hold new whispers for approval</span>
               <span className="block text-stone-600">
                 A new whisper stays hidden until you approve it in the Whispers tab.
+              </span>
+            </span>
+          </label>
+        </Panel>
+
+        <Panel title="Chapbooks and readings">
+          <Field
+            label="Chapbook typeface"
+            name="settings-chapbookFace"
+            errors={errors.chapbookFace}
+          >
+            {(props) => (
+              <select
+                {...props}
+                value={values.chapbookFace}
+                onChange={(event) => set("chapbookFace", event.target.value as ChapbookFace)}
+                className={inputClass}
+              >
+                {CHAPBOOK_FACES.map((face) => (
+                  <option key={face} value={face}>
+                    {CHAPBOOK_FACE_NAMES[face]}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <label className="flex items-start gap-3 text-sm text-stone-800">
+            <input
+              type="checkbox"
+              className="mt-1"
+              checked={values.stanzaNotesCarryReading}
+              onChange={(event) => set("stanzaNotesCarryReading", event.target.checked)}
+            />
+            <span>
+              <span className="font-medium">Send my voice with shared stanzas</span>
+              <span className="block text-stone-600">
+                A stanza shared on the fediverse carries its part of your reading. Servers such as
+                Mastodon keep a copy of the whole recording.
               </span>
             </span>
           </label>

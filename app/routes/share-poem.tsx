@@ -1,6 +1,8 @@
 import { data } from "react-router";
-import { clampStanzaIndex, stanzaText } from "../../common/stanza.ts";
+import { clampStanzaIndex, stanzaLines, stanzaText } from "../../common/stanza.ts";
+import { readingExcerpt } from "../../common/stanza-timings.ts";
 import { PoemNotFound, poemNotFoundMeta } from "../components/poem-not-found.tsx";
+import { VerseLines } from "../components/verse.tsx";
 import { appContext } from "../lib/app-context.ts";
 import { sharedPage } from "../lib/cache-policy.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
@@ -22,12 +24,18 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
       title: poem.title,
       index,
       text: stanzaText(poem.stanzas[index] ?? ""),
+      lines: stanzaLines(poem.stanzas[index] ?? ""),
       target: `/poetry/${poem.slug}#s-${index}`,
+      excerpt: readingExcerpt(poem, index),
     },
   };
 }
 
-/** The shareable stanza link: a preview card for chats and feeds, then on to the poem. */
+/**
+ * The shareable stanza link: a preview card for chats and feeds, then on to the poem at once; a
+ * stanza with its part of the poet's reading stays to offer it (docs/decisions/073), and names
+ * it to link previews as `og:audio`.
+ */
 export function meta({ matches, loaderData, params }: Route.MetaArgs) {
   const site = siteFromMatches(matches);
   const share = loaderData?.share;
@@ -44,7 +52,9 @@ export function meta({ matches, loaderData, params }: Route.MetaArgs) {
     }),
     { property: "og:image:width", content: "1200" },
     { property: "og:image:height", content: "630" },
-    { httpEquiv: "refresh", content: `0; url=${share.target}` },
+    ...(share.excerpt
+      ? [{ property: "og:audio", content: new URL(share.excerpt.url, site.publicUrl).href }]
+      : [{ httpEquiv: "refresh", content: `0; url=${share.target}` }]),
   ];
 }
 
@@ -55,8 +65,24 @@ export default function SharePoem({ loaderData }: Route.ComponentProps) {
   }
   return (
     <section className="mx-auto max-w-xl py-16 text-center">
-      <blockquote className="font-serif text-2xl">{share.text}</blockquote>
+      {/* Set as verse, left-aligned under the centred page, its lines and indentation kept. */}
+      <blockquote className="inline-block text-left font-serif text-2xl">
+        <VerseLines lines={share.lines} />
+      </blockquote>
       <p className="mt-4 text-stone-700">— {share.title}</p>
+      {share.excerpt && (
+        <figure className="mx-auto mt-8 max-w-sm">
+          <figcaption className="text-sm text-stone-700">This stanza, read by the poet</figcaption>
+          {/* biome-ignore lint/a11y/useMediaCaption: the stanza it reads is the quotation above. */}
+          <audio
+            className="mt-2 w-full"
+            src={share.excerpt.url}
+            controls
+            preload="none"
+            aria-label={`Listen to stanza ${share.index + 1} of ${share.title}, read by the poet`}
+          />
+        </figure>
+      )}
       <a
         href={share.target}
         className="mt-8 inline-block rounded-full bg-ember-700 px-6 py-2.5 text-white"

@@ -1,6 +1,7 @@
 import { z } from "zod/mini";
 import { optional, requiredText, slug } from "./admin.ts";
 import { dateTime } from "./answer.ts";
+import { isUploadedImagePath } from "./settings.ts";
 
 /**
  * The chapbook (docs/product/chapbook.md): the poet's choice of poems made into a print PDF and
@@ -17,6 +18,7 @@ export const CHAPBOOK_TRIM_LABELS: Record<ChapbookTrim, string> = {
 };
 export const CHAPBOOK_POEMS_MAX = 200;
 const NOTE_MAX = 5_000;
+export const CHAPBOOK_COVER_MESSAGE = "The cover must be an image uploaded here";
 
 const flag = (name: string) => z.boolean(`${name} must be true or false`);
 const note = (name: string) =>
@@ -48,6 +50,15 @@ export const chapbookInput = z.object({
   rectoStarts: z.optional(flag("rectoStarts")),
   downloadable: flag("downloadable"),
   withReadings: flag("withReadings"),
+  /** The poet's uploaded cover; left out or empty, the typographic cover. */
+  coverUrl: z.optional(
+    z.nullable(
+      z.string(CHAPBOOK_COVER_MESSAGE).check(
+        z.trim(),
+        z.refine((value) => value === "" || isUploadedImagePath(value), CHAPBOOK_COVER_MESSAGE),
+      ),
+    ),
+  ),
 });
 export type ChapbookInput = z.output<typeof chapbookInput>;
 
@@ -77,6 +88,7 @@ export const chapbook = z.object({
   rectoStarts: z.boolean(),
   downloadable: z.boolean(),
   withReadings: z.boolean(),
+  coverUrl: z.nullable(z.string()),
   build: chapbookBuild,
   /** Where the files are downloaded: /chapbooks/{slug}.pdf and .epub. */
   pdfUrl: z.string(),

@@ -2,6 +2,7 @@ import { z } from "zod/mini";
 import { BOOK_SLOTS } from "../book-slots.ts";
 import { HOME_THEMES, POETRY_PILLARS } from "../constants.ts";
 import { isHttpUrl } from "./admin.ts";
+import { CHAPBOOK_FACES } from "./chapbook-faces.ts";
 
 /**
  * The poet's site settings (docs/decisions/039-site-settings.md): GET and PUT
@@ -106,6 +107,8 @@ export const siteSettingsInput = z.partial(
       z.int(YEAR_MESSAGE).check(z.gte(COPYRIGHT_FROM_MIN, YEAR_MESSAGE), z.lte(9999, YEAR_MESSAGE)),
     ),
     holdWhispers: z.boolean("holdWhispers must be true or false"),
+    chapbookFace: z.enum(CHAPBOOK_FACES, "Choose EB Garamond or Libre Baskerville"),
+    stanzaNotesCarryReading: z.boolean("stanzaNotesCarryReading must be true or false"),
   }),
 );
 export type SiteSettingsInput = z.infer<typeof siteSettingsInput>;
@@ -126,5 +129,9 @@ export const siteSettings = z.object({
   bookSlotTitles: z.array(z.string()),
   copyrightFrom: z.nullable(z.int()),
   holdWhispers: z.boolean(),
+  /** The face the chapbooks are set in (docs/decisions/074-chapbook-cover-and-face.md). */
+  chapbookFace: z.enum(CHAPBOOK_FACES),
+  /** A stanza's Note carries its part of the reading (docs/decisions/073). */
+  stanzaNotesCarryReading: z.boolean(),
 });
 export type SiteSettings = z.output<typeof siteSettings>;

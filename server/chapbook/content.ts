@@ -1,3 +1,4 @@
+import type { ChapbookFace } from "../../common/schemas/chapbook-faces.ts";
 import type { ChapbookTrim } from "../../common/schemas/chapbooks.ts";
 
 /**
@@ -24,7 +25,17 @@ export interface ChapbookContent {
   trim: ChapbookTrim;
   bleed: boolean;
   rectoStarts: boolean;
+  /** The serif the PDF is set in and the EPUB embeds. */
+  face: ChapbookFace;
+  /** The poet's uploaded cover, made a JPEG; null for the typographic cover. */
+  cover: ChapbookCover | null;
   poems: ChapbookPoem[];
+}
+
+export interface ChapbookCover {
+  jpeg: Uint8Array;
+  width: number;
+  height: number;
 }
 
 export interface ChapbookPoem {

@@ -1,17 +1,35 @@
+import fs from "node:fs";
 import { strToU8, type Zippable, zipSync } from "fflate";
+import { CHAPBOOK_FACE_NAMES } from "../../common/schemas/chapbook-faces.ts";
 import { vttTimestamp } from "../../common/stanza-timings.ts";
 import { escapeMarkup as escapeXml } from "../escape.ts";
 import type { ChapbookContent, ChapbookPoem } from "./content.ts";
+import { faceFiles } from "./faces.ts";
 
 /**
  * A chapbook as an EPUB 3 (docs/decisions/067-chapbook-epub.md): one XHTML document per poem
  * with the site's verse markup (a stanza a block, a line a block with its indentation kept and a
- * hanging indent when it wraps), a navigation document, a typographic cover, and, for each poem
+ * hanging indent when it wraps) in the chapbook's face, embedded, a navigation document, the
+ * poet's cover or a typographic one (decision 074), and, for each poem
  * with a timed reading, a Media Overlay that reads it aloud stanza by stanza.
  */
 
-const STYLESHEET = `body { font-family: "EB Garamond", Garamond, Georgia, serif; line-height: 1.4; margin: 0 5%; }
-h1 { font-size: 1.4em; font-weight: normal; margin: 2em 0 1.2em; page-break-after: avoid; break-after: avoid; }
+/** The embedded face's files and the weights and styles they are declared with. */
+const FONT_FACES = [
+  { style: "roman", file: "fonts/roman.woff", weight: 400, italic: false },
+  { style: "italic", file: "fonts/italic.woff", weight: 400, italic: true },
+  { style: "medium", file: "fonts/medium.woff", weight: 500, italic: false },
+] as const;
+
+const stylesheet = (content: ChapbookContent) => {
+  const family = CHAPBOOK_FACE_NAMES[content.face];
+  const faces = FONT_FACES.map(
+    (face) =>
+      `@font-face { font-family: "${family}"; src: url("${face.file}") format("woff"); font-weight: ${face.weight}; font-style: ${face.italic ? "italic" : "normal"}; }`,
+  ).join("\n");
+  return `${faces}
+body { font-family: "${family}", Georgia, serif; line-height: 1.4; margin: 0 5%; }
+h1 { font-size: 1.4em; font-weight: 500; margin: 2em 0 1.2em; page-break-after: avoid; break-after: avoid; }
 .front { text-align: center; margin-top: 20%; }
 .front h1 { font-size: 2em; }
 .subtitle { font-style: italic; font-size: 1.2em; }
@@ -22,6 +40,7 @@ h1 { font-size: 1.4em; font-weight: normal; margin: 2em 0 1.2em; page-break-afte
 .note { margin: 0 0 1em; }
 .-epub-media-overlay-active { background-color: #f6e7c8; }
 `;
+};
 
 const xhtml = (title: string, body: string, extraNamespace = "") =>
   `<?xml version="1.0" encoding="UTF-8"?>
@@ -170,11 +189,44 @@ function navigation(content: ChapbookContent): string {
 
 const isoSeconds = (iso: string) => `${iso.slice(0, 19)}Z`;
 
-function packageDocument(content: ChapbookContent, overlays: Map<number, number>): string {
+/** The cover's image: the poet's upload as a JPEG, or the typographic cover as SVG. */
+interface CoverImage {
+  name: string;
+  mediaType: string;
+  width: number;
+  height: number;
+  bytes: Uint8Array;
+}
+
+const coverImageOf = (content: ChapbookContent): CoverImage =>
+  content.cover
+    ? {
+        name: "cover.jpg",
+        mediaType: "image/jpeg",
+        width: content.cover.width,
+        height: content.cover.height,
+        bytes: content.cover.jpeg,
+      }
+    : {
+        name: "cover.svg",
+        mediaType: "image/svg+xml",
+        width: 1600,
+        height: 2560,
+        bytes: strToU8(coverSvg(content)),
+      };
+
+function packageDocument(
+  content: ChapbookContent,
+  cover: CoverImage,
+  overlays: Map<number, number>,
+): string {
   const manifest = [
     `<item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>`,
     `<item id="style" href="style.css" media-type="text/css"/>`,
-    `<item id="cover-image" href="cover.svg" media-type="image/svg+xml" properties="cover-image"/>`,
+    ...FONT_FACES.map(
+      (face) => `<item id="font-${face.style}" href="${face.file}" media-type="font/woff"/>`,
+    ),
+    `<item id="cover-image" href="${cover.name}" media-type="${cover.mediaType}" properties="cover-image"/>`,
     `<item id="cover" href="cover.xhtml" media-type="application/xhtml+xml" properties="svg"/>`,
     `<item id="front" href="front.xhtml" media-type="application/xhtml+xml"/>`,
     `<item id="back" href="back.xhtml" media-type="application/xhtml+xml"/>`,
@@ -249,13 +301,19 @@ export function makeEpub(content: ChapbookContent, onPoem: (done: number) => voi
   const add = (name: string, text: string) => {
     files[`EPUB/${name}`] = strToU8(text);
   };
-  add("style.css", STYLESHEET);
-  add("cover.svg", coverSvg(content));
+  add("style.css", stylesheet(content));
+  const fonts = faceFiles(content.face);
+  for (const face of FONT_FACES) {
+    // Stored: WOFF is compressed already.
+    files[`EPUB/${face.file}`] = [new Uint8Array(fs.readFileSync(fonts[face.style])), { level: 0 }];
+  }
+  const cover = coverImageOf(content);
+  files[`EPUB/${cover.name}`] = [cover.bytes, { level: content.cover ? 0 : 6 }];
   add(
     "cover.xhtml",
     xhtml(
       content.title,
-      `<div style="text-align: center"><svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" version="1.1" viewBox="0 0 1600 2560" width="100%" height="100%"><image width="1600" height="2560" xlink:href="cover.svg"/></svg></div>`,
+      `<div style="text-align: center"><svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" version="1.1" viewBox="0 0 ${cover.width} ${cover.height}" width="100%" height="100%"><image width="${cover.width}" height="${cover.height}" xlink:href="${cover.name}"/></svg></div>`,
     ),
   );
   add("front.xhtml", frontMatter(content));
@@ -273,6 +331,6 @@ export function makeEpub(content: ChapbookContent, onPoem: (done: number) => voi
     }
     onPoem(index + 1);
   });
-  add("package.opf", packageDocument(content, overlays));
+  add("package.opf", packageDocument(content, cover, overlays));
   return zipSync(files, { level: 6 });
 }

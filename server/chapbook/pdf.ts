@@ -1,11 +1,13 @@
-import { createRequire } from "node:module";
 import PDFDocument from "pdfkit";
+import type { ChapbookFace } from "../../common/schemas/chapbook-faces.ts";
 import type { ChapbookTrim } from "../../common/schemas/chapbooks.ts";
 import type { ChapbookContent } from "./content.ts";
+import { faceFiles, type FaceStyle as Style } from "./faces.ts";
 
 /**
- * A chapbook as a print-ready PDF (docs/decisions/066-chapbook-pdf.md), set with pdfkit in EB
- * Garamond, embedded: the trim size as the page (with bleed when asked), front matter without
+ * A chapbook as a print-ready PDF (docs/decisions/066-chapbook-pdf.md), set with pdfkit in the
+ * poet's chosen face, embedded: the trim size as the page (with bleed when asked), a front cover
+ * (the poet's upload, or a typographic one; decision 074), front matter without
  * folios, contents with the pages the poems start on (laid out first, then drawn), each poem on a
  * new page with its title kept with its first lines, indentation kept, long lines wrapped with a
  * hanging indent, and a stanza never split when it fits on a page (a longer one breaks between
@@ -21,41 +23,35 @@ const TRIMS: Record<ChapbookTrim, { width: number; height: number; bleed: number
   "6x9": { width: 6 * POINTS_PER_INCH, height: 9 * POINTS_PER_INCH, bleed: 9 },
 };
 
-const TYPE_SIZE = 10.5;
+/** The body size of each face: Libre Baskerville's larger x-height sets a point smaller. */
+const TYPE_SIZES: Record<ChapbookFace, number> = { "eb-garamond": 10.5, "libre-baskerville": 9.5 };
 const LEADING = 14;
 const TITLE_SIZE = 15;
-/** A wrapped line's later rows hang this far in (2em), as on the site. */
-const HANG = 2 * TYPE_SIZE;
-/** One typed space of indentation is half an em, as in the EPUB. */
-const INDENT_PER_SPACE = TYPE_SIZE / 2;
 const STANZA_GAP = LEADING * 0.9;
 const CONTINUES = "stanza continues";
-
-const fontFile = (name: string) =>
-  createRequire(import.meta.url).resolve(`@fontsource/eb-garamond/files/eb-garamond-${name}.woff`);
-const FONTS = {
-  roman: fontFile("latin-400-normal"),
-  italic: fontFile("latin-400-italic"),
-  medium: fontFile("latin-500-normal"),
-};
 
 /** One row of type on a page: where it goes and in which face. */
 interface Row {
   text: string;
   x: number;
   y: number;
-  face: keyof typeof FONTS;
+  face: Style;
   size: number;
   align?: "right" | "center";
 }
 
 interface Page {
+  /** The front cover, drawn whole rather than set in rows. */
+  isCover?: boolean;
   rows: Row[];
   /** The number printed at its foot, or none on the front matter and blank pages. */
   folio: number | null;
 }
 
+/** The text area, and the type set in it. */
 interface Frame {
+  /** The body size; a wrapped line's later rows hang 2 em in, and a typed space indents ½ em. */
+  typeSize: number;
   left: number;
   top: number;
   width: number;
@@ -64,11 +60,12 @@ interface Frame {
 }
 
 /** The text area inside the trim (and the bleed around it). */
-function frameOf(trim: ChapbookTrim, bleed: boolean): Frame {
+function frameOf(trim: ChapbookTrim, bleed: boolean, face: ChapbookFace): Frame {
   const size = TRIMS[trim];
   const outside = bleed ? size.bleed : 0;
   const margin = Math.round(size.width * 0.13);
   return {
+    typeSize: TYPE_SIZES[face],
     left: outside + margin,
     top: outside + margin,
     width: size.width - 2 * margin,
@@ -77,7 +74,7 @@ function frameOf(trim: ChapbookTrim, bleed: boolean): Frame {
   };
 }
 
-type Measure = (text: string, face: keyof typeof FONTS, size: number) => number;
+type Measure = (text: string, face: Style, size: number) => number;
 
 /** Wraps words to `width`; the rows after the first have `hang` less room. */
 function wrap(
@@ -85,7 +82,7 @@ function wrap(
   width: number,
   hang: number,
   measure: Measure,
-  face: keyof typeof FONTS,
+  face: Style,
   size: number,
 ) {
   const rows: string[] = [];
@@ -105,11 +102,11 @@ function wrap(
 /** A verse line as rows, its indentation kept and its wrap hung 2em further in. */
 function verseRows(line: string, frame: Frame, measure: Measure) {
   const words = line.trimStart();
-  const indent = Math.min((line.length - words.length) * INDENT_PER_SPACE, frame.width / 2);
-  return wrap(words, frame.width - indent, HANG, measure, "roman", TYPE_SIZE).map((text, at) => ({
-    text,
-    dx: indent + (at === 0 ? 0 : HANG),
-  }));
+  const hang = 2 * frame.typeSize;
+  const indent = Math.min(((line.length - words.length) * frame.typeSize) / 2, frame.width / 2);
+  return wrap(words, frame.width - indent, hang, measure, "roman", frame.typeSize).map(
+    (text, at) => ({ text, dx: indent + (at === 0 ? 0 : hang) }),
+  );
 }
 
 /** Lays out every page; poems' first pages are known before the contents are drawn. */
@@ -148,7 +145,7 @@ class Layout {
 
   put(text: string, face: Row["face"], size: number, dx = 0, align?: Row["align"]) {
     this.page.rows.push({ text, x: this.frame.left + dx, y: this.y, face, size, align });
-    this.y += size === TYPE_SIZE ? LEADING : size * 1.35;
+    this.y += size === this.frame.typeSize ? LEADING : size * 1.35;
   }
 
   skip(height: number) {
@@ -161,9 +158,10 @@ class Layout {
       .split(/\n\s*\n/)
       .map((part) => part.trim())
       .filter(Boolean)) {
-      for (const row of wrap(paragraph, this.frame.width, 0, this.measure, face, TYPE_SIZE)) {
+      const size = this.frame.typeSize;
+      for (const row of wrap(paragraph, this.frame.width, 0, this.measure, face, size)) {
         if (this.room() < LEADING) this.newPage(this.page.folio !== null);
-        this.put(row, face, TYPE_SIZE, 0, align);
+        this.put(row, face, size, 0, align);
       }
       this.skip(STANZA_GAP);
     }
@@ -191,10 +189,10 @@ class Layout {
       // Room for the line, and for the mark if the stanza goes on past this page.
       const needed = rows.length * LEADING + (isLast ? 0 : LEADING);
       if (needed > this.room() && this.y > this.frame.top) {
-        this.put(CONTINUES, "italic", TYPE_SIZE - 2, 0, "right");
+        this.put(CONTINUES, "italic", this.frame.typeSize - 2, 0, "right");
         this.newPage(true);
       }
-      for (const row of rows) this.put(row.text, "roman", TYPE_SIZE, row.dx);
+      for (const row of rows) this.put(row.text, "roman", this.frame.typeSize, row.dx);
     });
   }
 }
@@ -204,15 +202,23 @@ const CONTENTS_TITLE = "Contents";
 /** The pages the contents take: one row per poem title (long titles wrap). */
 function contentsRows(content: ChapbookContent, frame: Frame, measure: Measure) {
   return content.poems.map((poem) =>
-    wrap(poem.title, frame.width - 36, 0, measure, "roman", TYPE_SIZE),
+    wrap(poem.title, frame.width - 36, 0, measure, "roman", frame.typeSize),
   );
 }
 
 function frontMatter(layout: Layout, content: ChapbookContent, frame: Frame) {
+  // The front cover and its blank inside, so the title page is a right-hand page: a chapbook is
+  // often printed and stapled whole, its cover on the outermost sheet (decision 074).
+  layout.newPage(false);
+  layout.page.isCover = true;
+  layout.newPage(false);
   layout.newPage(false);
   layout.skip((frame.bottom - frame.top) * 0.25);
   layout.put(content.title, "medium", TITLE_SIZE * 1.6, 0, "center");
-  if (content.subtitle) layout.put(content.subtitle, "italic", TITLE_SIZE, 0, "center");
+  if (content.subtitle) {
+    layout.skip(LEADING / 2);
+    layout.put(content.subtitle, "italic", TITLE_SIZE, 0, "center");
+  }
   layout.skip(LEADING * 3);
   layout.put(content.author, "roman", TITLE_SIZE, 0, "center");
   layout.newPage(false);
@@ -222,6 +228,8 @@ function frontMatter(layout: Layout, content: ChapbookContent, frame: Frame) {
     layout.newPage(false);
     layout.skip((frame.bottom - frame.top) * 0.2);
     if (content.dedication) layout.prose(content.dedication, "italic", "center");
+    // The epigraph stands apart from the dedication, as its own thing on the page.
+    if (content.dedication && content.epigraph) layout.skip(LEADING * 4);
     if (content.epigraph) layout.prose(content.epigraph, "italic", "center");
   }
 }
@@ -242,7 +250,7 @@ function layOut(
   contentsRows(content, frame, measure).forEach((rows, poem) => {
     if (layout.room() < rows.length * LEADING) layout.newPage(false);
     rows.forEach((row) => {
-      layout.put(row, "roman", TYPE_SIZE);
+      layout.put(row, "roman", frame.typeSize);
     });
     const last = layout.page.rows.at(-1);
     entries.push({ page: layout.page, y: last?.y ?? 0, poem });
@@ -259,7 +267,7 @@ function layOut(
       x: frame.left,
       y,
       face: "roman",
-      size: TYPE_SIZE,
+      size: frame.typeSize,
       align: "right",
     });
   }
@@ -280,13 +288,47 @@ function layOut(
   return layout.pages;
 }
 
+const COVER_INK = { ground: "#2b2420", rule: "#c9a86a", type: "#f3ead8" };
+
+/**
+ * The front cover over the whole page, bleed included: the poet's image cropped to fill it, or
+ * else the typographic cover the EPUB also has (title, subtitle and author on a dark ground).
+ */
+function drawCover(doc: PDFKit.PDFDocument, content: ChapbookContent, frame: Frame) {
+  const { width, height } = doc.page;
+  if (content.cover) {
+    doc.image(Buffer.from(content.cover.jpeg), 0, 0, {
+      cover: [width, height],
+      align: "center",
+      valign: "center",
+    });
+    return;
+  }
+  const inset = frame.left / 2;
+  doc.rect(0, 0, width, height).fill(COVER_INK.ground);
+  doc
+    .lineWidth(1.5)
+    .rect(inset, inset, width - 2 * inset, height - 2 * inset)
+    .stroke(COVER_INK.rule);
+  doc.fillColor(COVER_INK.type);
+  doc.font("medium").fontSize(TITLE_SIZE * 2);
+  doc.text(content.title, frame.left, height * 0.3, { width: frame.width, align: "center" });
+  if (content.subtitle) {
+    doc.moveDown(0.5).font("italic").fontSize(TITLE_SIZE);
+    doc.text(content.subtitle, { width: frame.width, align: "center" });
+  }
+  doc.font("roman").fontSize(TITLE_SIZE * 1.2);
+  doc.text(content.author, frame.left, height * 0.8, { width: frame.width, align: "center" });
+  doc.fillColor("black");
+}
+
 /** The PDF's bytes. `onPoem` is told as each poem is laid out, for the build's progress. */
 export async function makePdf(
   content: ChapbookContent,
   onPoem: (done: number) => void = () => {},
 ): Promise<Uint8Array> {
   const size = TRIMS[content.trim];
-  const frame = frameOf(content.trim, content.bleed);
+  const frame = frameOf(content.trim, content.bleed, content.face);
   const outside = content.bleed ? size.bleed : 0;
   const doc = new PDFDocument({
     size: [frame.pageWidth, size.height + 2 * outside],
@@ -294,7 +336,9 @@ export async function makePdf(
     info: { Title: content.title, Author: content.author, Creator: content.siteUrl },
     lang: "en",
   });
-  for (const [face, file] of Object.entries(FONTS)) doc.registerFont(face, file);
+  for (const [style, file] of Object.entries(faceFiles(content.face))) {
+    doc.registerFont(style, file);
+  }
   const measure: Measure = (text, face, fontSize) =>
     doc.font(face).fontSize(fontSize).widthOfString(text);
   const pages = layOut(content, frame, measure, onPoem);
@@ -309,6 +353,7 @@ export async function makePdf(
       // The printer trims at TrimBox; the bleed around it is the page itself.
       Object.assign(doc.page.dictionary.data, { TrimBox: trimBox, BleedBox: bleedBox });
     }
+    if (page.isCover) drawCover(doc, content, frame);
     for (const row of page.rows) {
       doc.font(row.face).fontSize(row.size);
       const options = row.align
@@ -317,7 +362,7 @@ export async function makePdf(
       doc.text(row.text, row.align ? frame.left : row.x, row.y, options);
     }
     if (page.folio !== null) {
-      doc.font("roman").fontSize(TYPE_SIZE - 1);
+      doc.font("roman").fontSize(frame.typeSize - 1);
       doc.text(String(page.folio), frame.left, frame.bottom + LEADING * 1.5, {
         width: frame.width,
         align: "center",

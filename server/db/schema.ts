@@ -17,6 +17,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import type { BookPage } from "../../common/schemas/books.ts";
+import { CHAPBOOK_FACES } from "../../common/schemas/chapbook-faces.ts";
 import { type DigestContent, MAIL_RUN_STATUSES } from "../../common/schemas/digest.ts";
 
 /**
@@ -563,6 +564,13 @@ export const siteSettings = pgTable(
     bookSlotTitles: jsonb("book_slot_titles").$type<Array<string | null>>(),
     copyrightFrom: integer("copyright_from"),
     holdWhispers: boolean("hold_whispers").notNull().default(false),
+    /** The chapbooks' face; null is EB Garamond (docs/decisions/074-chapbook-cover-and-face.md). */
+    chapbookFace: text("chapbook_face", { enum: CHAPBOOK_FACES }),
+    /**
+     * A stanza's Note carries its part of the reading as an Audio attachment: off until the poet
+     * turns it on (docs/decisions/073-stanza-timings-on-the-waveform.md).
+     */
+    stanzaNotesCarryReading: boolean("stanza_notes_carry_reading").notNull().default(false),
     updatedAt: updatedAt(),
   },
   (table) => [check("site_settings_one_row", sql`${table.id} = 1`)],
@@ -1091,6 +1099,8 @@ export const chapbooks = pgTable("chapbooks", {
   rectoStarts: boolean("recto_starts").notNull().default(false),
   downloadable: boolean("downloadable").notNull().default(false),
   withReadings: boolean("with_readings").notNull().default(false),
+  /** The poet's uploaded cover (/objects/images/{id}); null sets a typographic one. */
+  coverUrl: text("cover_url"),
   buildState: text("build_state", { enum: CHAPBOOK_BUILD_STATES }).notNull().default("queued"),
   /** Poems laid out so far in the running build, for the admin's progress. */
   buildProgress: integer("build_progress").notNull().default(0),

@@ -1,4 +1,4 @@
-import { Article, Hashtag, Image, Note, PUBLIC_COLLECTION } from "@fedify/vocab";
+import { Article, Audio, Hashtag, Image, Note, PUBLIC_COLLECTION } from "@fedify/vocab";
 import { Temporal as Polyfill } from "@js-temporal/polyfill";
 import type { Poem } from "../../common/schemas/poems.ts";
 import { tagSlug } from "../../common/slug.ts";
@@ -113,8 +113,27 @@ export function poemArticle(audience: ObjectAudience, poem: FederatedPoem): Arti
   });
 }
 
-/** A stanza on its own: its text, answering the poem, in the poem's conversation. */
-export function stanzaNote(audience: ObjectAudience, poem: FederatedPoem, index: number): Note {
+/** A stanza's part of the poet's reading, as its Note carries it. */
+export interface StanzaReading {
+  /** The reading's own address with a media fragment, `#t=start,end` (a range, never a copy). */
+  url: URL;
+  /** The recording's type, when known: Mastodon shows an attachment by it. */
+  mediaType: string | null;
+  start: number;
+  end: number;
+}
+
+/**
+ * A stanza on its own: its text, answering the poem, in the poem's conversation; with its part
+ * of the reading as an `Audio` attachment when the poet allows it (decision 073). Mastodon takes
+ * media from `attachment` only, by `mediaType`, and describes it with `name`.
+ */
+export function stanzaNote(
+  audience: ObjectAudience,
+  poem: FederatedPoem,
+  index: number,
+  reading: StanzaReading | null = null,
+): Note {
   const id = stanzaObjectUrl(audience.publicUrl, poem.slug, index);
   const poemUrl = poemObjectUrl(audience.publicUrl, poem.slug);
   return new Note({
@@ -125,6 +144,18 @@ export function stanzaNote(audience: ObjectAudience, poem: FederatedPoem, index:
     mediaType: "text/html",
     replyTarget: poemUrl,
     contexts: [poemUrl],
+    attachments: reading
+      ? [
+          new Audio({
+            url: reading.url,
+            mediaType: reading.mediaType,
+            name: `Stanza ${index + 1} of “${poem.title}”, read by the poet`,
+            duration: Polyfill.Duration.from({
+              milliseconds: Math.round((reading.end - reading.start) * 1000),
+            }).round({ largestUnit: "seconds" }) as unknown as Temporal.Duration,
+          }),
+        ]
+      : [],
     to: PUBLIC_COLLECTION,
     cc: audience.followersUrl,
     published: instant(poem.publishAt),

@@ -1,5 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { otherRoutes } from "../../common/other-routes.ts";
+import type { Poem } from "../../common/schemas/poems.ts";
+import { readingExcerpt } from "../../common/stanza-timings.ts";
 import type { Config } from "../config.ts";
 import { apiBodyLimit } from "../http/body-limit.ts";
 import { clientAddress } from "../http/client-address.ts";
@@ -7,12 +9,13 @@ import type { AppEnv } from "../http/env.ts";
 import { isConnectionError } from "../http/errors.ts";
 import { routesAt } from "../http/routes.ts";
 import type { Logger } from "../logger.ts";
+import type { AudioService } from "../services/audio.ts";
 import { ServiceError } from "../services/errors.ts";
 import type { Services } from "../services/index.ts";
 import { RATE_LIMITS, RateLimitedError } from "../services/rate-limit.ts";
 import { varyOnAccept, wantsActivityJson } from "./negotiation.ts";
 import { readPoemObjectUrl } from "./object-urls.ts";
-import { poemArticle, stanzaNote } from "./objects.ts";
+import { poemArticle, type StanzaReading, stanzaNote } from "./objects.ts";
 
 /**
  * Where the fediverse meets the HTTP app (docs/decisions/045-federation-layer.md). Fedify answers
@@ -140,14 +143,44 @@ export function fediverseRoutes(
     .route(otherRoutes.fediverseSharedInbox, bodyLimit, inboxGuard, receive).router;
 }
 
+/** An uploaded reading's address; its type is read from its first bytes. */
+const STORED_AUDIO = /^\/objects\/audio\/([A-Za-z0-9_-]+)$/;
+/** Another site's reading: its type by its name, as the poem form accepts them. */
+const AUDIO_TYPES: Record<string, string> = {
+  mp3: "audio/mpeg",
+  m4a: "audio/mp4",
+  aac: "audio/aac",
+  ogg: "audio/ogg",
+  opus: "audio/ogg",
+  wav: "audio/wav",
+};
+
 /**
  * Content negotiation on the pages that are objects (docs/product/fediverse.md): a poem's page
  * and a stanza's share address answer their `Article` or `Note` to a client that asks for
  * ActivityStreams, and the page to everyone else, both saying they vary with Accept. What may
  * be seen is the poem service's rule, as for readers: a draft or a scheduled poem is 404.
  */
-export function activityObjects(services: Services, config: Config): MiddlewareHandler<AppEnv> {
-  const { fediverse, poems } = services;
+export function activityObjects(
+  services: Services,
+  audio: AudioService,
+  config: Config,
+): MiddlewareHandler<AppEnv> {
+  const { fediverse, poems, siteSettings } = services;
+
+  /** A stanza's part of the reading for its Note, when the poet allows it (decision 073). */
+  async function stanzaReading(poem: Poem, index: number): Promise<StanzaReading | null> {
+    if (!(await siteSettings.view()).stanzaNotesCarryReading) return null;
+    const excerpt = readingExcerpt(poem, index);
+    if (!excerpt || !poem.audioUrl) return null;
+    const url = new URL(excerpt.url, config.publicUrl);
+    const storedId = STORED_AUDIO.exec(poem.audioUrl)?.[1];
+    const mediaType = storedId
+      ? ((await audio.getAudio(storedId))?.contentType ?? null)
+      : (AUDIO_TYPES[/\.([a-z0-9]+)$/i.exec(url.pathname)?.[1]?.toLowerCase() ?? ""] ?? null);
+    return { url, mediaType, start: excerpt.start, end: excerpt.end };
+  }
+
   return async (c, next) => {
     if (c.req.method !== "GET" && c.req.method !== "HEAD") return next();
     const path = c.req.path;
@@ -181,7 +214,12 @@ export function activityObjects(services: Services, config: Config): MiddlewareH
     let object: ReturnType<typeof poemArticle> | ReturnType<typeof stanzaNote>;
     if (named.stanzaIndex === null) object = poemArticle(audience, poem);
     else if (named.stanzaIndex < poem.stanzas.length) {
-      object = stanzaNote(audience, poem, named.stanzaIndex);
+      object = stanzaNote(
+        audience,
+        poem,
+        named.stanzaIndex,
+        await stanzaReading(poem, named.stanzaIndex),
+      );
     } else return notFound();
     const document = await object.toJsonLd({
       format: "compact",

@@ -1,8 +1,10 @@
 import { createHash } from "node:crypto";
 import { and, asc, eq, inArray, isNull, lt, or } from "drizzle-orm";
+import sharp from "sharp";
+import { isUploadedImagePath } from "../../common/schemas/settings.ts";
 import { stanzaLines } from "../../common/stanza.ts";
 import { detectAudioType } from "../audio/detect-audio-type.ts";
-import type { ChapbookContent, ChapbookReading } from "../chapbook/content.ts";
+import type { ChapbookContent, ChapbookCover, ChapbookReading } from "../chapbook/content.ts";
 import { type ChapbookFiles, renderChapbook } from "../chapbook/render.ts";
 import { chapbookPoems, chapbooks, poems, siteSettings } from "../db/schema.ts";
 import { createBackgroundLoop } from "./background-loop.ts";
@@ -11,7 +13,10 @@ import type { ContentChanges } from "./content-changes.ts";
 import type { ServiceDeps } from "./deps.ts";
 import type { SiteSettingsService } from "./site-settings.ts";
 
-/** Reads a stored object (an uploaded reading) by its key, for the EPUB's Media Overlays. */
+/**
+ * Reads a stored object by its key: an uploaded reading, for the EPUB's Media Overlays, and the
+ * uploaded cover.
+ */
 export type ReadStoredObject = (key: string) => Promise<Uint8Array | undefined>;
 
 export interface ChapbookBuilderOptions {
@@ -131,6 +136,29 @@ export function createChapbookBuilder(
     };
   }
 
+  /**
+   * The poet's uploaded cover as a JPEG, which both the PDF and an EPUB reader take, at most the
+   * size e-book stores ask for; null when there is none or it cannot be read (the typographic
+   * cover then).
+   */
+  async function coverOf(coverUrl: string | null): Promise<ChapbookCover | null> {
+    if (!coverUrl || !isUploadedImagePath(coverUrl) || !deps.readStoredObject) return null;
+    const bytes = await deps.readStoredObject(coverUrl.replace(/^\/objects\//, ""));
+    if (!bytes) return null;
+    try {
+      const { data, info } = await sharp(bytes)
+        .rotate()
+        .resize({ width: 1600, height: 2560, fit: "inside", withoutEnlargement: true })
+        .flatten({ background: "#ffffff" })
+        .jpeg({ quality: 85 })
+        .toBuffer({ resolveWithObject: true });
+      return { jpeg: new Uint8Array(data), width: info.width, height: info.height };
+    } catch (error) {
+      logger.warn({ err: error, coverUrl }, "a chapbook's cover could not be read");
+      return null;
+    }
+  }
+
   /** Everything the files are made from, read once. */
   async function gather(id: number): Promise<ChapbookContent | undefined> {
     const [book] = await db.select().from(chapbooks).where(eq(chapbooks.id, id));
@@ -166,6 +194,8 @@ export function createChapbookBuilder(
       trim: book.trim,
       bleed: book.bleed,
       rectoStarts: book.rectoStarts,
+      face: site.chapbookFace,
+      cover: await coverOf(book.coverUrl),
       poems: await Promise.all(
         rows.map(async (row) => ({
           title: row.title,

@@ -29,6 +29,7 @@ const chapbookColumns = {
   rectoStarts: chapbooks.rectoStarts,
   downloadable: chapbooks.downloadable,
   withReadings: chapbooks.withReadings,
+  coverUrl: chapbooks.coverUrl,
   buildState: chapbooks.buildState,
   buildProgress: chapbooks.buildProgress,
   buildError: chapbooks.buildError,
@@ -118,6 +119,7 @@ export function createChapbookService({ db, now }: ServiceDeps) {
     rectoStarts: input.rectoStarts ?? false,
     downloadable: input.downloadable,
     withReadings: input.withReadings,
+    coverUrl: input.coverUrl || null,
     // Every change asks for the files again.
     buildState: "queued" as const,
     buildProgress: 0,

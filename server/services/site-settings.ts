@@ -2,6 +2,7 @@ import { inArray } from "drizzle-orm";
 import { BOOK_SLOTS } from "../../common/book-slots.ts";
 import { HOME_THEMES, POETRY_PILLARS } from "../../common/constants.ts";
 import { dayInZone } from "../../common/dates.ts";
+import { type ChapbookFace, DEFAULT_CHAPBOOK_FACE } from "../../common/schemas/chapbook-faces.ts";
 import {
   FUTURE_YEAR_MESSAGE,
   type SiteLink,
@@ -33,6 +34,9 @@ export interface SiteView {
   bookSlotTitles: string[];
   /** The footer's line, in the current year of the site's clock. */
   copyright: string;
+  chapbookFace: ChapbookFace;
+  /** A stanza's Note carries its part of the reading (docs/decisions/073). */
+  stanzaNotesCarryReading: boolean;
 }
 
 /**
@@ -91,6 +95,8 @@ export function createSiteSettingsService({
       ),
       copyrightFrom: row?.copyrightFrom ?? null,
       holdWhispers: row?.holdWhispers ?? false,
+      chapbookFace: row?.chapbookFace ?? DEFAULT_CHAPBOOK_FACE,
+      stanzaNotesCarryReading: row?.stanzaNotesCarryReading ?? false,
     };
   }
 
@@ -148,6 +154,13 @@ export function createSiteSettingsService({
               ),
       copyrightFrom: input.copyrightFrom,
       holdWhispers: input.holdWhispers,
+      chapbookFace:
+        input.chapbookFace === undefined
+          ? undefined
+          : input.chapbookFace === DEFAULT_CHAPBOOK_FACE
+            ? null
+            : input.chapbookFace,
+      stanzaNotesCarryReading: input.stanzaNotesCarryReading,
     };
     return Object.fromEntries(
       Object.entries(values).filter(([, value]) => value !== undefined),
@@ -210,6 +223,8 @@ export function createSiteSettingsService({
         homeThemes,
         bookSlotTitles: settings.bookSlotTitles,
         copyright: copyrightLine(settings, currentYear()),
+        chapbookFace: settings.chapbookFace,
+        stanzaNotesCarryReading: settings.stanzaNotesCarryReading,
       };
     },
   };

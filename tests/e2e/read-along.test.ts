@@ -1,5 +1,7 @@
+import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { READING_THEMES } from "../../app/lib/reading-settings.ts";
 import { stanzaLines } from "../../common/stanza.ts";
 import { DEMO_POEMS } from "../../server/db/demo/content.ts";
 import { hydrated, launchBrowser } from "../helpers/browser.ts";
@@ -99,5 +101,36 @@ describe("the voice read along", () => {
       })),
     );
     await page.close();
+  });
+
+  it("offers a stanza's part of the reading on its share page, starting at that stanza", async () => {
+    const stanza = 1;
+    for (const width of [375, 1280]) {
+      const context = await browser.newContext({ viewport: { width, height: 800 } });
+      const page = await context.newPage();
+      await page.goto(`${server.url}/share/poem/${POEM?.slug}?s=${stanza}`);
+      const player = page.getByLabel(
+        `Listen to stanza ${stanza + 1} of ${POEM?.title}, read by the poet`,
+      );
+      await player.waitFor();
+      // The page stays to offer it: nothing sends the reader on.
+      expect(new URL(page.url()).pathname).toBe(`/share/poem/${POEM?.slug}`);
+      for (const theme of READING_THEMES) {
+        await page.evaluate((name) => {
+          document.documentElement.dataset.theme = name;
+        }, theme);
+        await page.screenshot({ path: `test-results/share-excerpt-${theme}-${width}.png` });
+        const results = await new AxeBuilder({ page })
+          .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"])
+          .analyze();
+        expect(results.violations.map((violation) => violation.id)).toEqual([]);
+      }
+      await player.evaluate((audio: HTMLAudioElement) => audio.play());
+      await page.waitForFunction(() => !document.querySelector("audio")?.paused);
+      const { time } = await reading(page);
+      expect(time).toBeGreaterThanOrEqual((TIMINGS[stanza] ?? 0) - 0.05);
+      expect(time).toBeLessThan(TIMINGS[stanza + 1] ?? Number.POSITIVE_INFINITY);
+      await context.close();
+    }
   });
 });

@@ -17,7 +17,7 @@
  *   .delete("\n")`, Rails' `simple_format` making paragraphs of blank-line-separated blocks and
  *   `<br />` of single line breaks.
  * - `ActivityPub::Activity::CONVERTED_TYPES` (Image Audio Video Article Page Event) and
- *   `MediaAttachment::IMAGE_MIME_TYPES`.
+ *   `MediaAttachment::Types`' image, video and audio types (`supported_mime_types`).
  *
  * Entities other than URLs (hashtags, mentions) are not ported: tests keep `#` and `@` out of the
  * verse they compose.
@@ -35,6 +35,27 @@ const IMAGE_MIME_TYPES = [
   "image/webp",
   "image/avif",
 ];
+const VIDEO_MIME_TYPES = ["video/mp4", "video/ogg", "video/quicktime", "video/webm"];
+const AUDIO_MIME_TYPES = [
+  "audio/3gpp",
+  "audio/aac",
+  "audio/flac",
+  "audio/m4a",
+  "audio/mp3",
+  "audio/mp4",
+  "audio/mpeg",
+  "audio/ogg",
+  "audio/vnd.wave",
+  "audio/vorbis",
+  "audio/wav",
+  "audio/wave",
+  "audio/webm",
+  "audio/x-m4a",
+  "audio/x-pn-wave",
+  "audio/x-wav",
+  "video/x-ms-asf",
+];
+const SUPPORTED_MIME_TYPES = [...IMAGE_MIME_TYPES, ...VIDEO_MIME_TYPES, ...AUDIO_MIME_TYPES];
 
 // JsonLdHelper
 const asArray = (value: unknown): unknown[] =>
@@ -143,7 +164,7 @@ export function mastodonStatus(
         remoteUrl,
         description: presence(attachment.summary) ?? presence(attachment.name),
         // unsupported_media_type?: a named type Mastodon cannot show is kept as a link only.
-        downloaded: contentType === undefined || IMAGE_MIME_TYPES.includes(contentType),
+        downloaded: contentType === undefined || SUPPORTED_MIME_TYPES.includes(contentType),
       },
     ];
   });

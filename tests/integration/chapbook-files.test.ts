@@ -1,7 +1,9 @@
 import { execFileSync, spawnSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { unzipSync } from "fflate";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { endpoints } from "../../common/endpoints.ts";
 import { stanzaLines } from "../../common/stanza.ts";
@@ -160,8 +162,74 @@ describe.each(drivers.slice(0, 1))("chapbook files on %s", (driver) => {
           for (const line of lines) expect(page, line).toContain(line.slice(0, 25));
         }
       }
-      // The front matter has no folio: the title page's text is the title, subtitle and author.
+      // The front cover (typographic without an upload) and its blank inside, then the title
+      // page on the right: none of the front matter has a folio.
       expect(flat(pages[0] ?? "").trim()).toBe("Printed Ember Verse");
+      expect(flat(pages[1] ?? "").trim()).toBe("");
+      expect(flat(pages[2] ?? "").trim()).toBe("Printed Ember Verse");
+    },
+    400_000,
+  );
+
+  it.skipIf(!hasEpubcheck || !hasPoppler)(
+    "puts the poet's uploaded cover on the PDF's front and the EPUB's cover, set in the face chosen in the settings",
+    async () => {
+      const coverId = randomUUID();
+      const picture = await sharp({
+        create: { width: 800, height: 1200, channels: 3, background: "#3b6e8f" },
+      })
+        .png()
+        .toBuffer();
+      await createLocalObjectStore(t.dataDir).put(`images/${coverId}`, picture);
+      const settings = await api(t.app, "PUT", "/api/admin/settings", {
+        cookie: admin,
+        origin: SITE_ORIGIN,
+        body: { chapbookFace: "libre-baskerville" },
+      });
+      expect(settings.status).toBe(200);
+      const book = await make({
+        title: "Blue Harbour",
+        poemIds: poemIds.slice(0, 5),
+        coverUrl: `/objects/images/${coverId}`,
+      });
+
+      const pdf = await save(book, "pdf");
+      const fonts = execFileSync("pdffonts", [pdf], { encoding: "utf8" });
+      expect(fonts).toContain("LibreBaskerville");
+      expect(fonts).not.toContain("EBGaramond");
+      // The cover is the first page's one image, over the whole page.
+      const images = execFileSync("pdfimages", ["-list", pdf], { encoding: "utf8" })
+        .trim()
+        .split("\n")
+        .slice(2)
+        .map((row) => row.trim().split(/\s+/));
+      expect(images.map((row) => row[0])).toEqual(["1"]);
+      expect(
+        execFileSync("pdftotext", ["-f", "1", "-l", "1", pdf, "-"], { encoding: "utf8" }).trim(),
+      ).toBe("");
+
+      const epub = await save(book, "epub");
+      const result = spawnSync(epubcheck[0] ?? "", [...epubcheck.slice(1), epub], {
+        encoding: "utf8",
+      });
+      const report = `${result.stdout}\n${result.stderr}`;
+      expect(report, report).toContain("No errors or warnings detected");
+      const files = unzipSync(new Uint8Array(fs.readFileSync(epub)));
+      expect(Object.keys(files)).toEqual(
+        expect.arrayContaining([
+          "EPUB/cover.jpg",
+          "EPUB/fonts/roman.woff",
+          "EPUB/fonts/italic.woff",
+        ]),
+      );
+      expect(Object.keys(files)).not.toContain("EPUB/cover.svg");
+      const opf = new TextDecoder().decode(files["EPUB/package.opf"]);
+      expect(opf).toContain(
+        '<item id="cover-image" href="cover.jpg" media-type="image/jpeg" properties="cover-image"/>',
+      );
+      expect(new TextDecoder().decode(files["EPUB/style.css"])).toContain(
+        'font-family: "Libre Baskerville"',
+      );
     },
     400_000,
   );

@@ -56,6 +56,7 @@ describe.each(drivers)("chapbooks on %s", (driver) => {
       poemIds,
       trim: "a5",
       downloadable: true,
+      coverUrl: null,
       pdfUrl: "/chapbooks/small-fires.pdf",
       epubUrl: "/chapbooks/small-fires.epub",
       build: { state: "queued", progress: 0, poemCount: 3 },
@@ -99,6 +100,11 @@ describe.each(drivers)("chapbooks on %s", (driver) => {
       [{ trim: "a4" }, "trim", "Choose A5, 5.5 × 8.5 in or 6 × 9 in"],
       [{ title: " " }, "title", "Title is required"],
       [{ downloadable: "yes" }, "downloadable", "downloadable must be true or false"],
+      [
+        { coverUrl: "https://elsewhere.example/cover.jpg" },
+        "coverUrl",
+        "The cover must be an image uploaded here",
+      ],
     ];
     for (const [fields, field, message] of cases) {
       const response = await call("POST", "/api/admin/chapbooks", input(fields));

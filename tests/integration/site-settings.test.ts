@@ -29,6 +29,8 @@ const DEFAULTS: SiteSettings = {
   ],
   copyrightFrom: null,
   holdWhispers: false,
+  chapbookFace: "eb-garamond",
+  stanzaNotesCarryReading: false,
 };
 
 /** The texts of the elements of a page's list or nav labelled `label`, in order. */
@@ -146,6 +148,8 @@ describe.each(drivers)("site settings on %s", (driver) => {
       bookSlotTitles: ["Brine", "Oars", "Fog", "Nets", "Harbour"],
       copyrightFrom: 2019,
       holdWhispers: true,
+      chapbookFace: "libre-baskerville",
+      stanzaNotesCarryReading: true,
     };
     const response = await put(chosen);
     expect(response.status).toBe(200);

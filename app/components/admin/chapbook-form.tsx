@@ -9,6 +9,8 @@ import {
   type ChapbookTrim,
 } from "../../../common/schemas/chapbooks.ts";
 import type { AdminPoem } from "../../../common/schemas/poems.ts";
+import { chapbookStarts, poemIdsForTheme } from "./chapbook-starts.ts";
+import { FileUpload } from "./file-upload.tsx";
 import { Field, FormPanel, inputClass, secondaryButton } from "./ui.tsx";
 import { saveMessages, useAdminForm } from "./use-admin-form.ts";
 
@@ -45,16 +47,20 @@ export function ChapbookForm({
   poems,
   siteTitle,
   poetBio,
+  bookSlotTitles,
   onDone,
 }: {
   chapbook?: Chapbook;
   poems: AdminPoem[];
   siteTitle: string;
   poetBio: string;
+  bookSlotTitles: string[];
   onDone: () => void;
 }) {
   const { errors, formError, isSaving, submit } = useAdminForm();
   const [poemIds, setPoemIds] = useState<number[]>(chapbook?.poemIds ?? []);
+  const [coverUrl, setCoverUrl] = useState(chapbook?.coverUrl ?? "");
+  const starts = chapbook ? [] : chapbookStarts(poems, bookSlotTitles);
   const [trim, setTrim] = useState<ChapbookTrim>(chapbook?.trim ?? "a5");
   const [texts, setTexts] = useState<Texts>({
     title: chapbook?.title ?? "",
@@ -100,7 +106,7 @@ export function ChapbookForm({
   );
 
   async function save() {
-    const body = { ...texts, poemIds, trim, ...flags };
+    const body = { ...texts, poemIds, trim, ...flags, coverUrl };
     const messages = saveMessages("Chapbook", !chapbook);
     const saved = chapbook
       ? await submit(endpoints.updateChapbook, { params: { id: chapbook.id }, body }, messages)
@@ -116,9 +122,32 @@ export function ChapbookForm({
       isSaving={isSaving}
       formError={formError}
     >
+      {starts.length > 0 && (
+        <label className="block text-sm font-medium text-stone-800">
+          Start from a book slot or a theme
+          <select
+            className={inputClass}
+            value=""
+            onChange={(event) => {
+              const start = starts.find((option) => option.key === event.target.value);
+              if (!start) return;
+              setPoemIds(poemIdsForTheme(poems, start.theme));
+              setTexts((current) => ({ ...current, title: current.title || start.title }));
+            }}
+          >
+            <option value="">Choose the poems yourself…</option>
+            {starts.map((start) => (
+              <option key={start.key} value={start.key}>
+                {start.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
       {text("title", "Title")}
       {text("subtitle", "Subtitle")}
-      <fieldset>
+      {/* min-w-0: a fieldset is otherwise as wide as its widest line, past a phone's width. */}
+      <fieldset className="min-w-0">
         <legend className="font-medium">Poems, in order</legend>
         {errors.poemIds && (
           <p role="alert" className="text-sm text-red-800">
@@ -136,38 +165,44 @@ export function ChapbookForm({
                 if (dragged !== undefined) setPoemIds((ids) => moved(ids, dragged, index));
                 setDragged(undefined);
               }}
-              className="flex items-center gap-2 rounded border border-stone-200 bg-stone-50 px-2 py-1"
+              className="flex flex-wrap items-center gap-2 rounded border border-stone-200 bg-stone-50 px-2 py-1"
             >
-              <GripVertical aria-hidden="true" className="h-4 w-4 cursor-grab text-stone-500" />
-              <span className="flex-1">
+              <GripVertical
+                aria-hidden="true"
+                className="h-4 w-4 shrink-0 cursor-grab text-stone-500"
+              />
+              {/* On a phone the title has its row and the buttons the next one. */}
+              <span className="min-w-0 flex-1 basis-48">
                 {index + 1}. {poem.title}
               </span>
-              <button
-                type="button"
-                className={secondaryButton}
-                aria-label={`Move ${poem.title} up`}
-                disabled={index === 0}
-                onClick={() => setPoemIds((ids) => moved(ids, index, index - 1))}
-              >
-                <ArrowUp aria-hidden="true" className="h-4 w-4" />
-              </button>
-              <button
-                type="button"
-                className={secondaryButton}
-                aria-label={`Move ${poem.title} down`}
-                disabled={index === chosen.length - 1}
-                onClick={() => setPoemIds((ids) => moved(ids, index, index + 1))}
-              >
-                <ArrowDown aria-hidden="true" className="h-4 w-4" />
-              </button>
-              <button
-                type="button"
-                className={secondaryButton}
-                aria-label={`Remove ${poem.title}`}
-                onClick={() => setPoemIds((ids) => ids.filter((id) => id !== poem.id))}
-              >
-                Remove
-              </button>
+              <span className="ml-auto flex gap-2">
+                <button
+                  type="button"
+                  className={secondaryButton}
+                  aria-label={`Move ${poem.title} up`}
+                  disabled={index === 0}
+                  onClick={() => setPoemIds((ids) => moved(ids, index, index - 1))}
+                >
+                  <ArrowUp aria-hidden="true" className="h-4 w-4" />
+                </button>
+                <button
+                  type="button"
+                  className={secondaryButton}
+                  aria-label={`Move ${poem.title} down`}
+                  disabled={index === chosen.length - 1}
+                  onClick={() => setPoemIds((ids) => moved(ids, index, index + 1))}
+                >
+                  <ArrowDown aria-hidden="true" className="h-4 w-4" />
+                </button>
+                <button
+                  type="button"
+                  className={secondaryButton}
+                  aria-label={`Remove ${poem.title}`}
+                  onClick={() => setPoemIds((ids) => ids.filter((id) => id !== poem.id))}
+                >
+                  Remove
+                </button>
+              </span>
             </li>
           ))}
         </ol>
@@ -191,6 +226,38 @@ export function ChapbookForm({
               ))}
           </select>
         </label>
+      </fieldset>
+      <fieldset className="min-w-0 space-y-2">
+        <legend className="font-medium">Cover</legend>
+        {coverUrl ? (
+          <div className="flex items-end gap-3">
+            <img
+              src={coverUrl}
+              alt="The chapbook's cover as uploaded"
+              width={96}
+              height={144}
+              className="h-36 w-24 rounded border border-stone-200 object-cover"
+            />
+            <button type="button" className={secondaryButton} onClick={() => setCoverUrl("")}>
+              Remove cover
+            </button>
+          </div>
+        ) : (
+          <p className="text-sm text-stone-700">
+            Without a cover of your own, the chapbook gets a typographic one: its title and your
+            name.
+          </p>
+        )}
+        <FileUpload
+          kind="images"
+          hint="JPG, PNG or WebP at the trim's shape, e.g. 1600 × 2400 for 6 × 9 in; it fills the front, bleed included"
+          onUploaded={(file) => setCoverUrl(file.path)}
+        />
+        {errors.coverUrl && (
+          <p role="alert" className="text-sm text-red-800">
+            {errors.coverUrl[0]}
+          </p>
+        )}
       </fieldset>
       {text("dedication", "Dedication", 2)}
       {text("epigraph", "Epigraph", 3)}

@@ -242,6 +242,8 @@ function PoemForm({
         <FileUpload kind="audio" onUploaded={(file) => set("audioUrl", file.path)} />
         {values.audioUrl.trim() && (
           <StanzaTimingsEditor
+            // Another reading is another waveform: the editor starts again for it.
+            key={values.audioUrl.trim()}
             audioUrl={values.audioUrl.trim()}
             stanzaCount={stanzasFromText(values.stanzas).length}
             timings={timing.timings}
