@@ -218,12 +218,7 @@ function summarize(runs: Measured[]) {
   };
 }
 
-function report(
-  compared: Compared[],
-  sides: Side[],
-  loads: string[],
-  isPinned: boolean,
-): string {
+function report(compared: Compared[], sides: Side[], loads: string[], isPinned: boolean): string {
   const [ours, base] = sides;
   const lines = [
     `# Bench: ${ours?.commit} against ${base?.commit}`,
