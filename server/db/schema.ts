@@ -16,6 +16,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import type { StoredBooksPage } from "../../common/book-slots.ts";
 import type { BookPage } from "../../common/schemas/books.ts";
 import { type DigestContent, MAIL_RUN_STATUSES } from "../../common/schemas/digest.ts";
 
@@ -563,6 +564,14 @@ export const siteSettings = pgTable(
     bookSlotTitles: jsonb("book_slot_titles").$type<Array<string | null>>(),
     copyrightFrom: integer("copyright_from"),
     holdWhispers: boolean("hold_whispers").notNull().default(false),
+    /**
+     * The Books page's words beyond the titles (each slot's label, pull quote and 'Coming Soon'
+     * text, whether an empty slot is hidden, the closing sentence): a null text is the original,
+     * an empty one the poet cleared (common/book-slots.ts).
+     */
+    booksPage: jsonb("books_page").$type<StoredBooksPage>(),
+    /** The poem home shows first; the newest while unset or while readers cannot see it. */
+    pinnedPoemId: integer("pinned_poem_id").references(() => poems.id, { onDelete: "set null" }),
     updatedAt: updatedAt(),
   },
   (table) => [check("site_settings_one_row", sql`${table.id} = 1`)],
