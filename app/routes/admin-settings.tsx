@@ -456,9 +456,9 @@ function BookSlotFields({
       </Field>
       {text(
         "comingSoon",
-        `Slot ${index + 1} while it has no book`,
+        `Slot ${index + 1} placeholder`,
         COMING_SOON_MAX_LENGTH,
-        "On its placeholder cover and button.",
+        "What its cover and button say while it has no book.",
       )}
       <label className="flex items-center gap-2 text-sm text-stone-800">
         <input

@@ -20,7 +20,11 @@ export async function loader({ context }: Route.LoaderArgs) {
   return {
     // Each slot with the poet's words for it; an empty slot the poet hides is left off.
     slots: matchBookSlots(books, settings.bookSlotTitles)
-      .map(({ slot, book }, index) => ({ slot, book, words: words[index] }))
+      .map(({ slot, book }, index) => ({
+        slot: { order: slot.order, title: slot.title },
+        book,
+        words: words[index],
+      }))
       .filter(({ book, words }) => book || !words?.isHiddenWhenEmpty),
     closing,
   };

@@ -94,7 +94,7 @@ function structuredDataOf(poem: Poem, publicUrl: string, siteTitle: string, byli
 }
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
-  const { services, audience, admin, site } = context.get(appContext);
+  const { services, audience, site } = context.get(appContext);
   // The editor's 'Preview' posts its unsaved poem: the action shows it, whatever is saved here.
   if (request.method === "POST") {
     return data({ poem: null, preview: null, byline: null, structuredData: null, isPreview: true });
@@ -119,7 +119,8 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
     };
   };
   // Just published from the banner: the poet is told so, once, on the page readers now see.
-  const isJustPublished = admin && new URL(request.url).searchParams.has("published");
+  const isJustPublished =
+    audience === "admin" && new URL(request.url).searchParams.has("published");
   const preview =
     poem && isJustPublished && services.poems.publicationOf(poem) === "published"
       ? { notice: "Published — readers can see this poem now", poemId: null }

@@ -131,7 +131,8 @@ describe.each(drivers)("site settings on %s", (driver) => {
     expect(books).toContain("Book 1 · Belonging");
     expect(books).toContain("Book 5 · Becoming");
     expect(books).toContain("Let me be the grey that softens into gold.");
-    expect(books.match(/>Coming Soon</g)).toHaveLength(8);
+    // No book is in any slot here: each says so on its placeholder cover and its button.
+    expect(books.match(/>Coming Soon</g)).toHaveLength(10);
     expect(books).toContain(
       "A library of echoes in five themes: Belonging, Pilgrimage, Memory, Fatherhood, Becoming.",
     );
@@ -183,7 +184,8 @@ describe.each(drivers)("site settings on %s", (driver) => {
     expect(home).toContain("© 2019–2026 Rowan Ash. All rights reserved.");
     expect(linksIn(home, "Footer")).toEqual(["Home", "Poetry", "Daily Embers", "Books"]);
     expect(linksIn(await page("/poetry"), "Pillars")).toEqual(["Salt", "Rain", "Bread", "Stone"]);
-    expect(slotTitles(await page("/books"))).toEqual(chosen.bookSlotTitles);
+    // The fourth slot has no book and is hidden while it has none.
+    expect(slotTitles(await page("/books"))).toEqual(["Brine", "Oars", "Fog", "Harbour"]);
 
     const about = await page("/about");
     expect(about).toContain("<title>About | Salt House</title>");
@@ -324,6 +326,7 @@ describe.each(drivers)("site settings on %s", (driver) => {
     ]);
     expect(books).toContain("First of five");
     expect(books).not.toContain("Book 1 · Belonging");
+    // What the page does not show is not in its data either.
     expect(books).not.toContain(ORIGINAL_BOOKS_PAGE.slots[0]?.pullQuote);
     expect(books).not.toContain("Book 4 · Fatherhood");
     expect(books.match(/>Spring 2027</g)).toHaveLength(2);
@@ -368,7 +371,7 @@ describe.each(drivers)("site settings on %s", (driver) => {
       expect((await put({ pinnedPoemId: saltRoadId })).status).toBe(200);
       home = await page("/");
       expect(home).toContain("A poem to begin with");
-      expect(home).toContain("Read “Salt Road”");
+      expect(home).toMatch(/Read “(<!-- -->)?Salt Road/);
       expect(home).toContain(
         '<meta property="og:image" content="http://localhost:3000/og/stanza/salt-road/0.png"/>',
       );
@@ -378,7 +381,7 @@ describe.each(drivers)("site settings on %s", (driver) => {
       await t.services.contentChanges.announce();
       home = await page("/");
       expect(home).toContain("Newest poem");
-      expect(home).toContain("Read “Tide Clock”");
+      expect(home).toMatch(/Read “(<!-- -->)?Tide Clock/);
 
       const unknown = await put({ pinnedPoemId: 999_999 });
       expect(unknown.status).toBe(400);
