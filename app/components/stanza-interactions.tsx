@@ -77,10 +77,14 @@ export function EchoButton({
     }
     if (isPending.current) return;
     isPending.current = true;
+    const before = current;
+    // Shown at once; what the server says comes after (app/lib/stanza-toggles.ts).
+    setState(!before.userHasEchoed, before.count + (before.userHasEchoed ? -1 : 1));
     try {
-      const { toggleEcho } = await loadToggles();
-      await toggleEcho({ slug: poem.slug, stanzaIndex, before: current, show: setState });
+      const { sendEcho } = await loadToggles();
+      await sendEcho({ slug: poem.slug, stanzaIndex, before, show: setState });
     } catch (error) {
+      setState(before.userHasEchoed, before.count);
       reportFailure(error, "reader", "Your echo couldn't be saved right now.");
     } finally {
       isPending.current = false;
@@ -141,6 +145,9 @@ export function JournalButton({
   async function toggle() {
     if (isPending.current) return;
     isPending.current = true;
+    const wasSaved = isSaved;
+    // Shown at once for a signed-in reader; what the server says comes after.
+    if (isSignedIn) mark(!wasSaved);
     try {
       const toggles = await loadToggles();
       // Anonymous readers keep a journal in this browser (docs/product/interactions.md, Journal).
@@ -148,8 +155,9 @@ export function JournalButton({
         setLocallySaved(toggles.toggleLocalJournalEntry(poem, stanzaIndex, isLocallySaved));
         return;
       }
-      await toggles.toggleJournalEntry({ slug: poem.slug, stanzaIndex, wasSaved: isSaved, mark });
+      await toggles.sendJournalEntry({ slug: poem.slug, stanzaIndex, wasSaved, mark });
     } catch (error) {
+      if (isSignedIn) mark(wasSaved);
       reportFailure(error, "reader", "Your journal entry couldn't be saved right now.");
     } finally {
       isPending.current = false;

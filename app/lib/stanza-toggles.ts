@@ -5,13 +5,14 @@ import { removeLocally, saveLocally } from "./local-journal.ts";
 import { notify } from "./toast.ts";
 
 /**
- * What pressing Echo or Save does on a stanza (docs/product/interactions.md), fetched with the
- * first press rather than with the poem page: a reader who only reads downloads none of it
- * (docs/product/performance.md). Each shows its answer at once and the server's when it comes.
+ * What pressing Echo or Save sends and says on a stanza (docs/product/interactions.md), fetched
+ * with the first press rather than with the poem page: a reader who only reads downloads none of
+ * it (docs/product/performance.md). The button has already shown the change; these show the
+ * server's answer when it comes, or take the change back.
  */
 
-/** Echoes or un-echoes a stanza: shown at once, then as the server answers (decision 015). */
-export async function toggleEcho({
+/** Sends an echo's toggle, `before` being the stanza's state before the press (decision 015). */
+export async function sendEcho({
   slug,
   stanzaIndex,
   before,
@@ -25,7 +26,6 @@ export async function toggleEcho({
   const countIf = (hasEchoed: boolean) =>
     before.count + Number(hasEchoed) - Number(before.userHasEchoed);
   const optimistic = !before.userHasEchoed;
-  show(optimistic, countIf(optimistic));
   try {
     const { added } = await callApi("toggleEcho", { params: { slug }, body: { stanzaIndex } });
     // Another tab or device may have toggled meanwhile: show the server's answer.
@@ -37,8 +37,8 @@ export async function toggleEcho({
   }
 }
 
-/** Saves a stanza to the signed-in reader's journal, or takes it out. */
-export async function toggleJournalEntry({
+/** Sends a journal toggle for the signed-in reader: the stanza saved, or taken out. */
+export async function sendJournalEntry({
   slug,
   stanzaIndex,
   wasSaved,
@@ -49,7 +49,6 @@ export async function toggleJournalEntry({
   wasSaved: boolean;
   mark: (isSaved: boolean) => void;
 }) {
-  mark(!wasSaved);
   try {
     const { added } = await callApi("toggleJournalEntry", {
       body: { poemSlug: slug, stanzaIndex },

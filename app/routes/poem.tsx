@@ -25,8 +25,8 @@ import type { Route } from "./+types/poem";
 export const handle = sharedPage;
 
 /**
- * The poet's reading: its code comes only with a poem that has one (most have none); the page
- * arrives with the player already drawn by the server, so nothing moves while it loads.
+ * The poet's reading: its code comes only with a poem that has one (most have none). The server
+ * draws the player; as the page hydrates it may stand empty for the moment its code takes.
  */
 const PoemAudio = lazy(() =>
   import("../components/poem-audio.tsx").then(({ PoemAudio }) => ({ default: PoemAudio })),
@@ -377,7 +377,8 @@ function PoemArticle({
       </header>
       <ReadingSettings />
       {poem.audioUrl && (
-        <Suspense fallback={null}>
+        // While its code arrives, the player's box keeps its place: nothing below it moves.
+        <Suspense fallback={<div className="h-20" />}>
           <PoemAudio
             src={poem.audioUrl}
             title={poem.title}

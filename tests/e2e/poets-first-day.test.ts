@@ -106,7 +106,21 @@ describe.each(VIEWPORTS)("the poem editor at $width×$height", ({ width }) => {
       await edit.getByRole("button", { name: "Update" }).click();
       await toastText(page).getByText("Updated", { exact: true }).waitFor();
 
+      // Moving a line in is a change: the version before it differs where the indentation does.
       await row.getByRole("button", { name: `Edit Ferry Hours ${width}` }).click();
+      await edit
+        .getByRole("region", { name: "Versions" })
+        .getByRole("button", { name: /^Restore the version of / })
+        .first()
+        .click();
+      const restore = page.getByRole("dialog", { name: "Restore this version?" });
+      const changed = restore.locator('tr[data-change="changed"]');
+      await changed.waitFor();
+      expect(await changed.locator("td").first().locator("span.whitespace-pre").textContent()).toBe(
+        "  ",
+      );
+      await page.screenshot({ path: `test-results/editor-indent-diff-${width}.png` });
+      await restore.getByRole("button", { name: "Cancel" }).click();
       await edit.getByLabel("Publish at (UTC)").fill("2030-12-07T09:00");
       await edit.getByRole("button", { name: "Schedule for Sat 7 Dec, 09:00" }).click();
       await toastText(page).getByText("Scheduled for Sat 7 Dec, 09:00").waitFor();
