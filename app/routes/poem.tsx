@@ -95,10 +95,9 @@ function structuredDataOf(poem: Poem, publicUrl: string, siteTitle: string, byli
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
   const { services, audience, site } = context.get(appContext);
-  // The editor's 'Preview' posts its unsaved poem: the action shows it, whatever is saved here.
-  if (request.method === "POST") {
-    return data({ poem: null, preview: null, byline: null, structuredData: null, isPreview: true });
-  }
+  // The editor's 'Preview' posts its unsaved poem to `?preview`, and the action shows it: a poem
+  // not saved yet is no "not found" there (loaders run after the action, as a GET).
+  const isPreview = new URL(request.url).searchParams.has("preview");
   const [poem, settings] = await Promise.all([
     orNotFound(services.poems.getPoem(audience, params.slug)),
     services.siteSettings.view(),
@@ -135,10 +134,10 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
       byline,
       structuredData:
         poem && byline ? structuredDataOf(poem, site.publicUrl, settings.siteTitle, byline) : null,
-      isPreview: false,
+      isPreview,
     },
     {
-      status: poem ? 200 : 404,
+      status: poem || isPreview ? 200 : 404,
       // The admin's preview of a draft or scheduled poem is never kept (server/http/page-cache.ts).
       headers: preview ? { "Cache-Control": "private, no-store" } : undefined,
     },

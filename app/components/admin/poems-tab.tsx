@@ -124,7 +124,7 @@ function PoemForm({
   function openPreview() {
     const preview = document.createElement("form");
     preview.method = "post";
-    preview.action = `/poetry/${encodeURIComponent(values.slug.trim() || "preview")}`;
+    preview.action = `/poetry/${encodeURIComponent(values.slug.trim() || "untitled")}?preview`;
     preview.target = "poem-preview";
     const field = document.createElement("input");
     field.type = "hidden";
