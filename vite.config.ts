@@ -7,9 +7,11 @@ import { defineConfig } from "vite";
  * each costs every page its bytes, so what the poem page (the heaviest) does not use, or loads only
  * when the reader asks for it, goes with the pages that use it (decision 030). Admin code (but the
  * admin-door notice every page shows), the contract (decision 031), the stanza's sharing and
- * its share image's drawing, the stanza actions, the whispers' author lines (the fediverse one
+ * its share image's drawing, the stanza actions and what their presses do, the whispers' author lines (the fediverse one
  * too), the menu's dialog, the journal's sync, ember sharing, guest voices' avatars, dates, book
- * slots, upload and name helpers, and the icons only the account page and admin draw.
+ * slots, upload and name helpers, the whispers' text rules, the reading's stanza timings (the
+ * read-along and the admin), and the icons only the account page, the journal, the whispers and
+ * admin draw.
  */
 const notShared = {
   app: [
@@ -18,6 +20,7 @@ const notShared = {
     "stanza-image",
     "stanza-sharing",
     "stanza-interactions",
+    "stanza-toggles",
     "whisper-author",
     "fediverse-whisper",
     "modal-dialog",
@@ -33,6 +36,8 @@ const notShared = {
     "uploads",
     "display-name",
     "guest-submission-form",
+    "text",
+    "stanza-timings",
   ],
   icons: [
     "image-up",
@@ -40,6 +45,10 @@ const notShared = {
     "triangle-exclamation-point",
     "loader-circle",
     "circle-user-round",
+    "arrow-down",
+    "arrow-up",
+    "check",
+    "trash",
   ],
 };
 const sharedByReaderPages = new RegExp(

@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { lazy, Suspense, useEffect } from "react";
 import {
   data,
   isRouteErrorResponse,
@@ -17,7 +17,7 @@ import "./app.css";
 import { copyrightLine } from "../common/site-settings.ts";
 import { SiteFooter } from "./components/site-footer.tsx";
 import { SiteHeader } from "./components/site-header.tsx";
-import { skeletonFor } from "./components/skeletons.tsx";
+import type { SkeletonKind } from "./components/skeletons.tsx";
 import { Toaster } from "./components/toaster.tsx";
 import { useAdminDoorNotice } from "./lib/admin-access.ts";
 import { appContext } from "./lib/app-context.ts";
@@ -153,10 +153,31 @@ export default function App() {
   useJournalAutoSync(audience !== "anonymous" && location.pathname !== "/journal", "sign-in");
   const navigation = useNavigation();
   const target = navigation.location?.pathname;
-  // A client navigation to a poem, the ember or a book shows a skeleton while its data loads.
-  const Skeleton = target && target !== location.pathname ? skeletonFor(target) : undefined;
-  if (Skeleton) return <Skeleton />;
+  // A client navigation to a poem, the ember or a book shows a skeleton while its data loads;
+  // the skeletons' code comes with the first such navigation, the page staying till it is here.
+  const kind = target && target !== location.pathname ? skeletonFor(target) : undefined;
+  if (kind) {
+    return (
+      <Suspense fallback={<Outlet />}>
+        <NavigationSkeleton kind={kind} />
+      </Suspense>
+    );
+  }
   return <Outlet />;
+}
+
+const NavigationSkeleton = lazy(() =>
+  import("./components/skeletons.tsx").then(({ NavigationSkeleton }) => ({
+    default: NavigationSkeleton,
+  })),
+);
+
+/** Which skeleton a client navigation to a path shows while its data loads. */
+function skeletonFor(pathname: string): SkeletonKind | undefined {
+  if (/^\/poetry\/[^/]+$/.test(pathname)) return "poem";
+  if (pathname === "/ember") return "ember";
+  if (/^\/book\/[^/]+\/preview$/.test(pathname)) return "book";
+  return undefined;
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

@@ -65,9 +65,10 @@ function TypographicCover({ poem }: { poem: PoemCardData }) {
       {poem.openingLines.length > 0 && (
         <p className="border-l-2 border-ember-700 pl-3 text-sm italic leading-relaxed text-stone-800">
           {poem.openingLines.map((line, lineNumber) => (
+            // Each line keeps its indentation (the poet's, docs/product/reading.md), cut at the edge.
             // biome-ignore lint/suspicious/noArrayIndexKey: lines are positional text.
-            <span key={lineNumber} className="block truncate">
-              {line.trim()}
+            <span key={lineNumber} className="block overflow-hidden text-ellipsis whitespace-pre">
+              {line}
             </span>
           ))}
         </p>

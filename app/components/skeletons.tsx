@@ -46,10 +46,12 @@ export function BookSkeleton() {
   );
 }
 
-/** Which skeleton a client navigation to a path shows while its data loads. */
-export function skeletonFor(pathname: string) {
-  if (/^\/poetry\/[^/]+$/.test(pathname)) return PoemSkeleton;
-  if (pathname === "/ember") return EmberSkeleton;
-  if (/^\/book\/[^/]+\/preview$/.test(pathname)) return BookSkeleton;
-  return undefined;
+export type SkeletonKind = "poem" | "ember" | "book";
+
+const SKELETONS = { poem: PoemSkeleton, ember: EmberSkeleton, book: BookSkeleton };
+
+/** The skeleton of the page a client navigation is loading (app/root.tsx chooses which). */
+export function NavigationSkeleton({ kind }: { kind: SkeletonKind }) {
+  const Skeleton = SKELETONS[kind];
+  return <Skeleton />;
 }

@@ -3,10 +3,12 @@ import { useEffect, useRef, useState } from "react";
 import type { EchoCount } from "../../common/schemas/interactions.ts";
 import { callApi } from "../lib/api.ts";
 import { reportFailure } from "../lib/api-failure.ts";
-import { isSavedLocally, removeLocally, saveLocally } from "../lib/local-journal.ts";
+import { isSavedLocally } from "../lib/local-journal.ts";
 import { notifySignInNeeded } from "../lib/sign-in.ts";
-import { notify } from "../lib/toast.ts";
 import { useAudience } from "../lib/use-current-user.ts";
+
+/** What a press does comes with the first press (app/lib/stanza-toggles.ts). */
+const loadToggles = () => import("../lib/stanza-toggles.ts");
 
 export interface InteractivePoem {
   id: number;
@@ -76,18 +78,11 @@ export function EchoButton({
     if (isPending.current) return;
     isPending.current = true;
     const before = current;
-    const countIf = (hasEchoed: boolean) =>
-      before.count + Number(hasEchoed) - Number(before.userHasEchoed);
-    const optimistic = !before.userHasEchoed;
-    setState(optimistic, countIf(optimistic));
+    // Shown at once; what the server says comes after (app/lib/stanza-toggles.ts).
+    setState(!before.userHasEchoed, before.count + (before.userHasEchoed ? -1 : 1));
     try {
-      const { added } = await callApi("toggleEcho", {
-        params: { slug: poem.slug },
-        body: { stanzaIndex },
-      });
-      // Another tab or device may have toggled meanwhile: show the server's answer.
-      if (added !== optimistic) setState(added, countIf(added));
-      if (added) notify("Echo added", "Your appreciation has been quietly shared.");
+      const { sendEcho } = await loadToggles();
+      await sendEcho({ slug: poem.slug, stanzaIndex, before, show: setState });
     } catch (error) {
       setState(before.userHasEchoed, before.count);
       reportFailure(error, "reader", "Your echo couldn't be saved right now.");
@@ -148,39 +143,21 @@ export function JournalButton({
     });
 
   async function toggle() {
-    if (!isSignedIn) {
-      // Anonymous readers keep a journal in this browser (docs/product/interactions.md, Journal).
-      if (isLocallySaved) {
-        removeLocally(poem.slug, stanzaIndex);
-        setLocallySaved(false);
-        notify("Removed from journal", "This stanza has been removed from your local journal.");
-      } else {
-        saveLocally({
-          poemId: poem.id,
-          poemSlug: poem.slug,
-          poemTitle: poem.title,
-          stanzaIndex,
-          // The stanza as stored: the journal shows it through stanzaLines, which splits it again.
-          stanzaText: poem.stanzas[stanzaIndex] ?? "",
-        });
-        setLocallySaved(true);
-        notify("Saved to journal", "This verse has been saved locally.");
-      }
-      return;
-    }
     if (isPending.current) return;
     isPending.current = true;
     const wasSaved = isSaved;
-    mark(!wasSaved);
+    // Shown at once for a signed-in reader; what the server says comes after.
+    if (isSignedIn) mark(!wasSaved);
     try {
-      const { added } = await callApi("toggleJournalEntry", {
-        body: { poemSlug: poem.slug, stanzaIndex },
-      });
-      mark(added);
-      if (added) notify("Saved to journal", "This stanza has been saved to your Ember Journal.");
-      else notify("Removed from journal", "This stanza has been removed from your journal.");
+      const toggles = await loadToggles();
+      // Anonymous readers keep a journal in this browser (docs/product/interactions.md, Journal).
+      if (!isSignedIn) {
+        setLocallySaved(toggles.toggleLocalJournalEntry(poem, stanzaIndex, isLocallySaved));
+        return;
+      }
+      await toggles.sendJournalEntry({ slug: poem.slug, stanzaIndex, wasSaved, mark });
     } catch (error) {
-      mark(wasSaved);
+      if (isSignedIn) mark(wasSaved);
       reportFailure(error, "reader", "Your journal entry couldn't be saved right now.");
     } finally {
       isPending.current = false;

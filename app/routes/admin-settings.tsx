@@ -1,6 +1,11 @@
 import { type ReactNode, useEffect, useState } from "react";
 import { useRevalidator } from "react-router";
-import { BOOK_SLOTS } from "../../common/book-slots.ts";
+import {
+  BOOK_SLOTS,
+  type BookSlotWords,
+  type BooksPageWords,
+  ORIGINAL_BOOKS_PAGE,
+} from "../../common/book-slots.ts";
 import { HOME_THEMES, POETRY_PILLARS } from "../../common/constants.ts";
 import { endpoints } from "../../common/endpoints.ts";
 import {
@@ -10,11 +15,15 @@ import {
 } from "../../common/schemas/chapbook-faces.ts";
 import type { TagRef } from "../../common/schemas/poems.ts";
 import {
+  BOOK_LABEL_MAX_LENGTH,
+  BOOKS_CLOSING_MAX_LENGTH,
+  COMING_SOON_MAX_LENGTH,
   COPYRIGHT_FROM_MIN,
   LINK_LABEL_MAX_LENGTH,
   LINKS_MAX,
   POET_BIO_MAX_LENGTH,
   POET_NAME_MAX_LENGTH,
+  PULL_QUOTE_MAX_LENGTH,
   SITE_TITLE_MAX_LENGTH,
   type SiteSettings,
   type SiteSettingsInput,
@@ -31,11 +40,12 @@ import type { Route } from "./+types/admin-settings";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services } = context.get(appContext);
-  const [settings, tags] = await Promise.all([
+  const [settings, tags, poems] = await Promise.all([
     services.siteSettings.get(context.get(adminContext)),
     services.poems.listTags(),
+    services.poems.listPoems(),
   ]);
-  return { settings, tags };
+  return { settings, tags, poems: poems.map(({ id, title }) => ({ id, title })) };
 }
 
 export const meta = () => adminMeta("Site Settings");
@@ -55,6 +65,9 @@ interface FormValues {
   holdWhispers: boolean;
   chapbookFace: ChapbookFace;
   stanzaNotesCarryReading: boolean;
+  booksPage: BooksPageWords;
+  /** The pinned poem's id as text; '' is the newest. */
+  pinnedPoemId: string;
 }
 
 const tagChoices = (ids: number[] | null, count: number) =>
@@ -75,6 +88,8 @@ function formValues(settings: SiteSettings): FormValues {
     holdWhispers: settings.holdWhispers,
     chapbookFace: settings.chapbookFace,
     stanzaNotesCarryReading: settings.stanzaNotesCarryReading,
+    booksPage: settings.booksPage,
+    pinnedPoemId: settings.pinnedPoemId === null ? "" : String(settings.pinnedPoemId),
   };
 }
 
@@ -87,8 +102,9 @@ const yearOf = (text: string) => (text.trim() === "" ? null : Number(text));
 
 /**
  * Site Settings (beside Digest Admin): the site's title and tagline, the poet's name, bio,
- * portrait and links, the chips and themes, the book slots' titles, the copyright line's first
- * year and whether new whispers wait for the poet's approval. One Save sends the whole form.
+ * portrait and links, the poem home shows first, the chips and themes, the Books page's words,
+ * the copyright line's first year and whether new whispers wait for the poet's approval. One
+ * Save sends the whole form.
  */
 export default function AdminSettings({ loaderData }: Route.ComponentProps) {
   const [values, setValues] = useState(() => formValues(loaderData.settings));
@@ -127,6 +143,8 @@ export default function AdminSettings({ loaderData }: Route.ComponentProps) {
       holdWhispers: values.holdWhispers,
       chapbookFace: values.chapbookFace,
       stanzaNotesCarryReading: values.stanzaNotesCarryReading,
+      booksPage: values.booksPage,
+      pinnedPoemId: values.pinnedPoemId ? Number(values.pinnedPoemId) : null,
     };
     const saved = await form.submit(
       endpoints.updateSiteSettings,
@@ -271,34 +289,79 @@ export default function AdminSettings({ loaderData }: Route.ComponentProps) {
           />
         </Panel>
 
-        <Panel title="Book slots">
+        <Panel title="Home">
+          <Field
+            label="Poem on home"
+            name="settings-pinnedPoemId"
+            errors={errors.pinnedPoemId}
+            hint="Shown under the title, in the first screen. The newest poem until you choose one."
+          >
+            {(props) => (
+              <select
+                {...props}
+                value={values.pinnedPoemId}
+                onChange={(event) => set("pinnedPoemId", event.target.value)}
+                className={inputClass}
+              >
+                <option value="">The newest poem</option>
+                {loaderData.poems.map((poem) => (
+                  <option key={poem.id} value={poem.id}>
+                    {poem.title}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        </Panel>
+
+        <Panel title="Books page">
           <p className="text-sm text-stone-700">
-            A book whose title matches a slot's title is published in that slot.
+            A book whose title matches a slot's title is published in that slot. Clear a text to
+            leave it off the page.
           </p>
           {values.bookSlotTitles.map((title, index) => (
-            <Field
+            <BookSlotFields
               key={BOOK_SLOTS[index]?.order ?? index}
-              label={`Slot ${index + 1} title`}
-              name={`settings-bookSlotTitles-${index}`}
-              errors={errorsUnder(`bookSlotTitles.${index}`)}
-            >
-              {(props) => (
-                <input
-                  {...props}
-                  value={title}
-                  onChange={(event) =>
-                    set(
-                      "bookSlotTitles",
-                      values.bookSlotTitles.map((existing, at) =>
-                        at === index ? event.target.value : existing,
-                      ),
-                    )
-                  }
-                  className={inputClass}
-                />
-              )}
-            </Field>
+              index={index}
+              title={title}
+              words={values.booksPage.slots[index] ?? ORIGINAL_BOOKS_PAGE.slots[index]}
+              titleErrors={errorsUnder(`bookSlotTitles.${index}`)}
+              errorsAt={(field) => errorsUnder(`booksPage.slots.${index}.${field}`)}
+              onTitle={(value) =>
+                set(
+                  "bookSlotTitles",
+                  values.bookSlotTitles.map((existing, at) => (at === index ? value : existing)),
+                )
+              }
+              onWords={(words) =>
+                set("booksPage", {
+                  ...values.booksPage,
+                  slots: values.booksPage.slots.map((existing, at) =>
+                    at === index ? words : existing,
+                  ),
+                })
+              }
+            />
           ))}
+          <Field
+            label="Closing sentence"
+            name="settings-booksPage-closing"
+            errors={errorsUnder("booksPage.closing")}
+            hint="Under the five books. Leave empty for none."
+          >
+            {(props) => (
+              <textarea
+                {...props}
+                rows={3}
+                maxLength={BOOKS_CLOSING_MAX_LENGTH}
+                value={values.booksPage.closing}
+                onChange={(event) =>
+                  set("booksPage", { ...values.booksPage, closing: event.target.value })
+                }
+                className={inputClass}
+              />
+            )}
+          </Field>
         </Panel>
 
         <Panel title="Whispers">
@@ -366,6 +429,102 @@ export default function AdminSettings({ loaderData }: Route.ComponentProps) {
         </button>
       </form>
     </AdminPage>
+  );
+}
+
+/**
+ * One book slot's words on the Books page: its title, the label above it, its pull quote, what it
+ * says while it has no book, and whether it is shown then at all.
+ */
+function BookSlotFields({
+  index,
+  title,
+  words,
+  titleErrors,
+  errorsAt,
+  onTitle,
+  onWords,
+}: {
+  index: number;
+  title: string;
+  words: BookSlotWords | undefined;
+  titleErrors: string[];
+  errorsAt: (field: keyof BookSlotWords) => string[];
+  onTitle: (title: string) => void;
+  onWords: (words: BookSlotWords) => void;
+}) {
+  const original = ORIGINAL_BOOKS_PAGE.slots[index];
+  if (!words || !original) return null;
+  const name = `settings-booksPage-${index}`;
+  const text = (field: "label" | "comingSoon", label: string, maxLength: number, hint: string) => (
+    <Field label={label} name={`${name}-${field}`} errors={errorsAt(field)} hint={hint}>
+      {(props) => (
+        <input
+          {...props}
+          value={words[field]}
+          maxLength={maxLength}
+          onChange={(event) => onWords({ ...words, [field]: event.target.value })}
+          className={inputClass}
+        />
+      )}
+    </Field>
+  );
+  return (
+    <fieldset className="space-y-3 rounded border border-stone-200 p-4">
+      <legend className="px-1 text-sm font-medium text-stone-800">Slot {index + 1}</legend>
+      <Field
+        label={`Slot ${index + 1} title`}
+        name={`settings-bookSlotTitles-${index}`}
+        errors={titleErrors}
+      >
+        {(props) => (
+          <input
+            {...props}
+            value={title}
+            onChange={(event) => onTitle(event.target.value)}
+            className={inputClass}
+          />
+        )}
+      </Field>
+      {text("label", `Slot ${index + 1} label`, BOOK_LABEL_MAX_LENGTH, "The line above the title.")}
+      <Field
+        label={`Slot ${index + 1} pull quote`}
+        name={`${name}-pullQuote`}
+        errors={errorsAt("pullQuote")}
+      >
+        {(props) => (
+          <textarea
+            {...props}
+            rows={2}
+            maxLength={PULL_QUOTE_MAX_LENGTH}
+            value={words.pullQuote}
+            onChange={(event) => onWords({ ...words, pullQuote: event.target.value })}
+            className={inputClass}
+          />
+        )}
+      </Field>
+      {text(
+        "comingSoon",
+        `Slot ${index + 1} placeholder`,
+        COMING_SOON_MAX_LENGTH,
+        "What its cover and button say while it has no book.",
+      )}
+      <label className="flex items-center gap-2 text-sm text-stone-800">
+        <input
+          type="checkbox"
+          checked={words.isHiddenWhenEmpty}
+          onChange={(event) => onWords({ ...words, isHiddenWhenEmpty: event.target.checked })}
+        />
+        Hide slot {index + 1} while it has no book
+      </label>
+      <button
+        type="button"
+        className={secondaryButton}
+        onClick={() => onWords({ ...original, isHiddenWhenEmpty: words.isHiddenWhenEmpty })}
+      >
+        Use slot {index + 1}'s original words
+      </button>
+    </fieldset>
   );
 }
 

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Link } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import { dayInZone } from "../../common/dates.ts";
 import { ADMIN_PAGES } from "../components/admin/admin-page.tsx";
 import { AdminTabs } from "../components/admin/admin-tabs.tsx";
@@ -30,6 +30,9 @@ export default function Admin({ loaderData }: Route.ComponentProps) {
   const [contentVersion, setContentVersion] = useState(0);
   // Read with the page, then as the Whispers tab reads its list.
   const [awaitingWhispers, setAwaitingWhispers] = useState(loaderData.awaitingWhispers);
+  // '?edit={id}' (a draft's banner) opens that poem's form.
+  const [searchParams] = useSearchParams();
+  const editId = Number(searchParams.get("edit")) || undefined;
   return (
     <section className="mx-auto max-w-4xl px-4 py-10">
       <div className="flex flex-wrap items-baseline justify-between gap-3">
@@ -58,7 +61,11 @@ export default function Admin({ loaderData }: Route.ComponentProps) {
       <AdminTabs
         key={contentVersion}
         tabs={[
-          { id: "poems", label: "Poems", panel: <PoemsTab timeZone={loaderData.timezone} /> },
+          {
+            id: "poems",
+            label: "Poems",
+            panel: <PoemsTab timeZone={loaderData.timezone} editId={editId} />,
+          },
           { id: "embers", label: "Embers", panel: <EmbersTab today={loaderData.today} /> },
           { id: "books", label: "Books", panel: <BooksTab /> },
           { id: "tags", label: "Tags", panel: <TagsTab /> },

@@ -16,7 +16,18 @@ export async function loader({ context }: Route.LoaderArgs) {
     services.books.listBooks(),
     services.siteSettings.view(),
   ]);
-  return { slots: matchBookSlots(books, settings.bookSlotTitles) };
+  const { slots: words, closing } = settings.booksPage;
+  return {
+    // Each slot with the poet's words for it; an empty slot the poet hides is left off.
+    slots: matchBookSlots(books, settings.bookSlotTitles)
+      .map(({ slot, book }, index) => ({
+        slot: { order: slot.order, title: slot.title },
+        book,
+        words: words[index],
+      }))
+      .filter(({ book, words }) => book || !words?.isHiddenWhenEmpty),
+    closing,
+  };
 }
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -32,7 +43,7 @@ export default function Books({ loaderData }: Route.ComponentProps) {
     <section className="flex flex-col gap-10">
       <h1 className="font-serif text-4xl text-stone-900">Books</h1>
       <ol className="flex flex-col gap-8">
-        {loaderData.slots.map(({ slot, book }) => (
+        {loaderData.slots.map(({ slot, book, words }) => (
           <li
             key={slot.order}
             className="grid gap-6 rounded-xl border border-stone-200 bg-white p-6 md:grid-cols-[12rem_1fr]"
@@ -48,18 +59,22 @@ export default function Books({ loaderData }: Route.ComponentProps) {
             ) : (
               <div className="flex aspect-[4/5] w-48 flex-col items-center justify-center gap-2 rounded bg-stone-200 text-stone-600">
                 <BookOpen aria-hidden="true" className="h-10 w-10" />
-                <span className="text-sm font-medium">Coming Soon</span>
+                {words?.comingSoon && (
+                  <span className="px-3 text-center text-sm font-medium">{words.comingSoon}</span>
+                )}
               </div>
             )}
             <div className="flex flex-col gap-3">
-              <p className="text-xs uppercase tracking-wide text-stone-600">
-                Book {slot.order} · {slot.theme}
-              </p>
+              {words?.label && (
+                <p className="text-xs uppercase tracking-wide text-stone-600">{words.label}</p>
+              )}
               <h2 className="font-serif text-2xl text-stone-900">{book?.title ?? slot.title}</h2>
               {book && <p className="text-stone-700">{book.blurb}</p>}
-              <blockquote className="border-l-4 border-ember-600 pl-4 font-serif italic text-stone-800">
-                {slot.pullQuote}
-              </blockquote>
+              {words?.pullQuote && (
+                <blockquote className="border-l-4 border-ember-600 pl-4 font-serif italic text-stone-800">
+                  {words.pullQuote}
+                </blockquote>
+              )}
               <div className="mt-2 flex flex-wrap gap-3">
                 {book ? (
                   <>
@@ -79,23 +94,24 @@ export default function Books({ loaderData }: Route.ComponentProps) {
                     </Link>
                   </>
                 ) : (
-                  <button
-                    type="button"
-                    disabled
-                    className="cursor-not-allowed rounded-full bg-stone-200 px-5 py-2 text-stone-600"
-                  >
-                    Coming Soon
-                  </button>
+                  words?.comingSoon && (
+                    <button
+                      type="button"
+                      disabled
+                      className="cursor-not-allowed rounded-full bg-stone-200 px-5 py-2 text-stone-600"
+                    >
+                      {words.comingSoon}
+                    </button>
+                  )
                 )}
               </div>
             </div>
           </li>
         ))}
       </ol>
-      <p className="mx-auto max-w-2xl text-center text-stone-700">
-        A library of echoes in five themes: Belonging, Pilgrimage, Memory, Fatherhood, Becoming.
-        Each book gathers the poems that keep returning to one of them.
-      </p>
+      {loaderData.closing && (
+        <p className="mx-auto max-w-2xl text-center text-stone-700">{loaderData.closing}</p>
+      )}
     </section>
   );
 }

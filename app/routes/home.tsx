@@ -5,6 +5,7 @@ import { formatLongDay } from "../../common/dates.ts";
 import { tagSlug } from "../../common/slug.ts";
 import { stanzaLines } from "../../common/stanza.ts";
 import { GuestVoiceAvatar } from "../components/guest-voice-avatar.tsx";
+import { VerseLines } from "../components/verse.tsx";
 import { appContext } from "../lib/app-context.ts";
 import { sharedPage } from "../lib/cache-policy.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
@@ -16,11 +17,11 @@ export const handle = sharedPage;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services } = context.get(appContext);
-  const [featured, settings, voices, [newest]] = await Promise.all([
+  const settings = await services.siteSettings.view();
+  const [featured, voices, shown] = await Promise.all([
     orNotFound(services.embers.getFeaturedEmber()),
-    services.siteSettings.view(),
     services.guestVoices.listShown(),
-    services.poems.listPoems({ limit: 1 }),
+    services.poems.getHomePoem(settings.pinnedPoemId),
   ]);
   return {
     guestVoices: voices
@@ -31,22 +32,27 @@ export async function loader({ context }: Route.LoaderArgs) {
       : null,
     tagline: settings.tagline,
     themes: settings.homeThemes.map((name) => ({ name, blurb: themeBlurbs[name] })),
-    newest: newest
-      ? { slug: newest.slug, title: newest.title, stanza: stanzaLines(newest.stanzas[0] ?? "") }
+    poem: shown
+      ? {
+          slug: shown.poem.slug,
+          title: shown.poem.title,
+          stanza: stanzaLines(shown.poem.stanzas[0] ?? ""),
+          isPinned: shown.isPinned,
+        }
       : null,
   };
 }
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
   const site = siteFromMatches(matches);
-  const newest = loaderData?.newest;
+  const poem = loaderData?.poem;
   return pageMeta(site, {
     title: "Home",
     // The poet's own line, as link previews and search results show it.
     description: loaderData?.tagline ?? site.name,
     path: "/",
-    // The newest poem's first stanza as a card: the site shows itself by its verse.
-    image: newest ? `/og/stanza/${encodeURIComponent(newest.slug)}/0.png` : undefined,
+    // The poem home shows first, its first stanza as a card: the site shows itself by its verse.
+    image: poem ? `/og/stanza/${encodeURIComponent(poem.slug)}/0.png` : undefined,
   });
 }
 
@@ -65,7 +71,7 @@ const sections = [
 
 export default function Home({ loaderData, matches }: Route.ComponentProps) {
   const site = siteFromMatches(matches);
-  const { featured, tagline, themes, guestVoices, newest } = loaderData;
+  const { featured, tagline, themes, guestVoices, poem } = loaderData;
   return (
     <div className="flex flex-col gap-16">
       <section className="pt-4 text-center md:py-10">
@@ -79,23 +85,23 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
         </Link>
       </section>
 
-      {newest && (
+      {poem && (
         <section
-          aria-labelledby="newest-poem"
+          aria-labelledby="home-poem"
           className="mx-auto -mt-8 w-full max-w-2xl rounded-2xl border border-stone-200 bg-white p-6 md:mt-0"
         >
-          <h2 id="newest-poem" className="text-sm uppercase tracking-widest text-ember-800">
-            Newest poem
+          <h2 id="home-poem" className="text-sm uppercase tracking-widest text-ember-800">
+            {poem.isPinned ? "A poem to begin with" : "Newest poem"}
           </h2>
-          <p className="mt-2 font-serif text-2xl text-stone-900">{newest.title}</p>
-          <p className="mt-3 font-serif text-lg leading-relaxed whitespace-pre-wrap text-stone-800">
-            {newest.stanza.join("\n")}
+          <p className="mt-2 font-serif text-2xl text-stone-900">{poem.title}</p>
+          <p className="mt-3 font-serif text-lg leading-relaxed text-stone-800">
+            <VerseLines lines={poem.stanza} />
           </p>
           <Link
-            to={`/poetry/${encodeURIComponent(newest.slug)}`}
+            to={`/poetry/${encodeURIComponent(poem.slug)}`}
             className="mt-4 inline-block text-ember-700 underline underline-offset-4"
           >
-            Read “{newest.title}”
+            Read “{poem.title}”
           </Link>
         </section>
       )}

@@ -1,16 +1,18 @@
 import { ArrowLeft } from "lucide-react";
-import { useEffect, useState } from "react";
-import { data, Link, useLocation } from "react-router";
+import { lazy, Suspense, useEffect, useState } from "react";
+import { data, Link, redirect, useLocation } from "react-router";
+import { z } from "zod/mini";
 import { POEM_DESCRIPTION_LENGTH } from "../../common/constants.ts";
 import { dayInZone, dayToDate, formatDate } from "../../common/dates.ts";
+import { poemPreviewInput } from "../../common/schemas/admin.ts";
 import type { Poem } from "../../common/schemas/poems.ts";
 import { tagSlug } from "../../common/slug.ts";
 import { cutAtWord, stanzaText } from "../../common/stanza.ts";
 import { CoverImage } from "../components/cover-image.tsx";
-import { PoemAudio } from "../components/poem-audio.tsx";
 import { PoemNotFound, poemNotFoundMeta } from "../components/poem-not-found.tsx";
 import { ReadingSettings } from "../components/reading-settings.tsx";
 import { isStanzaAddress, StanzaViewer } from "../components/stanza-viewer.tsx";
+import { adminMeta } from "../lib/admin-access.ts";
 import { appContext } from "../lib/app-context.ts";
 import { sharedPage } from "../lib/cache-policy.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
@@ -22,12 +24,31 @@ import type { Route } from "./+types/poem";
 /** The same page for every reader of an audience: the page cache may keep it. */
 export const handle = sharedPage;
 
+/**
+ * The poet's reading: its code comes only with a poem that has one (most have none). The server
+ * draws the player; as the page hydrates it may stand empty for the moment its code takes.
+ */
+const PoemAudio = lazy(() =>
+  import("../components/poem-audio.tsx").then(({ PoemAudio }) => ({ default: PoemAudio })),
+);
+
+/** What the poet reads above a poem readers cannot see yet, and the poem's id for its actions. */
+interface PreviewNotice {
+  notice: string;
+  /** The saved poem's id (Edit, Publish); null for the editor's unsaved preview. */
+  poemId: number | null;
+}
+
 interface Byline {
   /** The poet's name from the site settings, else the site's title. */
   author: string;
   isPoetNamed: boolean;
   /** 'YYYY-MM-DD': the day readers first saw the poem, in the site's time zone. */
   publishedDay: string;
+  /** That day as people read it ('November 22, 2026'), written here so pages ship no formatting. */
+  publishedOn: string;
+  /** The cover's `sizes` beside the title, worked out here for the same reason. */
+  coverSizes: string;
 }
 
 /**
@@ -39,10 +60,13 @@ function bylineOf(
   settings: { siteTitle: string; poetName: string | null },
   timeZone: string,
 ): Byline {
+  const publishedDay = dayInZone(timeZone, new Date(poem.publishAt));
   return {
     author: settings.poetName ?? settings.siteTitle,
     isPoetNamed: settings.poetName !== null,
-    publishedDay: dayInZone(timeZone, new Date(poem.publishAt)),
+    publishedDay,
+    publishedOn: formatDate(dayToDate(publishedDay), "utc"),
+    coverSizes: coverSizes(poem.coverWidth, poem.coverHeight),
   };
 }
 
@@ -69,25 +93,39 @@ function structuredDataOf(poem: Poem, publicUrl: string, siteTitle: string, byli
   };
 }
 
-export async function loader({ context, params }: Route.LoaderArgs) {
+export async function loader({ context, params, request }: Route.LoaderArgs) {
   const { services, audience, site } = context.get(appContext);
+  // The editor's 'Preview' posts its unsaved poem to `?preview`, and the action shows it: a poem
+  // not saved yet is no "not found" there (loaders run after the action, as a GET).
+  const isPreview = new URL(request.url).searchParams.has("preview");
   const [poem, settings] = await Promise.all([
     orNotFound(services.poems.getPoem(audience, params.slug)),
     services.siteSettings.view(),
   ]);
   /** What the admin reads above a poem readers cannot see yet (only the admin is shown one). */
-  const previewNotice = (shown: Poem): string | null => {
+  const previewNotice = (shown: Poem): PreviewNotice | null => {
     const state = services.poems.publicationOf(shown);
     if (state === "published") return null;
-    if (state === "draft") return "Draft — only you can see this";
+    if (state === "draft") return { notice: "Draft — only you can see this", poemId: shown.id };
     const when = new Intl.DateTimeFormat("en-US", {
       timeZone: site.timezone,
       dateStyle: "full",
       timeStyle: "short",
     }).format(shown.publishAt);
-    return `Scheduled for ${when} (${site.timezone}) — only you can see this`;
+    return {
+      notice: `Scheduled for ${when} (${site.timezone}) — only you can see this`,
+      poemId: shown.id,
+    };
   };
-  const preview = poem ? previewNotice(poem) : null;
+  // Just published from the banner: the poet is told so, once, on the page readers now see.
+  const isJustPublished =
+    audience === "admin" && new URL(request.url).searchParams.has("published");
+  const preview =
+    poem && isJustPublished && services.poems.publicationOf(poem) === "published"
+      ? { notice: "Published — readers can see this poem now", poemId: null }
+      : poem
+        ? previewNotice(poem)
+        : null;
   const byline = poem ? bylineOf(poem, settings, site.timezone) : null;
   return data(
     {
@@ -96,22 +134,64 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       byline,
       structuredData:
         poem && byline ? structuredDataOf(poem, site.publicUrl, settings.siteTitle, byline) : null,
+      isPreview,
     },
     {
-      status: poem ? 200 : 404,
+      status: poem || isPreview ? 200 : 404,
       // The admin's preview of a draft or scheduled poem is never kept (server/http/page-cache.ts).
       headers: preview ? { "Cache-Control": "private, no-store" } : undefined,
     },
   );
 }
 
-export const headers = ({ loaderHeaders }: Route.HeadersArgs) => loaderHeaders;
+/**
+ * The poet's two posts to a poem's page (docs/product/admin.md): the banner's 'Publish', which
+ * puts a draft or scheduled poem out now, and the editor's 'Preview', the poem form's unsaved
+ * values shown as readers will see this page (nothing is written).
+ */
+export async function action({ context, request, params }: Route.ActionArgs) {
+  const { services, admin, site } = context.get(appContext);
+  if (!admin) throw data("Only the poet may do this", { status: 403 });
+  const form = await request.formData();
+  if (form.get("intent") === "publish") {
+    // A change made by a post from a page: only from this site's own pages, as for the API.
+    const origin = request.headers.get("Origin");
+    if (origin !== new URL(site.publicUrl).origin) {
+      throw data("Publish from the poem's own page", { status: 403 });
+    }
+    await services.contentAdmin.publishPoem(admin, Number(form.get("poemId")));
+    throw redirect(`/poetry/${encodeURIComponent(params.slug)}?published`, 303);
+  }
+  let sent: unknown;
+  try {
+    sent = JSON.parse(String(form.get("poem") ?? ""));
+  } catch {
+    throw data("The preview could not be read", { status: 400 });
+  }
+  const input = z.safeParse(poemPreviewInput, sent);
+  if (!input.success) throw data("The preview could not be read", { status: 400 });
+  const [poem, settings] = await Promise.all([
+    services.contentAdmin.previewPoem(admin, input.data),
+    services.siteSettings.view(),
+  ]);
+  const preview: PreviewNotice = {
+    notice: "Preview of your unsaved poem — only you can see this",
+    poemId: null,
+  };
+  return data(
+    { poem, preview, byline: bylineOf(poem, settings, site.timezone), structuredData: null },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
+}
+
+export const headers = ({ loaderHeaders, actionHeaders }: Route.HeadersArgs) =>
+  actionHeaders.has("Cache-Control") ? actionHeaders : loaderHeaders;
 
 export function meta({ matches, loaderData, params }: Route.MetaArgs) {
   const site = siteFromMatches(matches);
   const poem = loaderData?.poem;
   if (!poem) {
-    return poemNotFoundMeta(site, params.slug);
+    return loaderData?.isPreview ? adminMeta("Preview") : poemNotFoundMeta(site, params.slug);
   }
   return pageMeta(site, {
     title: poem.title,
@@ -145,15 +225,38 @@ function coverSizes(width: number | null, height: number | null) {
   return `(min-width: 768px) ${widthAt(160)}px, ${widthAt(96)}px`;
 }
 
+const previewActionClass =
+  "rounded-full border border-amber-700 px-4 py-1.5 text-sm font-medium text-amber-950 hover:bg-amber-100";
+
+/**
+ * The banner's ways on from a draft or scheduled poem, for the poet only: Edit opens it in the
+ * poem form, Publish posts to this page, which puts it out now. Plain links and forms: they work
+ * before the page's scripts arrive and add none.
+ */
+function PreviewActions({ poemId }: { poemId: number }) {
+  return (
+    <div className="flex flex-wrap gap-2">
+      <a href={`/admin?edit=${poemId}`} className={previewActionClass}>
+        Edit
+      </a>
+      <form method="post">
+        <input type="hidden" name="intent" value="publish" />
+        <input type="hidden" name="poemId" value={poemId} />
+        <button type="submit" className={previewActionClass}>
+          Publish
+        </button>
+      </form>
+    </div>
+  );
+}
+
 /** 'by {poet} · {date}' under the title, and the same names for the stanza's context line. */
 function BylineLine({ byline }: { byline: Byline }) {
   return (
     <p className="text-sm text-stone-700 md:text-base">
       by <span className="font-medium text-stone-800">{byline.author}</span>
       {" · "}
-      <time dateTime={byline.publishedDay}>
-        {formatDate(dayToDate(byline.publishedDay), "utc")}
-      </time>
+      <time dateTime={byline.publishedDay}>{byline.publishedOn}</time>
     </p>
   );
 }
@@ -176,8 +279,9 @@ function StanzaContext({ poem, byline }: { poem: Poem; byline: Byline }) {
   );
 }
 
-export default function PoemPage({ loaderData, matches }: Route.ComponentProps) {
-  const { poem, preview, byline } = loaderData;
+export default function PoemPage({ loaderData, actionData, matches }: Route.ComponentProps) {
+  // The editor's preview, when this page answers its post; else the poem as saved.
+  const { poem, preview, byline, structuredData } = actionData ?? loaderData;
   const { key } = useLocation();
   if (!poem || !byline) {
     return <PoemNotFound />;
@@ -190,7 +294,7 @@ export default function PoemPage({ loaderData, matches }: Route.ComponentProps) 
       poem={poem}
       preview={preview}
       byline={byline}
-      structuredData={loaderData.structuredData}
+      structuredData={structuredData}
       site={siteFromMatches(matches)}
     />
   );
@@ -204,7 +308,7 @@ function PoemArticle({
   site,
 }: {
   poem: Poem;
-  preview: string | null;
+  preview: PreviewNotice | null;
   byline: Byline;
   structuredData: unknown;
   site: { name: string; publicUrl: string };
@@ -231,12 +335,10 @@ function PoemArticle({
         }}
       />
       {preview && (
-        <p
-          role="status"
-          className="rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm font-medium text-amber-950"
-        >
-          {preview}
-        </p>
+        <div className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm font-medium text-amber-950">
+          <p role="status">{preview.notice}</p>
+          {preview.poemId !== null && <PreviewActions poemId={preview.poemId} />}
+        </div>
       )}
       <StanzaContext poem={poem} byline={byline} />
       <BackLink />
@@ -248,7 +350,7 @@ function PoemArticle({
           height={poem.coverHeight}
           fallback="hidden"
           loading="eager"
-          sizes={coverSizes(poem.coverWidth, poem.coverHeight)}
+          sizes={byline.coverSizes}
           className="h-24 w-auto max-w-[40%] shrink-0 rounded-lg object-cover shadow md:h-40"
         />
         <div className="flex min-w-0 flex-col gap-2 md:gap-3">
@@ -274,12 +376,15 @@ function PoemArticle({
       </header>
       <ReadingSettings />
       {poem.audioUrl && (
-        <PoemAudio
-          src={poem.audioUrl}
-          title={poem.title}
-          stanzaTimings={poem.stanzaTimings}
-          captionsUrl={`/poetry/${encodeURIComponent(poem.slug)}/reading.vtt`}
-        />
+        // While its code arrives, the player's box keeps its place: nothing below it moves.
+        <Suspense fallback={<div className="h-20" />}>
+          <PoemAudio
+            src={poem.audioUrl}
+            title={poem.title}
+            stanzaTimings={poem.stanzaTimings}
+            captionsUrl={`/poetry/${encodeURIComponent(poem.slug)}/reading.vtt`}
+          />
+        </Suspense>
       )}
       <div className="poem-viewer">
         <StanzaViewer poem={poem} siteName={site.name} publicUrl={site.publicUrl} />

@@ -161,6 +161,26 @@ export const poemInput = z.object({
 });
 export type PoemInput = z.infer<typeof poemInput>;
 
+/**
+ * The poem form as it stands, unsaved, sent by the editor's 'Preview' to the poem's page, which
+ * shows it to the poet as readers will see it (docs/product/admin.md, Preview). It is read, never
+ * stored: what the form holds is shown as it is, so only its shape and sizes are checked.
+ */
+export const poemPreviewInput = z.object({
+  title: z.string().check(z.maxLength(300)),
+  slug: z.string().check(z.maxLength(200)),
+  stanzas: z.array(z.string().check(z.maxLength(10_000))).check(z.maxLength(500)),
+  audioUrl: z.string().check(z.maxLength(URL_MAX_LENGTH)),
+  coverUrl: z.string().check(z.maxLength(URL_MAX_LENGTH)),
+  coverAlt: z.string().check(z.maxLength(300)),
+  coverWidth: z.nullable(z.int()),
+  coverHeight: z.nullable(z.int()),
+  tagIds: tagIds,
+  stanzaTimings: z.optional(z.nullable(z.array(z.number()).check(z.maxLength(500)))),
+  publishAt: z.optional(z.iso.datetime({ offset: true })),
+});
+export type PoemPreviewInput = z.infer<typeof poemPreviewInput>;
+
 /** A calendar day: 'YYYY-MM-DD', or any date-time, whose UTC day is taken. */
 const emberDate = z.pipe(
   z.string("Date is required").check(

@@ -16,6 +16,10 @@ export const POET_BIO_MAX_LENGTH = 1_000;
 export const LINK_LABEL_MAX_LENGTH = 40;
 export const LINKS_MAX = 10;
 export const BOOK_SLOT_TITLE_MAX_LENGTH = 120;
+export const BOOK_LABEL_MAX_LENGTH = 80;
+export const PULL_QUOTE_MAX_LENGTH = 300;
+export const COMING_SOON_MAX_LENGTH = 40;
+export const BOOKS_CLOSING_MAX_LENGTH = 600;
 const URL_MAX_LENGTH = 2_000;
 /** The earliest year a copyright line may start from. */
 export const COPYRIGHT_FROM_MIN = 1900;
@@ -28,6 +32,7 @@ export const BOOK_SLOT_COUNT = BOOK_SLOTS.length;
 export const PORTRAIT_MESSAGE = "The portrait must be an image uploaded here";
 export const UNKNOWN_TAG_MESSAGE = "Choose tags from the list";
 export const FUTURE_YEAR_MESSAGE = "The first year cannot be in the future";
+export const PINNED_POEM_MESSAGE = "Choose a published poem from the list";
 const FILTER_TAGS_MESSAGE = `Choose exactly ${FILTER_TAG_COUNT} different tags, or none for the defaults`;
 const HOME_THEMES_MESSAGE = `Choose exactly ${HOME_THEME_COUNT} different tags, or none for the defaults`;
 const YEAR_MESSAGE = "The first year must be a year such as 2024";
@@ -39,6 +44,28 @@ const optionalText = (what: string, max: number) =>
   z.nullable(
     z.string(`${what} must be text`).check(z.trim(), z.maxLength(max, tooLong(what, max))),
   );
+
+/** Words the poet may clear: empty hides them on the page, where a title would fall back. */
+const clearableText = (what: string, max: number) =>
+  z.string(`${what} must be text`).check(z.trim(), z.maxLength(max, tooLong(what, max)));
+
+const BOOKS_PAGE_SLOTS_MESSAGE = `Give the words of the ${BOOK_SLOT_COUNT} book slots`;
+
+/** The Books page's words (common/book-slots.ts): each slot's, and the closing sentence. */
+const booksPage = z.object({
+  slots: z
+    .array(
+      z.object({
+        label: clearableText("A slot's label", BOOK_LABEL_MAX_LENGTH),
+        pullQuote: clearableText("A pull quote", PULL_QUOTE_MAX_LENGTH),
+        comingSoon: clearableText("The 'Coming Soon' text", COMING_SOON_MAX_LENGTH),
+        isHiddenWhenEmpty: z.boolean("isHiddenWhenEmpty must be true or false"),
+      }),
+      BOOKS_PAGE_SLOTS_MESSAGE,
+    )
+    .check(z.length(BOOK_SLOT_COUNT, BOOKS_PAGE_SLOTS_MESSAGE)),
+  closing: clearableText("The closing sentence", BOOKS_CLOSING_MAX_LENGTH),
+});
 
 /** An uploaded image's path on this site: the upload flow stores nothing there but images. */
 export const isUploadedImagePath = (value: string) =>
@@ -109,13 +136,16 @@ export const siteSettingsInput = z.partial(
     holdWhispers: z.boolean("holdWhispers must be true or false"),
     chapbookFace: z.enum(CHAPBOOK_FACES, "Choose EB Garamond or Libre Baskerville"),
     stanzaNotesCarryReading: z.boolean("stanzaNotesCarryReading must be true or false"),
+    booksPage,
+    pinnedPoemId: z.nullable(z.int(PINNED_POEM_MESSAGE).check(z.positive(PINNED_POEM_MESSAGE))),
   }),
 );
 export type SiteSettingsInput = z.infer<typeof siteSettingsInput>;
 
 /**
- * GET and PUT /api/admin/settings. The title, tagline and slot titles answer what the pages show
- * (the defaults until set); the tag choices answer null for the defaults, which are names, not tags.
+ * GET and PUT /api/admin/settings. The title, tagline, slot titles and Books page words answer
+ * what the pages show (the defaults until set); the tag choices answer null for the defaults,
+ * which are names, not tags.
  */
 export const siteSettings = z.object({
   siteTitle: z.string(),
@@ -133,5 +163,19 @@ export const siteSettings = z.object({
   chapbookFace: z.enum(CHAPBOOK_FACES),
   /** A stanza's Note carries its part of the reading (docs/decisions/073). */
   stanzaNotesCarryReading: z.boolean(),
+  /** The Books page's words as it shows them: the originals until set, '' where cleared. */
+  booksPage: z.object({
+    slots: z.array(
+      z.object({
+        label: z.string(),
+        pullQuote: z.string(),
+        comingSoon: z.string(),
+        isHiddenWhenEmpty: z.boolean(),
+      }),
+    ),
+    closing: z.string(),
+  }),
+  /** The poem home shows first; null: the newest. */
+  pinnedPoemId: z.nullable(z.int()),
 });
 export type SiteSettings = z.output<typeof siteSettings>;

@@ -16,6 +16,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import type { StoredBooksPage } from "../../common/book-slots.ts";
 import type { BookPage } from "../../common/schemas/books.ts";
 import { CHAPBOOK_FACES } from "../../common/schemas/chapbook-faces.ts";
 import { type DigestContent, MAIL_RUN_STATUSES } from "../../common/schemas/digest.ts";
@@ -571,6 +572,14 @@ export const siteSettings = pgTable(
      * turns it on (docs/decisions/073-stanza-timings-on-the-waveform.md).
      */
     stanzaNotesCarryReading: boolean("stanza_notes_carry_reading").notNull().default(false),
+    /**
+     * The Books page's words beyond the titles (each slot's label, pull quote and 'Coming Soon'
+     * text, whether an empty slot is hidden, the closing sentence): a null text is the original,
+     * an empty one the poet cleared (common/book-slots.ts).
+     */
+    booksPage: jsonb("books_page").$type<StoredBooksPage>(),
+    /** The poem home shows first; the newest while unset or while readers cannot see it. */
+    pinnedPoemId: integer("pinned_poem_id").references(() => poems.id, { onDelete: "set null" }),
     updatedAt: updatedAt(),
   },
   (table) => [check("site_settings_one_row", sql`${table.id} = 1`)],

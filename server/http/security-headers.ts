@@ -63,12 +63,14 @@ export function securityHeaders(config: Config) {
 /**
  * The built scripts and stylesheets carry only the headers that mean something for them: a
  * page's policies (CSP, framing, referrer) do not apply to a script, and on a phone's first visit
- * a kilobyte of headers on each file is a kilobyte more to download before the page can run.
+ * a kilobyte of headers on each file is a kilobyte more to download before the page can run. Nor
+ * does a file that never changes need its request's id: the request log keeps it.
  */
 export function assetHeaders(config: Config) {
   const isHttps = config.publicUrl.protocol === "https:";
   return createMiddleware(async (c, next) => {
     await next();
+    c.header("X-Request-Id", undefined);
     c.header("X-Content-Type-Options", "nosniff");
     c.header("Cross-Origin-Resource-Policy", "same-site");
     if (isHttps) c.header("Strict-Transport-Security", "max-age=31536000; includeSubDomains");

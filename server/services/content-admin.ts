@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, ne, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, gte, inArray, ne, or, sql } from "drizzle-orm";
 import { ADMIN_EMBERS_READ } from "../../common/constants.ts";
 import {
   COVER_HTTPS_MESSAGE,
@@ -11,6 +11,7 @@ import type {
   EmberInput,
   ModeratedWhisper,
   PoemInput,
+  PoemPreviewInput,
   ScheduledEmber,
   TagInput,
 } from "../../common/schemas/admin.ts";
@@ -303,6 +304,69 @@ export function createContentAdminService({
         SLUG_TAKEN,
       );
       return readAdminPoem(slug);
+    },
+
+    /**
+     * Publishes a draft or a scheduled poem now (the preview banner's 'Publish'); a poem already
+     * out keeps its date. 404 for an unknown poem.
+     */
+    async publishPoem(_admin: AdminActor, id: number): Promise<AdminPoem> {
+      const at = now();
+      const [live] = await db
+        .select({ slug: poems.slug })
+        .from(poems)
+        .where(and(eq(poems.id, id), isLive(poems)));
+      if (!live) throw notFound("Poem not found");
+      const [published] = await db
+        .update(poems)
+        .set({ draft: false, publishAt: at })
+        .where(
+          and(eq(poems.id, id), isLive(poems), or(eq(poems.draft, true), gt(poems.publishAt, at))),
+        )
+        .returning({ slug: poems.slug });
+      if (published) await contentChanges.announce();
+      return readAdminPoem(live.slug);
+    },
+
+    /**
+     * The poem form's unsaved values as the poem page shows them (its 'Preview'): nothing is
+     * written. Tags are named from the list; a cover the page's policy would block is left out.
+     */
+    async previewPoem(_admin: AdminActor, input: PoemPreviewInput): Promise<Poem> {
+      const chosen = input.tagIds.length
+        ? await db
+            .select({ id: tags.id, name: tags.name })
+            .from(tags)
+            .where(inArray(tags.id, input.tagIds))
+        : [];
+      const [existing] = await db
+        .select({ id: poems.id, createdAt: poems.createdAt })
+        .from(poems)
+        .where(and(eq(poems.slug, input.slug), isLive(poems)));
+      const coverUrl =
+        input.coverUrl.trim() &&
+        isCoverAllowedOnPages(input.coverUrl.trim(), config.publicUrl.origin)
+          ? input.coverUrl.trim()
+          : null;
+      const at = now();
+      return {
+        id: existing?.id ?? 0,
+        title: input.title.trim(),
+        slug: input.slug,
+        stanzas: input.stanzas.filter((stanza) => stanza.trim().length > 0),
+        audioUrl: input.audioUrl.trim() || null,
+        stanzaTimings: input.stanzaTimings ?? null,
+        readingDuration: null,
+        coverUrl,
+        coverAlt: input.coverAlt.trim() || input.title.trim(),
+        coverWidth: coverUrl ? input.coverWidth : null,
+        coverHeight: coverUrl ? input.coverHeight : null,
+        draft: true,
+        publishAt: input.publishAt ? new Date(input.publishAt) : at,
+        createdAt: existing?.createdAt ?? at,
+        updatedAt: at,
+        tags: input.tagIds.flatMap((id) => chosen.filter((tag) => tag.id === id)),
+      };
     },
 
     /** One live poem, drafts and scheduled ones included; 404 for an unknown poem. */

@@ -125,6 +125,29 @@ export function createPoemService({ db, config, now }: ServiceDeps) {
       return withTags(db, rows, poemTags);
     },
 
+    /**
+     * The poem home shows in its first screen: the one the poet pinned (site settings) while
+     * readers may see it, else the newest published; null when there is none.
+     */
+    async getHomePoem(pinnedId: number | null): Promise<{ poem: Poem; isPinned: boolean } | null> {
+      if (pinnedId !== null) {
+        const rows = await db
+          .select(poemColumns)
+          .from(poems)
+          .where(and(eq(poems.id, pinnedId), publishedPoems(now())));
+        const [pinned] = await withTags(db, rows, poemTags);
+        if (pinned) return { poem: pinned, isPinned: true };
+      }
+      const rows = await db
+        .select(poemColumns)
+        .from(poems)
+        .where(publishedPoems(now()))
+        .orderBy(desc(poems.publishAt), desc(poems.id))
+        .limit(1);
+      const [newest] = await withTags(db, rows, poemTags);
+      return newest ? { poem: newest, isPinned: false } : null;
+    },
+
     /** A poem at its own address, as `audience` may see it now; 404 when it may not. */
     async getPoem(audience: Audience, slug: string): Promise<Poem> {
       const [poem] = await poemBySlugFor[audience].execute({ slug, now: now() });

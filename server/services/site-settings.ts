@@ -1,17 +1,24 @@
-import { inArray } from "drizzle-orm";
-import { BOOK_SLOTS } from "../../common/book-slots.ts";
+import { and, eq, inArray } from "drizzle-orm";
+import {
+  BOOK_SLOTS,
+  type BooksPageWords,
+  booksPageWords,
+  storedBooksPage,
+} from "../../common/book-slots.ts";
 import { HOME_THEMES, POETRY_PILLARS } from "../../common/constants.ts";
 import { dayInZone } from "../../common/dates.ts";
 import { type ChapbookFace, DEFAULT_CHAPBOOK_FACE } from "../../common/schemas/chapbook-faces.ts";
 import {
   FUTURE_YEAR_MESSAGE,
+  PINNED_POEM_MESSAGE,
   type SiteLink,
   type SiteSettings,
   type SiteSettingsInput,
   UNKNOWN_TAG_MESSAGE,
 } from "../../common/schemas/settings.ts";
 import { copyrightLine, DEFAULT_TAGLINE } from "../../common/site-settings.ts";
-import { siteSettings, tags } from "../db/schema.ts";
+import { poems, siteSettings, tags } from "../db/schema.ts";
+import { isLive } from "../db/visibility.ts";
 import type { MailSite } from "../mail/html.ts";
 import type { AdminActor } from "./actor.ts";
 import type { ContentChanges } from "./content-changes.ts";
@@ -32,6 +39,10 @@ export interface SiteView {
   /** Home's 'Current Themes': tag names, the original three until the poet chooses theirs. */
   homeThemes: string[];
   bookSlotTitles: string[];
+  /** The Books page's words around its slots: the originals until the poet writes theirs. */
+  booksPage: BooksPageWords;
+  /** The poem the poet pinned to home, if any (home shows the newest while readers cannot see it). */
+  pinnedPoemId: number | null;
   /** The footer's line, in the current year of the site's clock. */
   copyright: string;
   chapbookFace: ChapbookFace;
@@ -97,6 +108,8 @@ export function createSiteSettingsService({
       holdWhispers: row?.holdWhispers ?? false,
       chapbookFace: row?.chapbookFace ?? DEFAULT_CHAPBOOK_FACE,
       stanzaNotesCarryReading: row?.stanzaNotesCarryReading ?? false,
+      booksPage: booksPageWords(row?.booksPage),
+      pinnedPoemId: row?.pinnedPoemId ?? null,
     };
   }
 
@@ -161,6 +174,8 @@ export function createSiteSettingsService({
             ? null
             : input.chapbookFace,
       stanzaNotesCarryReading: input.stanzaNotesCarryReading,
+      booksPage: input.booksPage === undefined ? undefined : storedBooksPage(input.booksPage),
+      pinnedPoemId: input.pinnedPoemId,
     };
     return Object.fromEntries(
       Object.entries(values).filter(([, value]) => value !== undefined),
@@ -177,6 +192,14 @@ export function createSiteSettingsService({
     const names = await readTagNames(Object.values(chosen).flatMap((ids) => ids ?? []));
     for (const [field, ids] of Object.entries(chosen)) {
       if (ids?.some((id) => !names.has(id))) errors[field] = [UNKNOWN_TAG_MESSAGE];
+    }
+    // A pinned poem is one the poet has (a draft may be pinned ahead; home waits for it).
+    if (input.pinnedPoemId != null) {
+      const [poem] = await db
+        .select({ id: poems.id })
+        .from(poems)
+        .where(and(eq(poems.id, input.pinnedPoemId), isLive(poems)));
+      if (!poem) errors.pinnedPoemId = [PINNED_POEM_MESSAGE];
     }
     const [first] = Object.values(errors);
     if (first?.[0]) throw invalid(first[0], errors);
@@ -222,6 +245,8 @@ export function createSiteSettingsService({
         filterTags,
         homeThemes,
         bookSlotTitles: settings.bookSlotTitles,
+        booksPage: settings.booksPage,
+        pinnedPoemId: settings.pinnedPoemId,
         copyright: copyrightLine(settings, currentYear()),
         chapbookFace: settings.chapbookFace,
         stanzaNotesCarryReading: settings.stanzaNotesCarryReading,

@@ -11,15 +11,6 @@ import { READER_PAGES } from "../helpers/reader-pages.ts";
  * poem page reads its echo counts then (docs/decisions/030-echo-counts-without-the-contract.md).
  */
 const BUDGET_BYTES = 110 * 1024;
-/**
- * The poem page is over the budget by the 2.3 KB this round brought onto it (the context line and
- * byline, the read-along, the line escape): it is held at what it weighs now, so it cannot grow
- * further, until that code waits for a press (docs/product/performance.md, the poem page's debt).
- */
-const POEM_PAGE_DEBT_BYTES = 2.5 * 1024;
-const budgetOf = (path: string) =>
-  path.startsWith("/poetry/") ? BUDGET_BYTES + POEM_PAGE_DEBT_BYTES : BUDGET_BYTES;
-
 const site = setUpBrowserSite();
 let guestVoicePath = "";
 
@@ -87,7 +78,7 @@ describe("what a reader's phone downloads", () => {
       const total = scripts.reduce((sum, script) => sum + script.bytes, 0);
       const detail = scripts.map((script) => `${script.path} ${script.bytes}`).join("\n");
       expect(total, `${path}: ${(total / 1024).toFixed(1)} KB\n${detail}`).toBeLessThanOrEqual(
-        budgetOf(path),
+        BUDGET_BYTES,
       );
       // The framework is a file of its own, and every page fetches it: the measurement saw it.
       expect(scripts.some((script) => script.path.includes("/framework-"))).toBe(true);

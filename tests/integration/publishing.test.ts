@@ -107,6 +107,79 @@ describe.each(drivers)("the poet's week on %s", (driver) => {
       clock = START;
     });
 
+    it("publishes a draft from its page's banner: the admin's post from this site, nothing else", async () => {
+      const created = await call(
+        "POST",
+        "/api/admin/poems",
+        poemBody("banner-draft", { draft: true }),
+      );
+      const { id } = (await created.json()) as { id: number };
+      const page = await t.app.request("/poetry/banner-draft", { headers: { Cookie: admin } });
+      const html = await page.text();
+      expect(html).toContain("Draft — only you can see this");
+      expect(html).toContain(`href="/admin?edit=${id}"`);
+      // Posted as a browser posts it: to the page's own address on the site, whose origin it names.
+      const publish = (headers: Record<string, string>) =>
+        t.app.request(`${SITE_ORIGIN}/poetry/banner-draft`, {
+          method: "POST",
+          headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
+          body: new URLSearchParams({ intent: "publish", poemId: String(id) }).toString(),
+        });
+      // Another site's page (refused by the router itself, 400), or a reader, cannot publish it.
+      expect((await publish({ Cookie: admin, Origin: "https://elsewhere.example" })).status).toBe(
+        400,
+      );
+      expect((await publish({ Cookie: admin })).status).toBe(403);
+      const reader = await signIn(t, "banner-reader@example.com");
+      expect((await publish({ Cookie: reader, Origin: SITE_ORIGIN })).status).toBe(403);
+      expect((await publish({ Origin: SITE_ORIGIN })).status).toBe(403);
+      expect(await slugsReadersSee()).not.toContain("banner-draft");
+
+      const published = await publish({ Cookie: admin, Origin: SITE_ORIGIN });
+      expect(published.status).toBe(303);
+      expect(published.headers.get("Location")).toBe("/poetry/banner-draft?published");
+      expect(await slugsReadersSee()).toContain("banner-draft");
+      const after = await t.app.request("/poetry/banner-draft?published", {
+        headers: { Cookie: admin },
+      });
+      expect(await after.text()).toContain("Published — readers can see this poem now");
+      const poem = (await (await t.app.request("/api/poems/banner-draft")).json()) as {
+        publishAt: string;
+      };
+      expect(poem.publishAt).toBe(clock.toISOString());
+    });
+
+    it("previews the poem form's unsaved values on the poem's page, for the admin only", async () => {
+      const form = new URLSearchParams({
+        poem: JSON.stringify({
+          ...poemBody("not-saved-yet", { title: "Not Saved Yet" }),
+          stanzas: ["the lamp / \u00a0 \u00a0burns low"],
+          audioUrl: "",
+          coverUrl: "http://elsewhere.example/cover.jpg",
+          coverAlt: "",
+          coverWidth: null,
+          coverHeight: null,
+        }),
+      }).toString();
+      const preview = (cookie: string) =>
+        t.app.request("/poetry/not-saved-yet?preview", {
+          method: "POST",
+          headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie },
+          body: form,
+        });
+      const shown = await preview(admin);
+      expect(shown.status).toBe(200);
+      expect(shown.headers.get("Cache-Control")).toContain("no-store");
+      const html = await shown.text();
+      expect(html).toContain("Preview of your unsaved poem — only you can see this");
+      expect(html).toContain("Not Saved Yet");
+      expect(html).toContain("the lamp");
+      // A cover readers' browsers would refuse is not shown in the preview either.
+      expect(html).not.toContain("elsewhere.example/cover.jpg");
+      expect((await preview(await signIn(t, "peeker@example.com"))).status).toBe(403);
+      expect((await t.app.request("/api/poems/not-saved-yet")).status).toBe(404);
+    });
+
     it("answers 404 at every door of a poem readers may not see yet", async () => {
       const reader = await signIn(t, "reader@example.com");
       await call("POST", "/api/admin/poems", poemBody("hidden-doors", { draft: true }));

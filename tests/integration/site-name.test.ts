@@ -164,7 +164,7 @@ describe.each(drivers)("the poet's site name on %s", (driver) => {
     expect(manifest).toMatchObject({ name: TITLE, short_name: TITLE });
     // Home shows the newest poem, describes itself by the tagline and shows that poem's card.
     const home = await (await t.app.request("/")).text();
-    expect(home).toContain('<h2 id="newest-poem"');
+    expect(home).toContain('<h2 id="home-poem"');
     expect(home).toContain("the salt on the sill");
     expect(home).toContain(
       '<meta name="description" content="Poems to read slowly, one stanza at a time."/>',

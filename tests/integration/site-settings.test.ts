@@ -1,7 +1,9 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { ORIGINAL_BOOKS_PAGE } from "../../common/book-slots.ts";
 import { endpoints } from "../../common/endpoints.ts";
 import type { SiteSettings } from "../../common/schemas/settings.ts";
-import { siteSettings, tags, whispers } from "../../server/db/schema.ts";
+import { poems, siteSettings, tags, whispers } from "../../server/db/schema.ts";
 import type { PageCache } from "../../server/http/page-cache.ts";
 import { api, SITE_ORIGIN, wireAnswer } from "../helpers/api.ts";
 import { startCachedServer } from "../helpers/cached-server.ts";
@@ -31,6 +33,8 @@ const DEFAULTS: SiteSettings = {
   holdWhispers: false,
   chapbookFace: "eb-garamond",
   stanzaNotesCarryReading: false,
+  booksPage: ORIGINAL_BOOKS_PAGE,
+  pinnedPoemId: null,
 };
 
 /** The texts of the elements of a page's list or nav labelled `label`, in order. */
@@ -66,6 +70,7 @@ describe.each(drivers)("site settings on %s", (driver) => {
   let reader: string;
   let clock = new Date("2026-06-01T12:00:00Z");
   let tagIds: Record<string, number>;
+  let saltRoadId: number;
 
   const page = async (path: string) => {
     const response = await t.app.request(path);
@@ -85,12 +90,12 @@ describe.each(drivers)("site settings on %s", (driver) => {
     t = await createTestApp(driver, { pageHandler, now: () => clock });
     admin = await signIn(t, "poet@example.com", { admin: true });
     reader = await signIn(t, "reader@example.com");
-    await createPoem(t.db, {
+    ({ id: saltRoadId } = await createPoem(t.db, {
       slug: "salt-road",
       title: "Salt Road",
       tagNames: ["Salt"],
       publishAt: new Date("2020-01-01T00:00:00Z"),
-    });
+    }));
     const rows = await ensureTags(t.db, ["Salt", "Rain", "Bread", "Stone", "Tide", "Ash"]);
     tagIds = Object.fromEntries(rows.map((row) => [row.name, row.id]));
   }, 120_000);
@@ -122,7 +127,17 @@ describe.each(drivers)("site settings on %s", (driver) => {
     expect(home).toContain("© 2025 Ember Verse. All rights reserved.");
     expect(linksIn(home, "Footer")).toEqual(["Home", "Poetry", "Daily Embers", "Books"]);
     expect(linksIn(home, "About this site")).toEqual(["About", "Privacy"]);
-    expect(slotTitles(await page("/books"))).toEqual(DEFAULTS.bookSlotTitles);
+    const books = await page("/books");
+    expect(slotTitles(books)).toEqual(DEFAULTS.bookSlotTitles);
+    // The Books page's own words, as they were before the poet could change them.
+    expect(books).toContain("Book 1 · Belonging");
+    expect(books).toContain("Book 5 · Becoming");
+    expect(books).toContain("Let me be the grey that softens into gold.");
+    // No book is in any slot here: each says so on its placeholder cover and its button.
+    expect(books.match(/>Coming Soon</g)).toHaveLength(10);
+    expect(books).toContain(
+      "A library of echoes in five themes: Belonging, Pilgrimage, Memory, Fatherhood, Becoming.",
+    );
     // Until the poet is named, the site is the poem's author (decision 057).
     expect(structuredData(await page("/poetry/salt-road"))[0]?.author).toEqual({
       "@type": "Organization",
@@ -150,6 +165,16 @@ describe.each(drivers)("site settings on %s", (driver) => {
       holdWhispers: true,
       chapbookFace: "libre-baskerville",
       stanzaNotesCarryReading: true,
+      booksPage: {
+        slots: ORIGINAL_BOOKS_PAGE.slots.map((_slot, index) => ({
+          label: `Volume ${index + 1}`,
+          pullQuote: index === 0 ? "" : `The sea, ${index + 1}`,
+          comingSoon: index === 4 ? "" : "Next spring",
+          isHiddenWhenEmpty: index === 3,
+        })),
+        closing: "Five books of salt.",
+      },
+      pinnedPoemId: saltRoadId,
     };
     const response = await put(chosen);
     expect(response.status).toBe(200);
@@ -163,7 +188,8 @@ describe.each(drivers)("site settings on %s", (driver) => {
     expect(home).toContain("© 2019–2026 Rowan Ash. All rights reserved.");
     expect(linksIn(home, "Footer")).toEqual(["Home", "Poetry", "Daily Embers", "Books"]);
     expect(linksIn(await page("/poetry"), "Pillars")).toEqual(["Salt", "Rain", "Bread", "Stone"]);
-    expect(slotTitles(await page("/books"))).toEqual(chosen.bookSlotTitles);
+    // The fourth slot has no book and is hidden while it has none.
+    expect(slotTitles(await page("/books"))).toEqual(["Brine", "Oars", "Fog", "Harbour"]);
 
     const about = await page("/about");
     expect(about).toContain("<title>About | Salt House</title>");
@@ -281,6 +307,97 @@ describe.each(drivers)("site settings on %s", (driver) => {
     // The site's clock decides which year is the current one.
     clock = new Date("2027-03-01T00:00:00Z");
     expect((await put({ copyrightFrom: 2027 })).status).toBe(200);
+  });
+
+  it("puts the poet's words on the Books page: what they clear is left off, an empty slot they hide is gone", async () => {
+    const slots = ORIGINAL_BOOKS_PAGE.slots.map((slot) => ({ ...slot }));
+    slots[0] = { ...slots[0], label: "First of five", pullQuote: "" } as (typeof slots)[number];
+    slots[1] = { ...slots[1], comingSoon: "Spring 2027" } as (typeof slots)[number];
+    slots[2] = { ...slots[2], isHiddenWhenEmpty: true } as (typeof slots)[number];
+    slots[3] = { ...slots[3], label: "", comingSoon: "" } as (typeof slots)[number];
+    const response = await put({ booksPage: { slots, closing: "" } });
+    expect(response.status).toBe(200);
+    const saved = await wireAnswer(endpoints.updateSiteSettings, response);
+    expect(saved.booksPage).toEqual({ slots, closing: "" });
+
+    const books = await page("/books");
+    // Slot 3 has no book and is hidden; the rest keep their order.
+    expect(slotTitles(books)).toEqual([
+      "The Shape of Belonging",
+      "The Roads That Make Us",
+      "The Weight We Carry",
+      "The Fire That Shapes Us",
+    ]);
+    expect(books).toContain("First of five");
+    expect(books).not.toContain("Book 1 · Belonging");
+    // What the page does not show is not in its data either.
+    expect(books).not.toContain(ORIGINAL_BOOKS_PAGE.slots[0]?.pullQuote);
+    expect(books).not.toContain("Book 4 · Fatherhood");
+    expect(books.match(/>Spring 2027</g)).toHaveLength(2);
+    // Slot 4 says nothing while empty: its cover shows the icon alone and it has no button.
+    expect(books.match(/>Coming Soon</g)).toHaveLength(4);
+    expect(books).not.toContain("A library of echoes");
+
+    // Words equal to the originals are the originals again: a later change to them follows.
+    const back = await put({ booksPage: ORIGINAL_BOOKS_PAGE });
+    expect((await wireAnswer(endpoints.updateSiteSettings, back)).booksPage).toEqual(
+      ORIGINAL_BOOKS_PAGE,
+    );
+    const [row] = await t.db.select().from(siteSettings);
+    expect(row?.booksPage).toBeNull();
+    expect(slotTitles(await page("/books"))).toEqual(DEFAULTS.bookSlotTitles);
+  });
+
+  it("refuses Books page words over their limits, naming the field", async () => {
+    const slots = ORIGINAL_BOOKS_PAGE.slots.map((slot) => ({ ...slot }));
+    slots[2] = { ...slots[2], pullQuote: "x".repeat(301) } as (typeof slots)[number];
+    const response = await put({ booksPage: { slots, closing: "" } });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      errors: { "booksPage.slots.2.pullQuote": ["A pull quote must be 300 characters or less"] },
+    });
+    expect(await getSettings()).toEqual(DEFAULTS);
+  });
+
+  it("shows the pinned poem first on home, and the newest while readers cannot see the pinned one", async () => {
+    const newer = await createPoem(t.db, {
+      slug: "tide-clock",
+      title: "Tide Clock",
+      stanzas: ["the tide keeps / its own clock"],
+      tagNames: ["Tide"],
+      publishAt: new Date("2024-01-01T00:00:00Z"),
+    });
+    try {
+      let home = await page("/");
+      expect(home).toContain("Newest poem");
+      expect(home).toContain("Tide Clock");
+
+      expect((await put({ pinnedPoemId: saltRoadId })).status).toBe(200);
+      home = await page("/");
+      expect(home).toContain("A poem to begin with");
+      expect(home).toMatch(/Read “(<!-- -->)?Salt Road/);
+      expect(home).toContain(
+        '<meta property="og:image" content="http://localhost:3000/og/stanza/salt-road/0.png"/>',
+      );
+
+      // A draft is not shown to readers: home waits for it with the newest.
+      await t.db.update(poems).set({ draft: true }).where(eq(poems.id, saltRoadId));
+      await t.services.contentChanges.announce();
+      home = await page("/");
+      expect(home).toContain("Newest poem");
+      expect(home).toMatch(/Read “(<!-- -->)?Tide Clock/);
+
+      const unknown = await put({ pinnedPoemId: 999_999 });
+      expect(unknown.status).toBe(400);
+      expect(await unknown.json()).toMatchObject({
+        errors: { pinnedPoemId: ["Choose a published poem from the list"] },
+      });
+    } finally {
+      await t.db.update(poems).set({ draft: false }).where(eq(poems.id, saltRoadId));
+      await t.db.delete(siteSettings);
+      await t.db.delete(poems).where(eq(poems.id, newer.id));
+      await t.services.contentChanges.announce();
+    }
   });
 
   it("is for the admin only", async () => {

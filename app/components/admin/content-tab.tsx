@@ -1,4 +1,4 @@
-import { type ReactNode, useState } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import type { z } from "zod/mini";
 import type { Endpoint } from "../../../common/endpoints.ts";
 import type { DeletedItem } from "../../../common/schemas/recently-deleted.ts";
@@ -30,6 +30,7 @@ export function ContentTab<Item extends { id: number }>({
   renderForm,
   isBulk = false,
   confirmDelete,
+  openItemId,
 }: {
   /** As the spec's messages name it: 'Poem', 'Book', 'Tag'. */
   entity: string;
@@ -54,12 +55,21 @@ export function ContentTab<Item extends { id: number }>({
   isBulk?: boolean;
   /** What a delete would take with it, asked before a delete that cannot be undone. */
   confirmDelete?: (item: Item) => string;
+  /** An item whose form opens as the list arrives (a draft's 'Edit' on its page). */
+  openItemId?: number;
 }) {
   const { items, isFailed, reload } = useAdminList(list);
   const [editing, setEditing] = useState<Item | "new">();
   const [deletedVersion, setDeletedVersion] = useState(0);
   const [chosen, setChosen] = useState<number[]>([]);
   const [confirming, setConfirming] = useState<number>();
+  const [isOpenedItemShown, setOpenedItemShown] = useState(false);
+  useEffect(() => {
+    if (isOpenedItemShown || openItemId === undefined || !items) return;
+    setOpenedItemShown(true);
+    const item = items.find((candidate) => candidate.id === openItemId);
+    if (item) setEditing(item);
+  }, [items, openItemId, isOpenedItemShown]);
   const reloadAll = async () => {
     setDeletedVersion((version) => version + 1);
     await reload();

@@ -4,6 +4,7 @@ import type { AdminPoem, PoemVersion, RemovedStanzaWords } from "../../../common
 import { stanzaLines } from "../../../common/stanza.ts";
 import { callApi } from "../../lib/api.ts";
 import { ModalDialog } from "../modal-dialog.tsx";
+import { VerseLines } from "../verse.tsx";
 import { adminCall } from "./admin-call.ts";
 import { primaryButton, secondaryButton } from "./ui.tsx";
 import { compareStanzas, type StanzaChange } from "./version-diff.ts";
@@ -138,17 +139,12 @@ const CHANGE_CLASSES: Record<StanzaChange["change"], string> = {
   removed: "border-red-300 bg-red-50",
 };
 
+/** A stanza set as readers see it, its indentation kept: moving a line in is a change to see. */
 function Stanza({ text }: { text: string | null }) {
   if (text === null) return <p className="text-stone-600 italic">(none)</p>;
   return (
     <p className="font-serif">
-      {stanzaLines(text).map((line, index) => (
-        // Lines of one stanza have no ids; their order is who they are.
-        // biome-ignore lint/suspicious/noArrayIndexKey: see above
-        <span key={index} className="block">
-          {line}
-        </span>
-      ))}
+      <VerseLines lines={stanzaLines(text)} />
     </p>
   );
 }

@@ -15,6 +15,7 @@ import {
   publishAtFieldValue,
   publishAtFromField,
   publishedDay,
+  savedWords,
   scheduledTime,
 } from "./publication.tsx";
 import { StanzaTimingsEditor } from "./stanza-timings-editor.tsx";
@@ -46,11 +47,12 @@ function fediverseNotice(reactions: FediverseReactions[number] | undefined): str
  * toast or Recently deleted); drafts and scheduled poems first, and what came from the
  * fediverse (boosts, likes, replies). Times are on the site's clock.
  */
-export function PoemsTab({ timeZone }: { timeZone: string }) {
+export function PoemsTab({ timeZone, editId }: { timeZone: string; editId?: number }) {
   const { items: reactions } = useAdminList(endpoints.listFediverseReactions);
   return (
     <ContentTab
       entity="Poem"
+      openItemId={editId}
       list={endpoints.listAdminPoems}
       remove={endpoints.deletePoem}
       recentlyDeleted={{ list: endpoints.listDeletedPoems, restore: endpoints.restorePoem }}
@@ -115,7 +117,26 @@ function PoemForm({
   const form = useAdminForm();
   const errors = form.errors;
 
-  async function showPreview() {
+  /**
+   * Opens the poem as readers will see it, unsaved changes and all, in a tab of its own: the
+   * form's values are posted to the poem's page, which shows them to the poet only.
+   */
+  function openPreview() {
+    const preview = document.createElement("form");
+    preview.method = "post";
+    preview.action = `/poetry/${encodeURIComponent(values.slug.trim() || "untitled")}?preview`;
+    preview.target = "poem-preview";
+    const field = document.createElement("input");
+    field.type = "hidden";
+    field.name = "poem";
+    field.value = JSON.stringify(formBody(true));
+    preview.append(field);
+    document.body.append(preview);
+    preview.submit();
+    preview.remove();
+  }
+
+  async function checkCover() {
     const url = values.coverUrl.trim();
     if (!url) return;
     if (!url.startsWith("/objects/")) {
@@ -139,13 +160,10 @@ function PoemForm({
       ? "Update"
       : "Publish now";
 
-  /**
-   * The primary button publishes now, schedules (at 'Publish at') or, for a poem already out,
-   * updates it and keeps its publication date; 'Save as draft' keeps it from readers.
-   */
-  async function save(draft = false) {
+  /** What the form holds, as a save sends it. */
+  function formBody(draft: boolean) {
     const coverUrl = values.coverUrl.trim();
-    const body = {
+    return {
       draft,
       // A new draft without a time keeps the server's default, and an update of a published
       // poem its date; everything else says when.
@@ -169,11 +187,22 @@ function PoemForm({
         readingDuration: timing.duration ?? null,
       }),
     };
+  }
+
+  /**
+   * The primary button publishes now, schedules (at 'Publish at') or, for a poem already out,
+   * updates it and keeps its publication date; 'Save as draft' keeps it from readers. The toast
+   * says which it did.
+   */
+  async function save(draft = false) {
+    const body = formBody(draft);
     const messages = saveMessages("Poem", !poem);
+    const failure = { failure: messages.failure };
     const saved = poem
-      ? await form.submit(endpoints.updatePoem, { params: { id: poem.id }, body }, messages)
-      : await form.submit(endpoints.createPoem, { body }, messages);
+      ? await form.submit(endpoints.updatePoem, { params: { id: poem.id }, body }, failure)
+      : await form.submit(endpoints.createPoem, { body }, failure);
     if (!saved) return;
+    notify(savedWords(saved, isPublished, timeZone), messages.success);
     const removed = removedWordsNotice(saved.removedStanzaWords);
     if (removed)
       notify("Readers' words set aside", `${removed}: restore a version to bring them back.`);
@@ -205,14 +234,19 @@ function PoemForm({
       formError={form.formError}
       submitLabel={submitLabel}
       otherActions={
-        <button
-          type="button"
-          className={secondaryButton}
-          disabled={form.isSaving}
-          onClick={() => save(true)}
-        >
-          Save as draft
-        </button>
+        <>
+          <button
+            type="button"
+            className={secondaryButton}
+            disabled={form.isSaving}
+            onClick={() => save(true)}
+          >
+            Save as draft
+          </button>
+          <button type="button" className={secondaryButton} onClick={openPreview}>
+            Preview
+          </button>
+        </>
       }
     >
       {text("title", "Title")}
@@ -270,8 +304,8 @@ function PoemForm({
               setPreview(image.path);
             }}
           />
-          <button type="button" className={secondaryButton} onClick={showPreview}>
-            Preview
+          <button type="button" className={secondaryButton} onClick={checkCover}>
+            Check cover
           </button>
         </div>
         {preview && (

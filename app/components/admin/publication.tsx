@@ -19,22 +19,34 @@ const BADGE_CLASSES: Record<PublicationState, string> = {
   published: "border-emerald-600 bg-emerald-50 text-emerald-900",
 };
 
-/** 'Mon, Nov 30, 9:00 AM' on the site's clock: when a scheduled poem comes out. */
+/** 'Sat 5 Dec, 09:00' on the site's clock: when a scheduled poem comes out. */
 export const scheduledTime = (at: Date, timeZone: string) =>
-  new Intl.DateTimeFormat("en-US", {
+  new Intl.DateTimeFormat("en-GB", {
     timeZone,
     weekday: "short",
-    month: "short",
     day: "numeric",
-    hour: "numeric",
+    month: "short",
+    hour: "2-digit",
     minute: "2-digit",
+    hourCycle: "h23",
   }).format(at);
+
+/**
+ * What a save did, in words (docs/product/admin.md, Poems): 'Draft saved', 'Scheduled for Sat 5
+ * Dec, 09:00' (the site's clock), 'Published', or 'Updated' for a poem that was already out.
+ */
+export function savedWords(saved: Publication, wasPublished: boolean, timeZone: string): string {
+  const state = publicationState(saved);
+  if (state === "draft") return "Draft saved";
+  if (state === "scheduled") return `Scheduled for ${scheduledTime(saved.publishAt, timeZone)}`;
+  return wasPublished ? "Updated" : "Published";
+}
 
 /** 'Nov 20, 2026' on the site's clock: when a published poem came out. */
 export const publishedDay = (at: Date, timeZone: string) =>
   new Intl.DateTimeFormat("en-US", { timeZone, dateStyle: "medium" }).format(at);
 
-/** 'Draft', 'Scheduled · Mon, Nov 30, 9:00 AM' (on the site's clock) or 'Published'. */
+/** 'Draft', 'Scheduled · Sat 5 Dec, 09:00' (on the site's clock) or 'Published'. */
 export function PublicationBadge({ item, timeZone }: { item: Publication; timeZone: string }) {
   const state = publicationState(item);
   const label =

@@ -20,7 +20,8 @@ export function useAdminForm() {
   async function submit<E extends Endpoint>(
     endpoint: E,
     request: CallRequest<E>,
-    messages: { success: string; failure: string },
+    /** `success` left out: the caller says what happened itself. */
+    messages: { success?: string; failure: string },
   ): Promise<z.output<E["answer"]> | undefined> {
     setSaving(true);
     const result = await adminCall(endpoint, request, messages);

@@ -28,4 +28,12 @@ describe("compareStanzas", () => {
       { live: TWO, version: null, change: "removed" },
     ]);
   });
+
+  it("counts a line moved in or out as a change: indentation is the poet's", () => {
+    const indented = "The kettle sings /     before the house is up";
+    expect(compareStanzas([indented, TWO], [ONE, TWO])).toEqual([
+      { live: indented, version: ONE, change: "changed" },
+      { live: TWO, version: TWO, change: "unchanged" },
+    ]);
+  });
 });
