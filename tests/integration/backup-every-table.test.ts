@@ -116,17 +116,15 @@ async function fillEveryTable(db: Database) {
     .returning();
   if (!run || !subscription || !author) throw new Error("rows not made");
   await db.insert(schema.digestSchedule).values({ enabled: true, weekday: 5, time: "09:00" });
-  await db
-    .insert(schema.siteSettings)
-    .values({
-      siteTitle: "Mine",
-      links: [{ label: "l", url: "https://x.example" }],
-      booksPage: {
-        slots: [{ label: "", pullQuote: null, comingSoon: "Soon", isHiddenWhenEmpty: true }],
-        closing: null,
-      },
-      pinnedPoemId: poem.id,
-    });
+  await db.insert(schema.siteSettings).values({
+    siteTitle: "Mine",
+    links: [{ label: "l", url: "https://x.example" }],
+    booksPage: {
+      slots: [{ label: "", pullQuote: null, comingSoon: "Soon", isHiddenWhenEmpty: true }],
+      closing: null,
+    },
+    pinnedPoemId: poem.id,
+  });
   await db
     .insert(schema.digestDeliveries)
     .values({ runId: run.id, subscriptionId: subscription.id, status: "sent" });

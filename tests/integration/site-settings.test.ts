@@ -162,7 +162,7 @@ describe.each(drivers)("site settings on %s", (driver) => {
       copyrightFrom: 2019,
       holdWhispers: true,
       booksPage: {
-        slots: ORIGINAL_BOOKS_PAGE.slots.map((slot, index) => ({
+        slots: ORIGINAL_BOOKS_PAGE.slots.map((_slot, index) => ({
           label: `Volume ${index + 1}`,
           pullQuote: index === 0 ? "" : `The sea, ${index + 1}`,
           comingSoon: index === 4 ? "" : "Next spring",
