@@ -82,6 +82,17 @@ describe.each(VIEWPORTS)("the poem editor at $width×$height", ({ width }) => {
       await page.getByRole("button", { name: "Publish", exact: true }).click();
       await page.getByText("Published — readers can see this poem now").waitFor();
       expect((await fetch(`${site.server.url}/poetry/${slug}`)).status).toBe(200);
+      // Its card in the collection, a typographic cover (it has no picture), keeps the indentation.
+      await page.goto(`${site.server.url}/poetry`);
+      await hydrated(page);
+      const cover = page
+        .getByRole("listitem")
+        .filter({ hasText: title })
+        .getByTestId("typographic-cover");
+      expect(await cover.locator("span").nth(1).textContent()).toBe(
+        "    for boats that are not coming",
+      );
+      await cover.screenshot({ path: `test-results/typographic-cover-${width}.png` });
       await page.close();
     },
     LONG_TEST_MS,
