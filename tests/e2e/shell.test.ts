@@ -350,7 +350,9 @@ describe("operator CLI with no server running", () => {
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+    // Two CLI processes, the first making an embedded database from nothing (initdb and every
+    // migration, with no template): as long as the backup test's restores on a busy machine.
+  }, 180_000);
 });
 
 describe("the server process", () => {
