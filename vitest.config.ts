@@ -17,10 +17,11 @@ process.env.NODE_COMPILE_CACHE ??= path.join(os.tmpdir(), "ev-node-compile-cache
  * tests against the production build, and reliability tests that load, kill, cut off and stop
  * real server processes.
  *
- * Scheduling (README, Scripts): the first four share one pool of two files at a time
- * (`sequence.groupOrder` 0), so a browser test waiting on a page overlaps a database test's CPU
- * work instead of leaving a core idle; the reliability files follow, one at a time and alone,
- * because each drives server processes flat out and measures how they recover.
+ * Scheduling (README, Scripts): unit, integration and security files share one pool of two files
+ * at a time (`sequence.groupOrder` 0). The browser files follow one at a time: each drives a server
+ * and a Chromium, and two at once left each so short of CPU that a CLI making an embedded database
+ * took minutes. The reliability files come last, alone, because each drives server processes flat
+ * out and measures how they recover.
  */
 const SHARED_POOL = { maxWorkers: 2, sequence: { groupOrder: 0 } };
 /**
@@ -90,7 +91,9 @@ export default defineConfig({
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          ...SHARED_POOL,
+          maxWorkers: 1,
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -104,7 +107,7 @@ export default defineConfig({
           // Each file drives several server processes flat out: one at a time, alone.
           maxWorkers: 1,
           fileParallelism: false,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
     ],
