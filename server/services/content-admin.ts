@@ -44,6 +44,7 @@ import type { ContentChanges } from "./content-changes.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { conflict, invalid, isUniqueViolation, notFound } from "./errors.ts";
 import { fediverseOrigin } from "./interactions.ts";
+import { createPoemPreview } from "./poem-preview.ts";
 import { countRemovedWords, keepVersion, listVersions } from "./poem-revisions.ts";
 import { type PoemService, poemColumns, withTags } from "./poems.ts";
 import { timingsToKeep } from "./stanza-timings.ts";
@@ -74,6 +75,7 @@ export function createContentAdminService({
   poems: poemReads,
   contentChanges,
 }: ServiceDeps & { poems: PoemService; contentChanges: ContentChanges }) {
+  const previewPoem = createPoemPreview({ db, config, now });
   /**
    * Runs a write to what readers see, answering 409 with `conflictMessage` when it would
    * duplicate a unique value, and once it is committed announces the change, so cached pages go
@@ -328,46 +330,7 @@ export function createContentAdminService({
       return readAdminPoem(live.slug);
     },
 
-    /**
-     * The poem form's unsaved values as the poem page shows them (its 'Preview'): nothing is
-     * written. Tags are named from the list; a cover the page's policy would block is left out.
-     */
-    async previewPoem(_admin: AdminActor, input: PoemPreviewInput): Promise<Poem> {
-      const chosen = input.tagIds.length
-        ? await db
-            .select({ id: tags.id, name: tags.name })
-            .from(tags)
-            .where(inArray(tags.id, input.tagIds))
-        : [];
-      const [existing] = await db
-        .select({ id: poems.id, createdAt: poems.createdAt })
-        .from(poems)
-        .where(and(eq(poems.slug, input.slug), isLive(poems)));
-      const coverUrl =
-        input.coverUrl.trim() &&
-        isCoverAllowedOnPages(input.coverUrl.trim(), config.publicUrl.origin)
-          ? input.coverUrl.trim()
-          : null;
-      const at = now();
-      return {
-        id: existing?.id ?? 0,
-        title: input.title.trim(),
-        slug: input.slug,
-        stanzas: input.stanzas.filter((stanza) => stanza.trim().length > 0),
-        audioUrl: input.audioUrl.trim() || null,
-        stanzaTimings: input.stanzaTimings ?? null,
-        readingDuration: null,
-        coverUrl,
-        coverAlt: input.coverAlt.trim() || input.title.trim(),
-        coverWidth: coverUrl ? input.coverWidth : null,
-        coverHeight: coverUrl ? input.coverHeight : null,
-        draft: true,
-        publishAt: input.publishAt ? new Date(input.publishAt) : at,
-        createdAt: existing?.createdAt ?? at,
-        updatedAt: at,
-        tags: input.tagIds.flatMap((id) => chosen.filter((tag) => tag.id === id)),
-      };
-    },
+    previewPoem: (_admin: AdminActor, input: PoemPreviewInput) => previewPoem(input),
 
     /** One live poem, drafts and scheduled ones included; 404 for an unknown poem. */
     async getPoem(_admin: AdminActor, id: number): Promise<AdminPoem> {
