@@ -118,8 +118,16 @@ describe("as a signed-in reader", () => {
         timezoneId,
       });
       const page = await openPoem(context, 0);
+      // The button turns at once; the save is stored once the server answers, and leaving the
+      // page before that would cancel it.
+      const stored = page.waitForResponse(
+        (response) =>
+          new URL(response.url()).pathname === "/api/journal" &&
+          response.request().method() === "POST",
+      );
       await page.getByRole("button", { name: "Save to journal" }).click();
       await page.getByRole("button", { name: "Remove from journal" }).waitFor();
+      expect((await stored).ok()).toBe(true);
       const errors: string[] = [];
       page.on("console", (message) => {
         if (message.type() === "error") errors.push(message.text());
