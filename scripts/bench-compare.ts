@@ -13,7 +13,7 @@ import { atLeast, atMost, printTargets, type TargetCheck } from "./targets.ts";
  * machine (docs/product/performance.md, "Against a commit"). The base is checked out in a
  * temporary git worktree and built there; both builds run at once, on their own embedded
  * databases with the demo content, and each row is measured against one, then the other, in
- * turn (A B A B …), so a slow minute of a shared machine falls on both. Prints each row's
+ * turn (A B B A A B …, after both have answered every row for a few seconds), so a slow minute of a shared machine falls on both. Prints each row's
  * requests/s, p50 and p99 for both, the ratio new ÷ base, and the targets: the cached pages keep
  * ≥ 0.95 × the base's requests/s, and no row's p99 is more than 1.5 × its base's, whatever its
  * mean. Writes the report with the machine's load to docs/performance/.
@@ -24,6 +24,11 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 /** Rounds of each row on each build. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WARM_UP_SECONDS = 1;
+/**
+ * Before the first round, each build answers every row for this long: a server just started is
+ * still compiling its hot paths, and its first round measured a third of its later ones.
+ */
+const SERVER_WARM_UP_SECONDS = Number(process.env.BENCH_WARM_UP_SECONDS ?? 5);
 const POEM = "the-kitchen-table";
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -324,11 +329,21 @@ export async function compareWithBase(baseRef: string): Promise<void> {
         readerCookie: await signInReader(baseServer),
       },
     ];
+    for (const side of sides) {
+      for (const spec of ROWS) {
+        await autocannon({
+          connections: CONNECTIONS,
+          ...spec.options(side),
+          duration: SERVER_WARM_UP_SECONDS,
+        });
+      }
+    }
     const compared: Compared[] = [];
     for (const spec of ROWS) {
       const runs: Compared["runs"] = { new: [], base: [] };
       for (let round = 0; round < ROUNDS; round++) {
-        for (const side of sides) {
+        // Each build goes first in every other round, so neither always follows the other's load.
+        for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
           const measured = await measure(spec.options(side));
           runs[side.name].push(measured);
           process.stdout.write(

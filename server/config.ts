@@ -53,6 +53,8 @@ export interface Config {
     handle: string;
     /** Lets remote fetches reach loopback and private addresses: for tests with local peers. */
     allowPrivateAddresses: boolean;
+    /** How long a delivery claimed by one instance stays its own before another may send it. */
+    leaseSeconds: number;
   };
 }
 
@@ -149,6 +151,7 @@ function readFediverse(env: Env): Config["fediverse"] {
     enabled: readBoolean(env, "FEDIVERSE", true),
     handle,
     allowPrivateAddresses: readBoolean(env, "FEDIVERSE_ALLOW_PRIVATE_ADDRESSES", false),
+    leaseSeconds: readInteger(env, "FEDIVERSE_LEASE_SECONDS", 5, 3600, 60),
   };
 }
 

@@ -40,7 +40,7 @@ export function createFediverseOutbound(
     ...deps,
     signer: async () => (await deps.signingKeys()).httpSignature,
     allowPrivateAddresses: config.fediverse.allowPrivateAddresses,
-    options: deps.deliveryOptions,
+    options: { leaseSeconds: config.fediverse.leaseSeconds, ...deps.deliveryOptions },
   });
   const publishing = createFediversePublishing({
     ...deps,

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -103,15 +104,27 @@ async function waitUntilServing(
     if (child.exitCode !== null) {
       throw new Error(`server exited with ${child.exitCode}:\n${logs.join("\n")}`);
     }
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return;
-    } catch {
-      // Not listening yet.
-    }
+    if (await isHealthy(url)) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   child.kill("SIGKILL");
   throw new Error(`server did not start within ${withinMs / 1000} s:\n${logs.join("\n")}`);
+}
+
+/**
+ * Asks /api/health once, on a connection of its own that closes after the answer: fetch would
+ * keep it open for its next request, and a server stopped soon after waits for that idle
+ * connection to time out (server/main.ts shuts down gracefully), seconds per test file.
+ */
+function isHealthy(url: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    http
+      .get(`${url}/api/health`, { agent: false }, (response) => {
+        response.resume();
+        resolve(response.statusCode === 200);
+      })
+      .on("error", () => resolve(false));
+  });
 }
 
 export function runCli(

@@ -31,7 +31,8 @@ afterEach(async () => {
 async function setUp(delayMs: number) {
   const cluster: Cluster = await startCluster(
     2,
-    { FEDIVERSE_ALLOW_PRIVATE_ADDRESSES: "true", LOG_LEVEL: "warn" },
+    // A lease of 10 s, not 60: the survivor takes over a killed instance's claims sooner.
+    { FEDIVERSE_ALLOW_PRIVATE_ADDRESSES: "true", LOG_LEVEL: "warn", FEDIVERSE_LEASE_SECONDS: "10" },
     { seedDemo: false },
   );
   cleanups.push(() => cluster.stop());
@@ -108,7 +109,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("fediverse deliveries across ins
     await exited;
     // The kill came in the middle of the fan-out.
     expect(countsPerInbox(inboxes.received).size).toBeLessThan(FOLLOWERS);
-    // The survivor takes the victim's claims once their lease (60 s) runs out.
+    // The survivor takes the victim's claims once their lease (10 s) runs out.
     await expect
       .poll(() => countsPerInbox(inboxes.received).size, { timeout: 120_000, interval: 500 })
       .toBe(FOLLOWERS);
