@@ -15,11 +15,16 @@ describe("loadConfig", () => {
       enabled: true,
       handle: "poet",
       allowPrivateAddresses: false,
+      leaseSeconds: 60,
     });
   });
 
   it.each([
     [{ PORT: "abc" }, 'PORT must be a number from 0 to 65535, got "abc"'],
+    [
+      { FEDIVERSE_LEASE_SECONDS: "2" },
+      'FEDIVERSE_LEASE_SECONDS must be a number from 5 to 3600, got "2"',
+    ],
     [{ PORT: "70000" }, 'PORT must be a number from 0 to 65535, got "70000"'],
     [{ PUBLIC_URL: "ftp://x" }, 'PUBLIC_URL must be a URL (http:, https:), got "ftp://x"'],
     [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL must be a URL (postgres:, postgresql:)"],
