@@ -12,11 +12,12 @@ import { atLeast, atMost, printTargets, type TargetCheck } from "./targets.ts";
  * `BENCH_BASE=<commit> npm run bench`: this checkout against another commit, side by side on one
  * machine (docs/product/performance.md, "Against a commit"). The base is checked out in a
  * temporary git worktree and built there; both builds run at once, on their own embedded
- * databases with the demo content, and each row is measured against one, then the other, in
- * turn (A B B A A B …, after both have answered every row for a few seconds), so a slow minute of a shared machine falls on both. Prints each row's
- * requests/s, p50 and p99 for both, the ratio new ÷ base, and the targets: the cached pages keep
- * ≥ 0.95 × the base's requests/s, and no row's p99 is more than 1.5 × its base's, whatever its
- * mean. Writes the report with the machine's load to docs/performance/.
+ * databases with the demo content. Once both have answered every row for a few seconds, each row
+ * is measured against one, then the other, in turn (A B, B A, A B …), so a slow minute of a
+ * shared machine falls on both. Prints each row's requests/s, p50 and p99 for both, the ratio
+ * new ÷ base, and the targets: the cached pages keep ≥ 0.95 × the base's requests/s, and no row's
+ * p99 is more than 1.5 × its base's, whatever its mean. Writes the report with the machine's load
+ * to docs/performance/.
  */
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
