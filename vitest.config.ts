@@ -28,9 +28,8 @@ const SHARED_POOL = { maxWorkers: 2, sequence: { groupOrder: 0 } };
  * A worker keeps the modules it has loaded from one test file to the next: each file loading the
  * whole server again (drizzle-orm, better-auth, Fedify…) was a third of the run. Every file builds
  * its own app and database (tests/helpers/test-app.ts), or starts its own server and browser, so
- * nothing a test sees is shared. A file
- * that replaces a module with `vi.mock` needs a fresh module graph: it is listed here and runs in
- * a worker of its own.
+ * nothing a test sees is shared. A file that replaces a module with `vi.mock` needs a fresh
+ * module graph: it is listed here and runs in a worker of its own.
  */
 const SHARED_MODULES = { isolate: false };
 const MOCKING_FILES = ["tests/integration/og.test.ts"];
