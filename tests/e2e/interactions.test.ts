@@ -93,6 +93,12 @@ describe("as a signed-in reader", () => {
     await page.getByRole("button", { name: "Save to journal" }).click();
     await page.getByRole("button", { name: "Go to stanza 3" }).click();
     await page.getByRole("button", { name: "Save to journal" }).click();
+    // A save reaches this browser's journal once its module has loaded: both are there before
+    // the page is left.
+    await page.waitForFunction(
+      (key) => JSON.parse(localStorage.getItem(key) ?? "[]").length === 2,
+      LOCAL_JOURNAL_STORAGE_KEY,
+    );
     const link = await site.server.cli("login-link", "syncer@example.com");
     await page.goto(link.stdout.trim());
     await page.getByText("2 local entries synced to your cloud journal.").waitFor();
