@@ -76,23 +76,38 @@ export function isBlockedColumn(db: Database): SQL<boolean> {
   ) as SQL<boolean>;
 }
 
+/** How long the server blocks read for the inbox's early refusal are used before a new read. */
+const SERVER_BLOCKS_FRESH_MS = 1000;
+
+/** The server blocks as last read for each database, dropped at every change made through it. */
+const serverBlocksRead = new WeakMap<Database, { names: Promise<string[]>; readAt: number }>();
+
 /**
- * Whether a whole server is blocked, itself or a domain above it (checked before a request's body
- * is even read, on every inbox POST: prepared once per database).
+ * Whether a whole server is blocked, itself or a domain above it: asked before an inbox POST's
+ * body is read, to refuse a blocked server's traffic unread. The blocks are read at most once a
+ * second (a handful of rows) and at once after a change made here, so the guard costs no round
+ * trip per activity. This is the early refusal only: a block made through another instance
+ * within that second still holds, since every activity's sender is checked against the blocks
+ * in the database when it is handled (`isBlockedColumn`).
  */
 export function serverBlockCheck(db: Database): (server: string) => Promise<boolean> {
-  const blockOf = db
-    .select({ id: fediverseBlocks.id })
-    .from(fediverseBlocks)
-    .where(
-      and(
-        eq(fediverseBlocks.kind, "server"),
-        hostUnder(sql.placeholder("server"), fediverseBlocks.value),
-      ),
-    )
-    .limit(1)
-    .prepare("fediverse_server_block");
-  return async (server) => (await blockOf.execute({ server: server.toLowerCase() })).length > 0;
+  const readNames = () =>
+    db
+      .select({ value: fediverseBlocks.value })
+      .from(fediverseBlocks)
+      .where(eq(fediverseBlocks.kind, "server"))
+      .then((rows) => rows.map((row) => row.value));
+  return async (server) => {
+    let read = serverBlocksRead.get(db);
+    if (!read || performance.now() - read.readAt > SERVER_BLOCKS_FRESH_MS) {
+      read = { names: readNames(), readAt: performance.now() };
+      serverBlocksRead.set(db, read);
+      // A failed read (the database away) is not kept: the next activity reads again.
+      read.names.catch(() => serverBlocksRead.delete(db));
+    }
+    const names = await read.names;
+    return names.some((blocked) => isUnderServer(server, blocked));
+  };
 }
 
 export async function listBlocks(db: Database) {
@@ -109,6 +124,7 @@ export async function addBlock(db: Database, kind: BlockKind, value: string) {
     .values({ kind, value })
     .onConflictDoNothing()
     .returning();
+  serverBlocksRead.delete(db);
   if (inserted) return inserted;
   const [existing] = await db
     .select()
@@ -123,5 +139,6 @@ export async function removeBlock(db: Database, id: number): Promise<boolean> {
     .delete(fediverseBlocks)
     .where(eq(fediverseBlocks.id, id))
     .returning({ id: fediverseBlocks.id });
+  serverBlocksRead.delete(db);
   return removed.length > 0;
 }

@@ -2,7 +2,7 @@ import { and, count, desc, eq, inArray, isNull, or, type SQL, sql } from "drizzl
 import type { FediverseReactions } from "../../common/schemas/admin.ts";
 import type { Database } from "../db/client.ts";
 import { echoes, poemBoosts, poems, remoteAuthors, users, whispers } from "../db/schema.ts";
-import { isLive, onPoemStanzas, publishedPoems } from "../db/visibility.ts";
+import { isLive, onPoemStanzas } from "../db/visibility.ts";
 import { hostUnder } from "../fediverse/blocks.ts";
 import { readPoemObjectUrl } from "../fediverse/object-urls.ts";
 import type { AdminActor } from "./actor.ts";
@@ -55,11 +55,6 @@ export function createFediverseVoiceService({
   interactions,
 }: ServiceDeps & { interactions: InteractionService }) {
   // Read on every reply and like: parsed and planned once per connection (decision 026).
-  const publishedPoemBySlug = db
-    .select({ id: poems.id, stanzaCount: sql<number>`jsonb_array_length(${poems.stanzas})` })
-    .from(poems)
-    .where(and(eq(poems.slug, sql.placeholder("slug")), publishedPoems(sql.placeholder("now"))))
-    .prepare("fediverse_published_poem");
   const knownAuthor = db
     .select({
       id: remoteAuthors.id,
@@ -82,9 +77,9 @@ export function createFediverseVoiceService({
   ): Promise<{ poemId: number; stanzaIndex: number | null } | null> {
     const ref = readPoemObjectUrl(config.publicUrl, objectId);
     if (!ref) return null;
-    const [poem] = await publishedPoemBySlug.execute({ slug: ref.slug, now: now() });
+    const poem = await interactions.publishedPoem(ref.slug);
     if (!poem) return null;
-    if (ref.stanzaIndex !== null && ref.stanzaIndex >= Number(poem.stanzaCount)) return null;
+    if (ref.stanzaIndex !== null && ref.stanzaIndex >= poem.stanzaCount) return null;
     return { poemId: poem.id, stanzaIndex: ref.stanzaIndex };
   }
 

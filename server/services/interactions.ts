@@ -92,9 +92,9 @@ export function createInteractionService({
     : undefined;
   const readerMarkKey = (user: SessionUser, poem: KnownPoem) => `${user.id} ${poem.id}`;
 
-  /** The poem, if the actor may see it now: echoes and whispers on a poem nobody may read are 404. */
-  async function findPoem(actor: Actor, slug: string): Promise<KnownPoem> {
-    const poem = await poemsBySlug.get(slug, () =>
+  /** The poem by its slug as last read (undefined: none), whoever may see it. */
+  const knownPoem = (slug: string) =>
+    poemsBySlug.get(slug, () =>
       db
         .select({
           id: poems.id,
@@ -107,6 +107,10 @@ export function createInteractionService({
         .where(eq(poems.slug, slug))
         .then(([found]) => found),
     );
+
+  /** The poem, if the actor may see it now: echoes and whispers on a poem nobody may read are 404. */
+  async function findPoem(actor: Actor, slug: string): Promise<KnownPoem> {
+    const poem = await knownPoem(slug);
     if (!poem || !isReadable(poem, audienceOf(actor), now())) throw notFound("Poem not found");
     return poem;
   }
@@ -286,6 +290,15 @@ export function createInteractionService({
         ...row,
         userHasEchoed: echoed.has(storedKey(row.stanzaIndex)),
       }));
+    },
+
+    /**
+     * The poem any reader may see now under this slug, with its stanza count, or null: what a
+     * reply or a like from the fediverse may answer. Read from memory, as for echoes and whispers.
+     */
+    async publishedPoem(slug: string): Promise<{ id: number; stanzaCount: number } | null> {
+      const poem = await knownPoem(slug);
+      return poem && isReadable(poem, "anonymous", now()) ? poem : null;
     },
 
     /** Content changed (a poem renamed, revised, rescheduled or deleted): read it all afresh. */

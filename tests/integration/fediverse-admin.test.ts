@@ -116,4 +116,16 @@ describe.each(drivers)("fediverse admin calls on %s", (driver) => {
     };
     expect(followers.total).toBe(0);
   });
+
+  it("refuses a server's inbox posts from the moment it is blocked until it is unblocked", async () => {
+    const { isServerBlocked } = t.services.fediverse;
+    // Read once before the block: what was read must not outlive the change.
+    expect(await isServerBlocked("quick.example")).toBe(false);
+    const added = await call("POST", "/api/admin/fediverse/blocks", { target: "quick.example" });
+    expect(added.status).toBe(201);
+    expect(await isServerBlocked("quick.example")).toBe(true);
+    const { id } = (await added.json()) as { id: number };
+    expect((await call("DELETE", `/api/admin/fediverse/blocks/${id}`)).status).toBe(204);
+    expect(await isServerBlocked("quick.example")).toBe(false);
+  });
 });
