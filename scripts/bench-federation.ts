@@ -5,7 +5,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { count } from "drizzle-orm";
 import { openDatabase } from "../server/db/client.ts";
-import { fediverseFollowers, remoteActors, whispers } from "../server/db/schema.ts";
+import { fediverseFollowers, remoteAccounts, whispers } from "../server/db/schema.ts";
 import { actorKeyPairs } from "../server/fediverse/keys.ts";
 import { markPoemsAsHistory } from "../server/fediverse/publishing.ts";
 import { startActivityPubPeer } from "../tests/helpers/activitypub-peer.ts";
@@ -54,7 +54,7 @@ const seed = await openDatabase({ kind: "pglite", dataDir });
 await seed.migrate();
 await actorKeyPairs(seed.db);
 const actors = Array.from({ length: INBOXES }, (_, n) => ({
-  id: `${sinkUrl}/users/reader${n}`,
+  actorUrl: `${sinkUrl}/users/reader${n}`,
   handle: `@reader${n}@server${n}.localhost`,
   inbox: `${sinkUrl}/users/reader${n}/inbox`,
   sharedInbox: `${sinkUrl}/server${n}/inbox`,
@@ -62,8 +62,10 @@ const actors = Array.from({ length: INBOXES }, (_, n) => ({
 }));
 for (let start = 0; start < actors.length; start += 500) {
   const slice = actors.slice(start, start + 500);
-  await seed.db.insert(remoteActors).values(slice);
-  await seed.db.insert(fediverseFollowers).values(slice.map(({ id }) => ({ actorId: id })));
+  await seed.db.insert(remoteAccounts).values(slice);
+  await seed.db
+    .insert(fediverseFollowers)
+    .values(slice.map(({ actorUrl }) => ({ actorId: actorUrl })));
 }
 // The page read during the fan-out: published long ago, history, so it is not sent itself.
 const [tag] = await ensureTags(seed.db, ["Benchmark"]);

@@ -6,8 +6,11 @@ import { type Database, rowsOf } from "./client.ts";
 export type { BackupScope };
 
 export const BACKUP_FORMAT = "ember-verse-backup";
-/** 2: every table of the schema, and `leftOut`. A version-1 backup restores what it holds. */
-const BACKUP_VERSION = 2;
+/**
+ * 2: every table of the schema, and `leftOut`. 3: one table of remote accounts (decision 075).
+ * An older backup restores what it holds, its remote people carried into that table.
+ */
+const BACKUP_VERSION = 3;
 
 export interface Backup {
   format: typeof BACKUP_FORMAT;
@@ -94,6 +97,60 @@ function checkFormat(backup: Backup) {
   }
 }
 
+type Row = Record<string, unknown>;
+
+/**
+ * A backup from before one table held remote accounts, in today's tables: each author with its
+ * id and user, its details from whichever of its two rows was refreshed last and its inbox and
+ * key from its actor row, then each actor that was no author, and boosts pointing at the
+ * accounts; as migration 0025 carried a database over.
+ */
+function withRemoteAccounts(backup: Backup): Backup {
+  const {
+    remote_authors: authors,
+    remote_actors: actors,
+    ...tables
+  } = backup.tables as Record<string, Row[] | undefined>;
+  if (!authors && !actors) return backup;
+  const actorsById = new Map((actors ?? []).map((actor) => [actor.id, actor]));
+  const later = (a: Row, b: Row | undefined) =>
+    b && String(b.updated_at) > String(a.updated_at) ? b : a;
+  const accounts: Row[] = (authors ?? []).map((author) => {
+    const actor = actorsById.get(author.actor_url);
+    const details = later(author, actor);
+    return {
+      id: author.id,
+      actor_url: author.actor_url,
+      user_id: author.user_id,
+      handle: details.handle,
+      name: details.name,
+      avatar_url: details.avatar_url,
+      profile_url: details.profile_url,
+      server: author.server,
+      inbox: actor?.inbox ?? null,
+      shared_inbox: actor?.shared_inbox ?? null,
+      public_key_id: actor?.public_key_id ?? null,
+      created_at: author.created_at,
+      updated_at: details.updated_at,
+    };
+  });
+  let nextId = Math.max(0, ...accounts.map((account) => Number(account.id))) + 1;
+  const authorUrls = new Set(accounts.map((account) => account.actor_url));
+  for (const actor of actors ?? []) {
+    if (authorUrls.has(actor.id)) continue;
+    const { id, ...rest } = actor;
+    accounts.push({ ...rest, id: nextId++, actor_url: id, created_at: actor.updated_at });
+  }
+  const boosts = (tables.poem_boosts ?? []).map(({ remote_author_id, ...boost }) => ({
+    ...boost,
+    remote_account_id: boost.remote_account_id ?? remote_author_id,
+  }));
+  return {
+    ...backup,
+    tables: { ...tables, remote_accounts: accounts, poem_boosts: boosts },
+  };
+}
+
 const scopeOf = (backup: Backup): BackupScope =>
   backup.scope === "content" ? "content" : "everything";
 
@@ -109,8 +166,9 @@ export interface RestorePlan {
 }
 
 /** What restoring `backup` would do, table by table (`restore --dry-run`). */
-export async function planRestore(db: Database, backup: Backup): Promise<RestorePlan> {
-  checkFormat(backup);
+export async function planRestore(db: Database, given: Backup): Promise<RestorePlan> {
+  checkFormat(given);
+  const backup = withRemoteAccounts(given);
   const tables: TableReplacement[] = [];
   let hasContent = false;
   for (const table of tablesIn(scopeOf(backup))) {
@@ -131,10 +189,11 @@ export async function planRestore(db: Database, backup: Backup): Promise<Restore
  */
 export async function restoreBackup(
   db: Database,
-  backup: Backup,
+  given: Backup,
   { replace = false }: { replace?: boolean } = {},
 ): Promise<void> {
-  checkFormat(backup);
+  checkFormat(given);
+  const backup = withRemoteAccounts(given);
   const tables = tablesIn(scopeOf(backup));
   await db.transaction(async (tx) => {
     if (replace) {

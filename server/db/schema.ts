@@ -83,7 +83,7 @@ export const users = pgTable(
      */
     blockedAt: timestamp("blocked_at", { withTimezone: true }),
     /**
-     * A fediverse author (their details in remote_authors): the row gives their whispers and
+     * A fediverse author (their details in remote_accounts): the row gives their whispers and
      * echoes the userId every reader's carry, and no sign-in path ever makes a session for it
      * (docs/decisions/046-fediverse-voices.md).
      */
@@ -97,32 +97,38 @@ export const users = pgTable(
 );
 
 /**
- * A fediverse account whose reply, like or boost reached the site: its actor document's details
- * as they were last received, beside the user row that carries its whispers and echoes
- * (docs/decisions/046-fediverse-voices.md).
+ * A fediverse account the site has heard from: one that followed it, replied, liked or boosted
+ * (docs/decisions/075-one-table-of-remote-accounts.md). What was read from its actor document,
+ * refreshed when it sends an activity and its document is read again; and, from its first
+ * reply, like or boost, the user row that carries its whispers and echoes as every reader's
+ * carry theirs (docs/decisions/046-fediverse-voices.md). Never a reader's account.
  */
-export const remoteAuthors = pgTable(
-  "remote_authors",
+export const remoteAccounts = pgTable(
+  "remote_accounts",
   {
     id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
-    userId: uuid("user_id")
-      .notNull()
-      .unique()
-      .references(() => users.id, { onDelete: "cascade" }),
-    /** The actor's id, the key every activity names it by. */
+    /** The actor's id, an absolute URL: the key every activity names it by. */
     actorUrl: text("actor_url").notNull().unique(),
+    /** Made at its first reply, like or boost; none for an account that only follows. */
+    userId: uuid("user_id")
+      .unique()
+      .references(() => users.id, { onDelete: "set null" }),
     /** "@name@server". */
     handle: text("handle").notNull(),
     name: text("name"),
     /** Kept, never loaded by readers' browsers: a letter stands for it (decision 046). */
     avatarUrl: text("avatar_url"),
     profileUrl: text("profile_url"),
-    /** The host of the actor's server, for blocking a whole server. */
+    /** The host of the actor's id (with its port, if any): what a server block matches. */
     server: text("server").notNull(),
+    /** Where activities for it go; null until its actor document is read again. */
+    inbox: text("inbox"),
+    sharedInbox: text("shared_inbox"),
+    publicKeyId: text("public_key_id"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (table) => [index("remote_authors_server_idx").on(table.server)],
+  (table) => [index("remote_accounts_server_idx").on(table.server)],
 );
 
 /** The session store (the data model's sid, sess, expire) as the sign-in library keeps it. */
@@ -794,37 +800,13 @@ export const fediverseKeys = pgTable("fediverse_keys", {
   createdAt: createdAt(),
 });
 
-/**
- * A fediverse account that followed, replied to or liked the site (decision 045): what was read
- * from its actor document, refreshed whenever it sends an activity. Never a reader's account.
- */
-export const remoteActors = pgTable(
-  "remote_actors",
-  {
-    /** The actor's id, an absolute URL. */
-    id: text("id").primaryKey(),
-    /** `@name@server`. */
-    handle: text("handle").notNull(),
-    name: text("name"),
-    avatarUrl: text("avatar_url"),
-    profileUrl: text("profile_url"),
-    inbox: text("inbox").notNull(),
-    sharedInbox: text("shared_inbox"),
-    publicKeyId: text("public_key_id"),
-    /** The host of the actor's id (with its port, if any): what a server block matches. */
-    server: text("server").notNull(),
-    updatedAt: updatedAt(),
-  },
-  (table) => [index("remote_actors_server_idx").on(table.server)],
-);
-
 /** Who follows the site's actor, since when, and the Follow that made them a follower. */
 export const fediverseFollowers = pgTable(
   "fediverse_followers",
   {
     actorId: text("actor_id")
       .primaryKey()
-      .references(() => remoteActors.id, { onDelete: "cascade" }),
+      .references(() => remoteAccounts.actorUrl, { onDelete: "cascade" }),
     followId: text("follow_id"),
     createdAt: createdAt(),
   },
@@ -846,7 +828,7 @@ export const fediverseBlocks = pgTable(
 
 /**
  * Boosts (Announce) of a poem or one of its stanzas from the fediverse: counted per poem for the
- * poet, never shown as echoes; one per remote author and poem (decision 046).
+ * poet, never shown as echoes; one per remote account and poem (decision 046).
  */
 export const poemBoosts = pgTable(
   "poem_boosts",
@@ -855,15 +837,15 @@ export const poemBoosts = pgTable(
     poemId: integer("poem_id")
       .notNull()
       .references(() => poems.id, { onDelete: "cascade" }),
-    remoteAuthorId: integer("remote_author_id")
+    remoteAccountId: integer("remote_account_id")
       .notNull()
-      .references(() => remoteAuthors.id, { onDelete: "cascade" }),
+      .references(() => remoteAccounts.id, { onDelete: "cascade" }),
     /** The Announce's id, so its Undo can name it. */
     activityId: text("activity_id").notNull(),
     createdAt: createdAt(),
   },
   (table) => [
-    unique("poem_boosts_author_poem_key").on(table.remoteAuthorId, table.poemId),
+    unique("poem_boosts_account_poem_key").on(table.remoteAccountId, table.poemId),
     index("poem_boosts_poem_id_idx").on(table.poemId),
   ],
 );

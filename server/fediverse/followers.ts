@@ -1,23 +1,37 @@
-import { count, desc, eq, inArray, sql } from "drizzle-orm";
+import { count, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
-import { fediverseFollowers, remoteActors } from "../db/schema.ts";
+import { fediverseFollowers, remoteAccounts } from "../db/schema.ts";
 import { hostUnder } from "./blocks.ts";
 
 /**
- * The site actor's followers (docs/decisions/045-federation-layer.md): each a remote actor that
- * sent a Follow the site accepted, until its Undo, a block, or its account's deletion.
+ * The site actor's followers (docs/decisions/045-federation-layer.md): each a remote account
+ * that sent a Follow the site accepted, until its Undo, a block, or its account's deletion.
  */
 
-export type RemoteActorRow = typeof remoteActors.$inferSelect;
-export type RemoteActorDetails = Omit<RemoteActorRow, "updatedAt">;
+/** What an actor document says of its account, as `remote_accounts` keeps it. */
+export type RemoteActorDetails = Pick<
+  typeof remoteAccounts.$inferInsert,
+  | "actorUrl"
+  | "handle"
+  | "name"
+  | "avatarUrl"
+  | "profileUrl"
+  | "inbox"
+  | "sharedInbox"
+  | "publicKeyId"
+  | "server"
+>;
 
-/** Keeps what the actor's document says now; every activity from it refreshes the row. */
+/** Keeps what the actor's document says now; every fresh read of it refreshes the row. */
 export async function saveRemoteActor(db: Database, actor: RemoteActorDetails): Promise<void> {
-  const { id: _id, ...details } = actor;
+  const { actorUrl: _actorUrl, ...details } = actor;
   await db
-    .insert(remoteActors)
+    .insert(remoteAccounts)
     .values(actor)
-    .onConflictDoUpdate({ target: remoteActors.id, set: { ...details, updatedAt: new Date() } });
+    .onConflictDoUpdate({
+      target: remoteAccounts.actorUrl,
+      set: { ...details, updatedAt: new Date() },
+    });
 }
 
 export async function addFollower(db: Database, actorId: string, followId: string | null) {
@@ -44,9 +58,9 @@ export async function removeFollowersOnServer(db: Database, server: string): Pro
       inArray(
         fediverseFollowers.actorId,
         db
-          .select({ id: remoteActors.id })
-          .from(remoteActors)
-          .where(hostUnder(remoteActors.server, sql`${server}`)),
+          .select({ actorUrl: remoteAccounts.actorUrl })
+          .from(remoteAccounts)
+          .where(hostUnder(remoteAccounts.server, sql`${server}`)),
       ),
     )
     .returning({ actorId: fediverseFollowers.actorId });
@@ -62,18 +76,18 @@ export async function followerCount(db: Database): Promise<number> {
 export async function listFollowers(db: Database, options: { limit: number; offset: number }) {
   return db
     .select({
-      actorId: remoteActors.id,
-      handle: remoteActors.handle,
-      name: remoteActors.name,
-      avatarUrl: remoteActors.avatarUrl,
-      profileUrl: remoteActors.profileUrl,
-      server: remoteActors.server,
-      inbox: remoteActors.inbox,
-      sharedInbox: remoteActors.sharedInbox,
+      actorId: remoteAccounts.actorUrl,
+      handle: remoteAccounts.handle,
+      name: remoteAccounts.name,
+      avatarUrl: remoteAccounts.avatarUrl,
+      profileUrl: remoteAccounts.profileUrl,
+      server: remoteAccounts.server,
+      inbox: remoteAccounts.inbox,
+      sharedInbox: remoteAccounts.sharedInbox,
       since: fediverseFollowers.createdAt,
     })
     .from(fediverseFollowers)
-    .innerJoin(remoteActors, eq(remoteActors.id, fediverseFollowers.actorId))
+    .innerJoin(remoteAccounts, eq(remoteAccounts.actorUrl, fediverseFollowers.actorId))
     .orderBy(desc(fediverseFollowers.createdAt), desc(fediverseFollowers.actorId))
     .limit(options.limit)
     .offset(options.offset);
@@ -86,9 +100,12 @@ export async function listFollowers(db: Database, options: { limit: number; offs
 export async function followerInboxes(db: Database): Promise<string[]> {
   const rows = await db
     .selectDistinct({
-      inbox: sql<string>`coalesce(${remoteActors.sharedInbox}, ${remoteActors.inbox})`,
+      inbox: sql<string>`coalesce(${remoteAccounts.sharedInbox}, ${remoteAccounts.inbox})`,
     })
     .from(fediverseFollowers)
-    .innerJoin(remoteActors, eq(remoteActors.id, fediverseFollowers.actorId));
+    .innerJoin(remoteAccounts, eq(remoteAccounts.actorUrl, fediverseFollowers.actorId))
+    // A follower's actor document was read when it followed; an account without an inbox never
+    // had its document kept (an author carried over from before one table held both).
+    .where(isNotNull(sql`coalesce(${remoteAccounts.sharedInbox}, ${remoteAccounts.inbox})`));
   return rows.map((row) => row.inbox).sort();
 }

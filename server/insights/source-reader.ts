@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
-import { fediverseFollowers, remoteActors } from "../db/schema.ts";
+import { fediverseFollowers, remoteAccounts } from "../db/schema.ts";
 import { cleanName, type Source, sourceOf } from "./sources.ts";
 
 /**
@@ -32,9 +32,9 @@ export function createSourceReader(db: Database, config: Config, now: () => Date
       return;
     }
     const rows = await db
-      .selectDistinct({ server: remoteActors.server })
-      .from(remoteActors)
-      .innerJoin(fediverseFollowers, eq(fediverseFollowers.actorId, remoteActors.id));
+      .selectDistinct({ server: remoteAccounts.server })
+      .from(remoteAccounts)
+      .innerJoin(fediverseFollowers, eq(fediverseFollowers.actorId, remoteAccounts.actorUrl));
     const hosts = new Set<string>();
     for (const { server } of rows) {
       const name = cleanName(server.replace(/:\d+$/, ""));

@@ -32,7 +32,7 @@ import {
   poems,
   poemTags,
   poemVersions,
-  remoteAuthors,
+  remoteAccounts,
   tags,
   users,
   whispers,
@@ -556,10 +556,10 @@ export function createContentAdminService({
             isBlocked: sql<boolean>`${users.blockedAt} is not null`,
           },
           remote: {
-            name: remoteAuthors.name,
-            handle: remoteAuthors.handle,
-            server: remoteAuthors.server,
-            profileUrl: remoteAuthors.profileUrl,
+            name: remoteAccounts.name,
+            handle: remoteAccounts.handle,
+            server: remoteAccounts.server,
+            profileUrl: remoteAccounts.profileUrl,
             postUrl: whispers.remoteUrl,
             isCut: sql<boolean>`${whispers.fullText} is not null`,
           },
@@ -567,7 +567,7 @@ export function createContentAdminService({
         .from(whispers)
         .innerJoin(poems, and(eq(poems.id, whispers.poemId), isLive(poems)))
         .innerJoin(users, eq(users.id, whispers.userId))
-        .leftJoin(remoteAuthors, eq(remoteAuthors.userId, whispers.userId))
+        .leftJoin(remoteAccounts, eq(remoteAccounts.userId, whispers.userId))
         .orderBy(desc(whispers.createdAt), desc(whispers.id))
         .limit(MODERATION_LIST_MAX);
       return rows.map(({ remote, ...row }) => ({

@@ -6,7 +6,7 @@ import {
   type FediverseBlock,
   type FediverseFollowers,
 } from "../../common/schemas/fediverse.ts";
-import { remoteActors } from "../db/schema.ts";
+import { remoteAccounts } from "../db/schema.ts";
 import { addBlock, listBlocks, removeBlock } from "../fediverse/blocks.ts";
 import type { Fediverse } from "../fediverse/federation.ts";
 import {
@@ -40,12 +40,12 @@ export function createFediverseAdminService({
   async function actorIdOf(target: string): Promise<string> {
     const handle = HANDLE.exec(target);
     const known = await db
-      .select({ id: remoteActors.id })
-      .from(remoteActors)
+      .select({ id: remoteAccounts.actorUrl })
+      .from(remoteAccounts)
       .where(
         handle
-          ? eq(remoteActors.handle, `@${handle[1]}@${handle[2]}`)
-          : or(eq(remoteActors.id, target), eq(remoteActors.profileUrl, target)),
+          ? eq(remoteAccounts.handle, `@${handle[1]}@${handle[2]}`)
+          : or(eq(remoteAccounts.actorUrl, target), eq(remoteAccounts.profileUrl, target)),
       )
       .limit(1);
     if (known[0]) return known[0].id;

@@ -1,7 +1,7 @@
-import { and, count, desc, eq, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { FediverseReactions } from "../../common/schemas/admin.ts";
 import type { Database } from "../db/client.ts";
-import { echoes, poemBoosts, poems, remoteAuthors, users, whispers } from "../db/schema.ts";
+import { echoes, poemBoosts, poems, remoteAccounts, users, whispers } from "../db/schema.ts";
 import { isLive, onPoemStanzas } from "../db/visibility.ts";
 import { hostUnder } from "../fediverse/blocks.ts";
 import { readPoemObjectUrl } from "../fediverse/object-urls.ts";
@@ -25,6 +25,24 @@ export interface RemoteAuthor {
   profileUrl: string | null;
   /** The host of the actor's server. */
   server: string;
+  /**
+   * The account as the site keeps it, when the caller read it with the activity's sender: the
+   * service then reads it no second time.
+   */
+  stored?: StoredAccount;
+}
+
+/** A remote account's row as the voices read it, with whether the poet blocked its user. */
+export interface StoredAccount {
+  id: number;
+  /** Null until its first reply, like or boost. */
+  userId: string | null;
+  handle: string;
+  name: string | null;
+  avatarUrl: string | null;
+  profileUrl: string | null;
+  server: string;
+  blockedAt: Date | null;
 }
 
 /** What an inbound activity became: stored, or ignored (it names nothing readers may see). */
@@ -38,6 +56,18 @@ type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 /** The remote author is new and another activity of theirs made them first: read them again. */
 class AuthorMadeMeanwhile extends Error {}
+
+/** The columns of a StoredAccount, for a read from `remote_accounts` left-joined to `users`. */
+export const storedAccountColumns = {
+  id: remoteAccounts.id,
+  userId: remoteAccounts.userId,
+  handle: remoteAccounts.handle,
+  name: remoteAccounts.name,
+  avatarUrl: remoteAccounts.avatarUrl,
+  profileUrl: remoteAccounts.profileUrl,
+  server: remoteAccounts.server,
+  blockedAt: users.blockedAt,
+};
 
 /**
  * What replies, likes and boosts from the fediverse become on this site
@@ -56,19 +86,10 @@ export function createFediverseVoiceService({
 }: ServiceDeps & { interactions: InteractionService }) {
   // Read on every reply and like: parsed and planned once per connection (decision 026).
   const knownAuthor = db
-    .select({
-      id: remoteAuthors.id,
-      userId: remoteAuthors.userId,
-      handle: remoteAuthors.handle,
-      name: remoteAuthors.name,
-      avatarUrl: remoteAuthors.avatarUrl,
-      profileUrl: remoteAuthors.profileUrl,
-      server: remoteAuthors.server,
-      blockedAt: users.blockedAt,
-    })
-    .from(remoteAuthors)
-    .innerJoin(users, eq(users.id, remoteAuthors.userId))
-    .where(eq(remoteAuthors.actorUrl, sql.placeholder("actorUrl")))
+    .select(storedAccountColumns)
+    .from(remoteAccounts)
+    .leftJoin(users, eq(users.id, remoteAccounts.userId))
+    .where(eq(remoteAccounts.actorUrl, sql.placeholder("actorUrl")))
     .prepare("fediverse_known_author");
 
   /** The published poem and stanza an object id names; null for anything else. */
@@ -116,30 +137,36 @@ export function createFediverseVoiceService({
     details.name ?? details.handle;
 
   /**
-   * The remote author's user row and details, made at their first activity and kept up to date
-   * with each one after. A blocked author (decision 041) gets nothing stored: null.
+   * The remote author's user row and details, made at their first reply, like or boost and kept
+   * up to date with each one after. A blocked author (decision 041) gets nothing stored: null.
    */
   async function rememberAuthor(
     author: RemoteAuthor,
   ): Promise<{ id: number; userId: string } | null> {
     const details = authorDetails(author);
+    let stored = author.stored;
     for (;;) {
-      const [known] = await knownAuthor.execute({ actorUrl: author.actorUrl });
-      if (known) {
+      const known = stored ?? (await knownAuthor.execute({ actorUrl: author.actorUrl }))[0];
+      stored = undefined;
+      const userId = known?.userId;
+      if (known && userId) {
         if (known.blockedAt !== null) return null;
         const changed = (Object.keys(details) as (keyof typeof details)[]).some(
           (key) => known[key] !== details[key],
         );
         if (changed) {
           await db.transaction(async (tx) => {
-            await tx.update(remoteAuthors).set(details).where(eq(remoteAuthors.id, known.id));
+            await tx
+              .update(remoteAccounts)
+              .set({ ...details, updatedAt: new Date() })
+              .where(eq(remoteAccounts.id, known.id));
             await tx
               .update(users)
               .set({ name: shownName(details), firstName: shownName(details) })
-              .where(eq(users.id, known.userId));
+              .where(eq(users.id, userId));
           });
         }
-        return { id: known.id, userId: known.userId };
+        return { id: known.id, userId };
       }
       try {
         return await db.transaction(async (tx) => makeAuthor(tx, author.actorUrl, details));
@@ -164,22 +191,28 @@ export function createFediverseVoiceService({
       })
       .returning({ id: users.id });
     if (!user) throw new Error("remote user insert returned nothing");
+    // The account may be known already (a follower, or a sender whose activity stored nothing):
+    // it gets its user row unless another activity gave it one meanwhile.
     const [made] = await tx
-      .insert(remoteAuthors)
+      .insert(remoteAccounts)
       .values({ userId: user.id, actorUrl, ...details })
-      .onConflictDoNothing({ target: remoteAuthors.actorUrl })
-      .returning({ id: remoteAuthors.id });
+      .onConflictDoUpdate({
+        target: remoteAccounts.actorUrl,
+        set: { userId: user.id, ...details, updatedAt: new Date() },
+        setWhere: isNull(remoteAccounts.userId),
+      })
+      .returning({ id: remoteAccounts.id });
     // Rolled back, user row and all: the author another activity made is the one.
     if (!made) throw new AuthorMadeMeanwhile();
     return { id: made.id, userId: user.id };
   }
 
-  /** The user id of a known remote author, or null. */
+  /** The account and user id of a known remote author (one with a user row), or null. */
   const remoteUserOf = (actorUrl: string) =>
     db
-      .select({ id: remoteAuthors.id, userId: remoteAuthors.userId })
-      .from(remoteAuthors)
-      .where(eq(remoteAuthors.actorUrl, actorUrl))
+      .select({ id: remoteAccounts.id, userId: sql<string>`${remoteAccounts.userId}` })
+      .from(remoteAccounts)
+      .where(and(eq(remoteAccounts.actorUrl, actorUrl), isNotNull(remoteAccounts.userId)))
       .then(([found]) => found ?? null);
 
   /** A reply's words as stored: shown (at most 280 characters) and whole when longer. */
@@ -325,9 +358,13 @@ export function createFediverseVoiceService({
       if (!booster) return "ignored";
       await db
         .insert(poemBoosts)
-        .values({ poemId: target.poemId, remoteAuthorId: booster.id, activityId: boost.activityId })
+        .values({
+          poemId: target.poemId,
+          remoteAccountId: booster.id,
+          activityId: boost.activityId,
+        })
         .onConflictDoUpdate({
-          target: [poemBoosts.remoteAuthorId, poemBoosts.poemId],
+          target: [poemBoosts.remoteAccountId, poemBoosts.poemId],
           set: { activityId: boost.activityId },
         });
       return "stored";
@@ -347,7 +384,7 @@ export function createFediverseVoiceService({
       if (which.length === 0) return;
       await db
         .delete(poemBoosts)
-        .where(and(eq(poemBoosts.remoteAuthorId, booster.id), or(...which)));
+        .where(and(eq(poemBoosts.remoteAccountId, booster.id), or(...which)));
     },
 
     /**
@@ -356,12 +393,12 @@ export function createFediverseVoiceService({
      */
     async hideWhispersOf(match: { actorUrl: string } | { server: string }): Promise<number> {
       const authors = db
-        .select({ userId: remoteAuthors.userId })
-        .from(remoteAuthors)
+        .select({ userId: remoteAccounts.userId })
+        .from(remoteAccounts)
         .where(
           "actorUrl" in match
-            ? eq(remoteAuthors.actorUrl, match.actorUrl)
-            : hostUnder(remoteAuthors.server, sql`${match.server.trim().toLowerCase()}`),
+            ? eq(remoteAccounts.actorUrl, match.actorUrl)
+            : hostUnder(remoteAccounts.server, sql`${match.server.trim().toLowerCase()}`),
         );
       const hidden = await db
         .update(whispers)

@@ -14,7 +14,7 @@ import {
   echoes,
   journalEntries,
   poems,
-  remoteAuthors,
+  remoteAccounts,
   siteSettings,
   users,
   whispers,
@@ -172,10 +172,10 @@ export function createInteractionService({
       profileImageUrl: users.profileImageUrl,
     },
     remote: {
-      name: remoteAuthors.name,
-      handle: remoteAuthors.handle,
-      server: remoteAuthors.server,
-      profileUrl: remoteAuthors.profileUrl,
+      name: remoteAccounts.name,
+      handle: remoteAccounts.handle,
+      server: remoteAccounts.server,
+      profileUrl: remoteAccounts.profileUrl,
       postUrl: whispers.remoteUrl,
       isCut: sql<boolean>`${whispers.fullText} is not null`,
     },
@@ -366,7 +366,7 @@ export function createInteractionService({
         .select({ ...whisperColumns, isAwaitingApproval: whispers.isAwaitingApproval })
         .from(whispers)
         .innerJoin(users, eq(users.id, whispers.userId))
-        .leftJoin(remoteAuthors, eq(remoteAuthors.userId, whispers.userId))
+        .leftJoin(remoteAccounts, eq(remoteAccounts.userId, whispers.userId))
         .where(
           and(
             eq(whispers.poemId, poem.id),

@@ -66,12 +66,13 @@ async function fillEveryTable(db: Database) {
     .returning();
   if (!poet || !remote) throw new Error("users not made");
   const [author] = await db
-    .insert(schema.remoteAuthors)
+    .insert(schema.remoteAccounts)
     .values({
       userId: remote.id,
       actorUrl: "https://elsewhere.example/users/ada",
       handle: "@ada@elsewhere.example",
       server: "elsewhere.example",
+      inbox: "https://elsewhere.example/users/ada/inbox",
     })
     .returning();
   const later = new Date("2030-01-01T00:00:00Z");
@@ -156,19 +157,13 @@ async function fillEveryTable(db: Database) {
   await db
     .insert(schema.fediverseKeys)
     .values({ algorithm: "Ed25519", privateKey: { kty: "OKP" }, publicKey: { kty: "OKP" } });
-  await db.insert(schema.remoteActors).values({
-    id: "https://elsewhere.example/users/ada",
-    handle: "@ada@elsewhere.example",
-    inbox: "https://elsewhere.example/users/ada/inbox",
-    server: "elsewhere.example",
-  });
   await db
     .insert(schema.fediverseFollowers)
     .values({ actorId: "https://elsewhere.example/users/ada" });
   await db.insert(schema.fediverseBlocks).values({ kind: "server", value: "spam.example" });
   await db.insert(schema.poemBoosts).values({
     poemId: poem.id,
-    remoteAuthorId: author.id,
+    remoteAccountId: author.id,
     activityId: "https://elsewhere.example/b/1",
   });
   const [job] = await db

@@ -10,7 +10,7 @@ import {
   fediverseFollowers,
   journalEntries,
   poems,
-  remoteActors,
+  remoteAccounts,
   users,
   whispers,
 } from "../../server/db/schema.ts";
@@ -50,8 +50,8 @@ describe.each(drivers)("backup and restore from %s", (driver) => {
       .values({ userId: readerId, poemId: poem.id, stanzaIndex: "1" });
     await actorKeyPairs(t.db);
     const follower = "https://elsewhere.example/users/ada";
-    await t.db.insert(remoteActors).values({
-      id: follower,
+    await t.db.insert(remoteAccounts).values({
+      actorUrl: follower,
       handle: "@ada@elsewhere.example",
       inbox: `${follower}/inbox`,
       server: "elsewhere.example",

@@ -1,7 +1,7 @@
 import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import packageJson from "../../package.json" with { type: "json" };
-import { fediverseFollowers, fediverseKeys, remoteActors } from "../../server/db/schema.ts";
+import { fediverseFollowers, fediverseKeys, remoteAccounts } from "../../server/db/schema.ts";
 import { requireAdmin } from "../../server/services/actor.ts";
 import nodeInfoSchema from "../fixtures/nodeinfo-2.1.schema.json" with { type: "json" };
 import { type ActivityPubPeer, startActivityPubPeer } from "../helpers/activitypub-peer.ts";
@@ -158,7 +158,7 @@ describe.each(drivers)("fediverse actor on %s", (driver) => {
     expect(typeof object === "string" ? object : object.id).toBe(followId);
     const followers = await site.db.select().from(fediverseFollowers);
     expect(followers.map((row) => row.actorId)).toEqual([peer.actorUrl("alice")]);
-    const [actor] = await site.db.select().from(remoteActors);
+    const [actor] = await site.db.select().from(remoteAccounts);
     expect(actor).toMatchObject({
       handle: `@alice@${peer.host}`,
       name: "Alice of the Peer",
@@ -252,7 +252,7 @@ describe.each(drivers)("fediverse fetches on %s", (driver) => {
       });
       expect(response.status).toBe(401);
       expect(peer.received).toHaveLength(0);
-      expect(await guarded.db.select().from(remoteActors)).toHaveLength(0);
+      expect(await guarded.db.select().from(remoteAccounts)).toHaveLength(0);
       expect(lines.join("\n")).toContain("FEDIVERSE_ALLOW_PRIVATE_ADDRESSES is on");
     } finally {
       await peer.close();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BLOCK_TARGET_MESSAGE } from "../../common/schemas/fediverse.ts";
-import { fediverseFollowers, remoteActors } from "../../server/db/schema.ts";
+import { fediverseFollowers, remoteAccounts } from "../../server/db/schema.ts";
 import { isBlocked } from "../../server/fediverse/blocks.ts";
 import { api, SITE_ORIGIN } from "../helpers/api.ts";
 import { drivers } from "../helpers/database.ts";
@@ -16,17 +16,17 @@ describe.each(drivers)("fediverse admin calls on %s", (driver) => {
     t = await createTestApp(driver);
     poet = await signIn(t, "poet@example.com", { admin: true });
     const actors = ["ada", "bo", "cy"].map((name, index) => ({
-      id: `https://${index === 2 ? "far.example" : "near.example"}/users/${name}`,
+      actorUrl: `https://${index === 2 ? "far.example" : "near.example"}/users/${name}`,
       handle: `@${name}@${index === 2 ? "far.example" : "near.example"}`,
       name: name === "bo" ? null : `${name} Display`,
       inbox: `https://near.example/users/${name}/inbox`,
       profileUrl: `https://near.example/@${name}`,
       server: index === 2 ? "far.example" : "near.example",
     }));
-    await t.db.insert(remoteActors).values(actors);
+    await t.db.insert(remoteAccounts).values(actors);
     await t.db.insert(fediverseFollowers).values(
       actors.map((actor, index) => ({
-        actorId: actor.id,
+        actorId: actor.actorUrl,
         createdAt: new Date(Date.UTC(2026, 10, 20 + index)),
       })),
     );
@@ -93,8 +93,8 @@ describe.each(drivers)("fediverse admin calls on %s", (driver) => {
   });
 
   it("blocks a server's subdomains with it, and no name that only ends alike", async () => {
-    await t.db.insert(remoteActors).values({
-      id: "https://media.wide.example/users/dee",
+    await t.db.insert(remoteAccounts).values({
+      actorUrl: "https://media.wide.example/users/dee",
       handle: "@dee@media.wide.example",
       inbox: "https://media.wide.example/users/dee/inbox",
       server: "media.wide.example",

@@ -7,7 +7,7 @@ import {
   fediverseFollowers,
   fediversePoemState,
   poems,
-  remoteActors,
+  remoteAccounts,
 } from "../../server/db/schema.ts";
 import { addBlock } from "../../server/fediverse/blocks.ts";
 import { createFediverseDelivery, enqueueActivity } from "../../server/fediverse/delivery.ts";
@@ -63,11 +63,11 @@ describe.each(drivers)("fediverse delivery (%s)", (driver) => {
 
   /** Followers with these inboxes (a shared inbox where `shared` is given), replacing any. */
   async function follow(...people: { name: string; inbox: string; shared?: string }[]) {
-    await t.db.delete(remoteActors);
+    await t.db.delete(remoteAccounts);
     for (const person of people) {
       const id = inboxes.inbox(`/users/${person.name}`);
-      await t.db.insert(remoteActors).values({
-        id,
+      await t.db.insert(remoteAccounts).values({
+        actorUrl: id,
         handle: `@${person.name}@localhost`,
         inbox: inboxes.inbox(person.inbox),
         sharedInbox: person.shared ? inboxes.inbox(person.shared) : null,

@@ -4,7 +4,7 @@ import {
   echoes,
   fediverseFollowers,
   poemBoosts,
-  remoteActors,
+  remoteAccounts,
   whispers,
 } from "../../server/db/schema.ts";
 import { requireAdmin } from "../../server/services/actor.ts";
@@ -130,8 +130,8 @@ describe.each(drivers)("fediverse inbox on %s", (driver) => {
     expect(stored?.text).not.toContain("<");
     const [actor] = await site.db
       .select()
-      .from(remoteActors)
-      .where(eq(remoteActors.id, peer.actorUrl("alice")));
+      .from(remoteAccounts)
+      .where(eq(remoteAccounts.actorUrl, peer.actorUrl("alice")));
     expect(actor?.handle).toBe(`@alice@${peer.host}`);
   });
 
@@ -154,15 +154,15 @@ describe.each(drivers)("fediverse inbox on %s", (driver) => {
   it("reads a known sender from what it kept, and again when the sender sends an Update of itself", async () => {
     const [before] = await site.db
       .select()
-      .from(remoteActors)
-      .where(eq(remoteActors.id, peer.actorUrl("alice")));
+      .from(remoteAccounts)
+      .where(eq(remoteAccounts.actorUrl, peer.actorUrl("alice")));
     const profile = peer.rename("alice", "Alice Renamed");
     // A later activity does not fetch the actor's document again.
     await peer.send(site.inboxUrl, create("alice", note("alice", stanzaUrl, "<p>again</p>")));
     const [kept] = await site.db
       .select()
-      .from(remoteActors)
-      .where(eq(remoteActors.id, peer.actorUrl("alice")));
+      .from(remoteAccounts)
+      .where(eq(remoteAccounts.actorUrl, peer.actorUrl("alice")));
     expect(kept?.name).toBe(before?.name);
     const update = {
       id: peer.newId("alice"),
@@ -173,8 +173,8 @@ describe.each(drivers)("fediverse inbox on %s", (driver) => {
     expect((await peer.send(site.inboxUrl, update)).status).toBeLessThan(300);
     const [renamed] = await site.db
       .select()
-      .from(remoteActors)
-      .where(eq(remoteActors.id, peer.actorUrl("alice")));
+      .from(remoteAccounts)
+      .where(eq(remoteAccounts.actorUrl, peer.actorUrl("alice")));
     expect(renamed?.name).toBe("Alice Renamed");
   });
 
@@ -312,12 +312,12 @@ describe.each(drivers)("fediverse inbox on %s", (driver) => {
   });
 
   async function authorUserId(name: string): Promise<string> {
-    const { remoteAuthors } = await import("../../server/db/schema.ts");
+    const { remoteAccounts } = await import("../../server/db/schema.ts");
     const [row] = await site.db
-      .select({ userId: remoteAuthors.userId })
-      .from(remoteAuthors)
-      .where(eq(remoteAuthors.actorUrl, peer.actorUrl(name)));
-    if (!row) throw new Error(`${name} is not a remote author`);
+      .select({ userId: remoteAccounts.userId })
+      .from(remoteAccounts)
+      .where(eq(remoteAccounts.actorUrl, peer.actorUrl(name)));
+    if (!row?.userId) throw new Error(`${name} is not a remote author`);
     return row.userId;
   }
 });

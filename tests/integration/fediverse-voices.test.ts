@@ -5,7 +5,7 @@ import type { Whisper } from "../../common/schemas/interactions.ts";
 import {
   echoes,
   poemBoosts,
-  remoteAuthors,
+  remoteAccounts,
   sessions,
   users,
   whispers,
@@ -198,7 +198,7 @@ describe.each(drivers)("fediverse voices on %s", (driver) => {
       expect(await t.services.fediverseVoices.receiveReply(ada, note)).toBe("stored");
       expect(await t.services.fediverseVoices.receiveReply(ada, note)).toBe("stored");
       expect(await t.db.select().from(whispers)).toHaveLength(1);
-      expect(await t.db.select().from(remoteAuthors)).toHaveLength(1);
+      expect(await t.db.select().from(remoteAccounts)).toHaveLength(1);
     });
 
     it("with script or markup are kept as text and answered as text, escaped where shown", async () => {
@@ -267,8 +267,8 @@ describe.each(drivers)("fediverse voices on %s", (driver) => {
       await t.services.fediverseVoices.receiveReply(renamed, reply(poemId("river"), "Again."));
       const [details] = await t.db
         .select()
-        .from(remoteAuthors)
-        .where(eq(remoteAuthors.actorUrl, ada.actorUrl));
+        .from(remoteAccounts)
+        .where(eq(remoteAccounts.actorUrl, ada.actorUrl));
       expect(details?.name).toBe("Ada L.");
       const [user] = await t.db
         .select()
@@ -357,8 +357,8 @@ describe.each(drivers)("fediverse voices on %s", (driver) => {
     expect(results).toEqual(Array(8).fill("stored"));
     const authors = await t.db
       .select()
-      .from(remoteAuthors)
-      .where(eq(remoteAuthors.actorUrl, dee.actorUrl));
+      .from(remoteAccounts)
+      .where(eq(remoteAccounts.actorUrl, dee.actorUrl));
     expect(authors).toHaveLength(1);
     expect(
       await t.db.select().from(users).where(eq(users.firstName, "Dee of elsewhere.example")),
@@ -449,9 +449,9 @@ describe.each(drivers)("fediverse voices on %s", (driver) => {
   it("never signs a remote author in, whatever the way in", async () => {
     await t.services.fediverseVoices.receiveReply(ada, reply(poemId("river"), "Hi."));
     const [details] = await t.db
-      .select({ userId: remoteAuthors.userId })
-      .from(remoteAuthors)
-      .where(eq(remoteAuthors.actorUrl, ada.actorUrl));
+      .select({ userId: remoteAccounts.userId })
+      .from(remoteAccounts)
+      .where(eq(remoteAccounts.actorUrl, ada.actorUrl));
     const userId = details?.userId ?? "";
     // Every sign-in (emailed or printed link, OpenID Connect) ends in this call, which refuses.
     const context = await t.services.accounts.auth.$context;

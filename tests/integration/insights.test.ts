@@ -359,7 +359,7 @@ describe.each(drivers)("insights (%s)", (driver) => {
     await visit("/poetry", "198.51.100.60", { referer: "https://poets.example/@ada/1" });
     expect((await summary()).followers?.at(-1)?.count).toBe(0);
     await saveRemoteActor(t.db, {
-      id: ada.actorUrl,
+      actorUrl: ada.actorUrl,
       handle: ada.handle,
       name: ada.name,
       avatarUrl: null,

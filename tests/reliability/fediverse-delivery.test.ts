@@ -4,7 +4,7 @@ import {
   fediverseDeliveries,
   fediverseFollowers,
   poems,
-  remoteActors,
+  remoteAccounts,
 } from "../../server/db/schema.ts";
 import { DELIVERY_DEFAULTS } from "../../server/fediverse/delivery.ts";
 import { actorKeyPairs } from "../../server/fediverse/keys.ts";
@@ -49,16 +49,16 @@ async function setUp(delayMs: number) {
   const actors = Array.from({ length: FOLLOWERS }, (_, n) => {
     const id = inboxes.inbox(`/users/reader${n}`);
     return {
-      id,
+      actorUrl: id,
       handle: `@reader${n}@localhost`,
       inbox: inboxes.inbox(`/users/reader${n}/inbox`),
       server: new URL(id).host,
     };
   });
-  await database.db.insert(remoteActors).values(actors);
+  await database.db.insert(remoteAccounts).values(actors);
   await database.db
     .insert(fediverseFollowers)
-    .values(actors.map(({ id }) => ({ actorId: id, followId: null })));
+    .values(actors.map(({ actorUrl }) => ({ actorId: actorUrl, followId: null })));
   // Due two seconds from now, while both instances run: nobody acts when it comes.
   await database.db.insert(poems).values({
     title: "Due while both run",

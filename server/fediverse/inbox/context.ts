@@ -1,17 +1,21 @@
 import type { InboxContext } from "@fedify/fedify";
 import { type Activity, type Actor, getActorHandle, isActor, type Recipient } from "@fedify/vocab";
-import { eq, getTableColumns, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
-import { remoteActors } from "../../db/schema.ts";
+import { remoteAccounts, users } from "../../db/schema.ts";
 import type { Logger } from "../../logger.ts";
-import type { FediverseVoiceService, RemoteAuthor } from "../../services/fediverse-voices.ts";
+import {
+  type FediverseVoiceService,
+  type RemoteAuthor,
+  storedAccountColumns,
+} from "../../services/fediverse-voices.ts";
 import { isBlocked, isBlockedColumn, serverOf } from "../blocks.ts";
 import { saveRemoteActor } from "../followers.ts";
 
 /**
  * What every inbox handler works with (docs/decisions/045-federation-layer.md). Each activity
  * type has its own file beside this one; each first learns who sent it (their actor document,
- * fetched through Fedify and kept in `remote_actors`) and drops it when the poet blocked them.
+ * fetched through Fedify and kept in `remote_accounts`) and drops it when the poet blocked them.
  * What a reply, a like or a boost becomes on the site is the voices service's to decide.
  */
 
@@ -42,14 +46,22 @@ export interface InboxDeps {
 }
 
 /**
- * What the site read of an actor and whether the poet blocked their account or server, in one
- * prepared statement: read on every inbound activity.
+ * What the site keeps of an actor's account (its voices' part included, so they need not read it
+ * again) and whether the poet blocked their account or server, in one prepared statement: read
+ * on every inbound activity.
  */
 export function prepareSenderRead(db: Database) {
   const read = db
-    .select({ ...getTableColumns(remoteActors), blocked: isBlockedColumn(db) })
-    .from(remoteActors)
-    .where(eq(remoteActors.id, sql.placeholder("actorUrl")))
+    .select({
+      ...storedAccountColumns,
+      inbox: remoteAccounts.inbox,
+      sharedInbox: remoteAccounts.sharedInbox,
+      updatedAt: remoteAccounts.updatedAt,
+      blocked: isBlockedColumn(db),
+    })
+    .from(remoteAccounts)
+    .leftJoin(users, eq(users.id, remoteAccounts.userId))
+    .where(eq(remoteAccounts.actorUrl, sql.placeholder("actorUrl")))
     .prepare("fediverse_known_sender");
   return async (actorId: URL) => {
     const [row] = await read.execute({ actorUrl: actorId.href, server: serverOf(actorId) });
@@ -85,20 +97,23 @@ export async function senderOf(
   // whether the poet blocked them; an actor not read before is looked up in the blocks alone.
   const known = options.isRefreshed ? undefined : await deps.knownSender(actorId);
   if (known ? known.blocked : await isBlocked(deps.db, actorId)) return null;
-  if (known && Date.now() - known.updatedAt.getTime() < ACTOR_FRESH_MS) {
+  // An account whose document was never kept (no inbox) is read now.
+  if (known?.inbox && Date.now() - known.updatedAt.getTime() < ACTOR_FRESH_MS) {
+    const { inbox, sharedInbox, updatedAt: _, blocked: __, ...stored } = known;
     return {
       recipient: {
         id: actorId,
-        inboxId: new URL(known.inbox),
-        endpoints: known.sharedInbox ? { sharedInbox: new URL(known.sharedInbox) } : null,
+        inboxId: new URL(inbox),
+        endpoints: sharedInbox ? { sharedInbox: new URL(sharedInbox) } : null,
       },
       author: {
-        actorUrl: known.id,
+        actorUrl: actorId.href,
         handle: known.handle,
         name: known.name,
         avatarUrl: known.avatarUrl,
         profileUrl: known.profileUrl,
         server: known.server,
+        stored,
       },
     };
   }
@@ -128,7 +143,7 @@ export async function senderOf(
     server,
   };
   await saveRemoteActor(deps.db, {
-    id: author.actorUrl,
+    actorUrl: author.actorUrl,
     handle: author.handle,
     name: author.name,
     avatarUrl: author.avatarUrl,
