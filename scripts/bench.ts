@@ -64,6 +64,72 @@ async function measure(
   };
 }
 
+/** Chapbooks queued at once for the row measured during their builds. */
+const CHAPBOOKS_DURING = Number(process.env.BENCH_CHAPBOOKS ?? 24);
+/** As many poems as the chapbook's target is set for (docs/product/chapbook.md). */
+const CHAPBOOK_POEMS = 60;
+const CHAPBOOK_ROW = "poem page (anonymous), chapbooks building";
+const chapbookTarget = (row: Row | undefined) =>
+  atLeast(`${CHAPBOOK_ROW} ≥ 0.5 × raw req/s`, row?.ratioToRaw ?? 0, 0.5);
+
+/**
+ * The cached poem page while chapbooks are made (docs/product/chapbook.md: a build never blocks a
+ * page). The site gets poems up to 60, then CHAPBOOKS_DURING chapbooks of all 60 are queued at
+ * once, each a build of its PDF and EPUB in the worker thread, one after another; the page is
+ * measured meanwhile. It prints how many builds were still to come when the row ended: none left
+ * means the builds did not last the whole row, and BENCH_CHAPBOOKS should be raised.
+ */
+async function measureDuringChapbookBuilds(appUrl: string, adminCookie: string): Promise<Row> {
+  const headers = { Cookie: adminCookie, Origin: appUrl, "Content-Type": "application/json" };
+  const call = async <T>(method: string, route: string, body?: unknown): Promise<T> => {
+    const response = await fetch(`${appUrl}${route}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!response.ok) {
+      throw new Error(`${method} ${route} answered ${response.status}: ${await response.text()}`);
+    }
+    return (await response.json()) as T;
+  };
+  const poems = await call<{ id: number; tags: { id: number }[] }[]>("GET", "/api/admin/poems");
+  const poemIds = poems.map(({ id }) => id);
+  const tagIds = poems[0]?.tags.slice(0, 1).map(({ id }) => id) ?? [];
+  for (let n = poemIds.length; n < CHAPBOOK_POEMS; n++) {
+    const made = await call<{ id: number }>("POST", "/api/admin/poems", {
+      title: `For the chapbook ${n}`,
+      slug: `for-the-chapbook-${n}`,
+      stanzas: ["a line for the book / and its turn", "the second stanza / and its close"],
+      tagIds,
+    });
+    poemIds.push(made.id);
+  }
+  const url = `${appUrl}/poetry/${POEM}`;
+  await autocannon({ url, connections: CONNECTIONS, duration: WARM_UP_SECONDS });
+  for (let n = 0; n < CHAPBOOKS_DURING; n++) {
+    await call("POST", "/api/admin/chapbooks", {
+      title: `Sixty Small Fires ${n + 1}`,
+      poemIds: poemIds.slice(0, CHAPBOOK_POEMS),
+      trim: "5.5x8.5",
+      downloadable: false,
+      withReadings: true,
+    });
+  }
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS });
+  const chapbooks = await call<{ build: { state: string } }[]>("GET", "/api/admin/chapbooks");
+  const waiting = chapbooks.filter(({ build }) => build.state !== "ready").length;
+  process.stdout.write(
+    `bench: ${waiting} of ${CHAPBOOKS_DURING} chapbooks were not made yet when the row ended\n`,
+  );
+  return {
+    name: CHAPBOOK_ROW,
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx + result.errors,
+  };
+}
+
 /** scripts/raw-server.ts answering `body`; resolves with its URL and a way to stop it. */
 async function startRawServer(body: Buffer): Promise<{ url: string; stop(): void }> {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ev-bench-")), "page.html");
@@ -322,6 +388,27 @@ if (process.env.BENCH_ONLY === "counting") {
   }
   process.exit(0);
 }
+/** BENCH_ONLY=chapbook: the cached poem page idle and while chapbooks are made, beside raw. */
+if (process.env.BENCH_ONLY === "chapbook") {
+  const server = await startServer(serverEnv);
+  const page = await fetch(`${server.url}/poetry/${POEM}`);
+  const ceiling = await startRawServer(Buffer.from(await page.arrayBuffer()));
+  try {
+    const link = await server.cli("login-link", "bench-poet@example.com", "--admin");
+    const adminCookie = await signInWithLink(link.stdout.trim());
+    const rows = [await measure("raw node:http (poem page bytes)", ceiling.url)];
+    rows.push(await measure("poem page (anonymous)", `${server.url}/poetry/${POEM}`));
+    rows.push(await measureDuringChapbookBuilds(server.url, adminCookie));
+    rows.push(await measure("raw node:http, again at the end", ceiling.url));
+    withRatios(rows);
+    printRows(rows, "embedded database");
+    printTargets([chapbookTarget(rows.find((row) => row.name === CHAPBOOK_ROW))]);
+  } finally {
+    ceiling.stop();
+    await server.stop();
+  }
+  process.exit(0);
+}
 const app = await startServer(serverEnv).catch((error: Error) => {
   process.stderr.write(`bench: the server could not start: ${error.message.split("\n")[0]}\n`);
   process.exit(1);
@@ -387,6 +474,7 @@ try {
   ] as const) {
     rows.push(await measure(name, `${app.url}${route}`, { headers: { Cookie: sessionCookie } }));
   }
+  rows.push(await measureDuringChapbookBuilds(app.url, adminCookie));
   rows.push(await measureVisits(app.url, cookie));
   rows.push(...(await measureCounting(app, notCounting)));
   rows.push(...(await measureWrites(app, await signInReaders(app, spikeReaders), "embedded")));
@@ -442,6 +530,7 @@ try {
       atMost(`${name} p99 ≤ 100 ms`, measured.p99Ms, 100),
     );
   }
+  targets.push(chapbookTarget(row(CHAPBOOK_ROW)));
   targets.push(...countingTargets(row));
   printTargets(targets);
 
