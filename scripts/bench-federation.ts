@@ -13,8 +13,8 @@ import { createPoem, ensureTags } from "../tests/helpers/factories.ts";
 import { startServer } from "../tests/helpers/server.ts";
 
 /**
- * `npm run bench:federation` (README.md, Performance), on the production build and the embedded
- * database:
+ * `npm run bench:federation` (docs/product/performance.md), on the production build and the
+ * embedded database:
  * - Outbound: one poem saved published fans out to BENCH_INBOXES (2,000) followers, each on its
  *   own shared inbox of a loopback sink in its own process (scripts/inbox-sink.ts, 202 to all),
  *   signed; timed from the save until every inbox has it, and every inbox must have it once.
