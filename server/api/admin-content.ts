@@ -9,7 +9,7 @@ import type { Services } from "../services/index.ts";
  * delete; the schemas' messages on 400, 404 for unknown ids, 409 for taken slugs and names.
  */
 export function adminContentRoutes(services: Services) {
-  const { contentAdmin, fediverseVoices, guestSubmissions, recentlyDeleted } = services;
+  const { contentAdmin, fediverseReactions, guestSubmissions, recentlyDeleted } = services;
   return (
     routesAt<AdminEnv>("/api/admin")
       .call(endpoints.listAdminPoems, (_input, c) => contentAdmin.listPoems(c.var.admin))
@@ -77,7 +77,7 @@ export function adminContentRoutes(services: Services) {
         await contentAdmin.moveWhisper(c.var.admin, params.id, body.stanzaIndex);
         return { message: `Whisper moved to stanza ${body.stanzaIndex + 1}` };
       })
-      .call(endpoints.listFediverseReactions, (_input, c) => fediverseVoices.reactions(c.var.admin))
+      .call(endpoints.listFediverseReactions, (_input, c) => fediverseReactions.reactions(c.var.admin))
       .call(endpoints.listGuestSubmissions, (_input, c) =>
         guestSubmissions.listSubmissions(c.var.admin),
       )

@@ -39,7 +39,7 @@ import type { SiteSettingsService } from "../services/site-settings.ts";
 import { serverBlockCheck } from "./blocks.ts";
 import { followerCount } from "./followers.ts";
 import { onAnnounce } from "./inbox/announce.ts";
-import { type FediverseVoices, type InboxDeps, prepareSenderRead } from "./inbox/context.ts";
+import { type InboxReactions, type InboxDeps, prepareSenderRead } from "./inbox/context.ts";
 import { onCreate } from "./inbox/create.ts";
 import { onDelete } from "./inbox/delete.ts";
 import { onFollow } from "./inbox/follow.ts";
@@ -50,7 +50,7 @@ import { actorKeyPairs } from "./keys.ts";
 import { knownKeyCheck } from "./known-keys.ts";
 import { createKvStore } from "./kv-store.ts";
 import { createMessageQueue } from "./message-queue.ts";
-import { type ObjectAudience, poemArticle } from "./objects.ts";
+import { type ObjectAddressing, poemArticle } from "./objects.ts";
 import { sentCreateIds } from "./publishing.ts";
 import { rememberPublicKeys } from "./remembered-keys.ts";
 
@@ -80,7 +80,7 @@ export interface FediverseDeps {
   now: () => Date;
   poems: PoemService;
   siteSettings: SiteSettingsService;
-  voices: FediverseVoices;
+  reactions: InboxReactions;
   /** Told of each new follower (insights read their servers again). */
   onFollower?: () => Promise<void>;
 }
@@ -143,7 +143,7 @@ export function createFediverse(deps: FediverseDeps) {
   });
 
   const actorUrl = () => new URL(FEDIVERSE_PATHS.actor.replace("{identifier}", handle), publicUrl);
-  const audience = (): ObjectAudience => ({
+  const addressing = (): ObjectAddressing => ({
     publicUrl,
     actorUrl: actorUrl(),
     followersUrl: new URL(FEDIVERSE_PATHS.followers.replace("{identifier}", handle), publicUrl),
@@ -193,7 +193,7 @@ export function createFediverse(deps: FediverseDeps) {
       if (identifier !== handle || cursor === null) return null;
       const offset = /^\d{1,9}$/.test(cursor) ? Number(cursor) : 0;
       const page = await deps.poems.listPoems({ limit: OUTBOX_PAGE_SIZE + 1, offset });
-      const objects = audience();
+      const objects = addressing();
       const shown = page.slice(0, OUTBOX_PAGE_SIZE);
       // The Create followers were sent keeps its id here; a poem sent to nobody has its own.
       const sent = await sentCreateIds(
@@ -244,7 +244,7 @@ export function createFediverse(deps: FediverseDeps) {
     logger,
     publicUrl,
     handle,
-    voices: deps.voices,
+    reactions: deps.reactions,
     knownSender: prepareSenderRead(db),
     onFollower: deps.onFollower,
   };
@@ -310,7 +310,7 @@ export function createFediverse(deps: FediverseDeps) {
     federation,
     queue,
     kv,
-    audience,
+    addressing,
     actorUrl,
     signingKeys,
     /** Expands the ActivityStreams contexts from Fedify's preloaded copies, never the network. */

@@ -14,7 +14,7 @@ import { poemSummary, stanzaHtml, verseLines } from "./verse.ts";
  */
 
 /** Who the objects are from and to whom they go: the site's actor and its followers. */
-export interface ObjectAudience {
+export interface ObjectAddressing {
   publicUrl: URL;
   actorUrl: URL;
   followersUrl: URL;
@@ -86,28 +86,28 @@ function poemPicture(publicUrl: URL, poem: FederatedPoem): Image | null {
  * 064: Mastodon composes an Article's status from name, summary and url, never its content), the
  * whole poem as `content`, the cover (or stanza card) both as `image` and as an attachment.
  */
-export function poemArticle(audience: ObjectAudience, poem: FederatedPoem): Article {
-  const id = poemObjectUrl(audience.publicUrl, poem.slug);
-  const picture = poemPicture(audience.publicUrl, poem);
+export function poemArticle(addressing: ObjectAddressing, poem: FederatedPoem): Article {
+  const id = poemObjectUrl(addressing.publicUrl, poem.slug);
+  const picture = poemPicture(addressing.publicUrl, poem);
   return new Article({
     id,
     url: id,
-    attribution: audience.actorUrl,
+    attribution: addressing.actorUrl,
     name: poem.title,
     summary: poemSummary(poem.stanzas),
-    content: poemContentHtml(audience.publicUrl, poem),
+    content: poemContentHtml(addressing.publicUrl, poem),
     mediaType: "text/html",
     image: picture,
     attachments: picture ? [picture] : [],
     tags: poem.tags.map(
       (tag) =>
         new Hashtag({
-          href: new URL(`/themes/${encodeURIComponent(tagSlug(tag.name))}`, audience.publicUrl),
+          href: new URL(`/themes/${encodeURIComponent(tagSlug(tag.name))}`, addressing.publicUrl),
           name: `#${tag.name.replace(/\s+/g, "")}`,
         }),
     ),
     to: PUBLIC_COLLECTION,
-    cc: audience.followersUrl,
+    cc: addressing.followersUrl,
     published: instant(poem.publishAt),
     updated: poem.updatedAt > poem.publishAt ? instant(poem.updatedAt) : null,
   });
@@ -129,17 +129,17 @@ export interface StanzaReading {
  * media from `attachment` only, by `mediaType`, and describes it with `name`.
  */
 export function stanzaNote(
-  audience: ObjectAudience,
+  addressing: ObjectAddressing,
   poem: FederatedPoem,
   index: number,
   reading: StanzaReading | null = null,
 ): Note {
-  const id = stanzaObjectUrl(audience.publicUrl, poem.slug, index);
-  const poemUrl = poemObjectUrl(audience.publicUrl, poem.slug);
+  const id = stanzaObjectUrl(addressing.publicUrl, poem.slug, index);
+  const poemUrl = poemObjectUrl(addressing.publicUrl, poem.slug);
   return new Note({
     id,
     url: id,
-    attribution: audience.actorUrl,
+    attribution: addressing.actorUrl,
     content: `<p>${stanzaHtml(poem.stanzas[index] ?? "")}</p>`,
     mediaType: "text/html",
     replyTarget: poemUrl,
@@ -157,7 +157,7 @@ export function stanzaNote(
         ]
       : [],
     to: PUBLIC_COLLECTION,
-    cc: audience.followersUrl,
+    cc: addressing.followersUrl,
     published: instant(poem.publishAt),
   });
 }

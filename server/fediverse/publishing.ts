@@ -12,7 +12,7 @@ import type { ServiceDeps } from "../services/deps.ts";
 import { poemColumns, withTags } from "../services/poems.ts";
 import { type DeliverySigner, enqueueActivity } from "./delivery.ts";
 import { poemObjectUrl } from "./object-urls.ts";
-import { type ObjectAudience, poemArticle } from "./objects.ts";
+import { type ObjectAddressing, poemArticle } from "./objects.ts";
 
 /**
  * How long after a delete the Delete waits. The admin's Undo lives in the delete's toast
@@ -27,7 +27,7 @@ const POEM_LOCK_CLASS = 4735;
 
 /** Who sends, and with which keys (the actor's, shared by every instance). */
 export interface PublishingIdentity {
-  audience: ObjectAudience;
+  addressing: ObjectAddressing;
   /** The Ed25519 key for the object integrity proof each activity carries. */
   proofSigner: DeliverySigner | null;
   /** Expands JSON-LD contexts from Fedify's preloaded copies, never the network. */
@@ -184,9 +184,9 @@ export function createFediversePublishing(
     activities: { type: "Create" | "Update" | "Delete"; activity: Activity }[];
     state: typeof fediversePoemState.$inferInsert;
   }> {
-    const { audience } = identity;
+    const { addressing } = identity;
     const activityUrl = (objectId: string) => new URL(`${objectId}#activity-${randomUUID()}`);
-    const envelope = { actor: audience.actorUrl, to: PUBLIC_COLLECTION, cc: audience.followersUrl };
+    const envelope = { actor: addressing.actorUrl, to: PUBLIC_COLLECTION, cc: addressing.followersUrl };
     // The Tombstone says when the poem was deleted; a poem withdrawn otherwise (unpublished,
     // given a new address, purged unseen) is gone as of now.
     const deletion = (objectId: string, deletedAt: Date | null) =>
@@ -216,7 +216,7 @@ export function createFediversePublishing(
     if (!row) throw new Error(`poem ${step.poemId} vanished while it was being federated`);
     const [poem] = await withTags(tx, [row], poemTags);
     if (!poem) throw new Error(`poem ${step.poemId} vanished while it was being federated`);
-    const article = poemArticle(audience, poem);
+    const article = poemArticle(addressing, poem);
     const objectId = poemObjectUrl(deps.config.publicUrl, poem.slug).href;
     const creation = new Create({
       ...envelope,

@@ -210,12 +210,12 @@ export function activityObjects(
       throw error;
     });
     if (!poem) return notFound();
-    const audience = fediverse.audience();
+    const addressing = fediverse.addressing();
     let object: ReturnType<typeof poemArticle> | ReturnType<typeof stanzaNote>;
-    if (named.stanzaIndex === null) object = poemArticle(audience, poem);
+    if (named.stanzaIndex === null) object = poemArticle(addressing, poem);
     else if (named.stanzaIndex < poem.stanzas.length) {
       object = stanzaNote(
-        audience,
+        addressing,
         poem,
         named.stanzaIndex,
         await stanzaReading(poem, named.stanzaIndex),

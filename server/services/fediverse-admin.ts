@@ -15,7 +15,7 @@ import {
   removeFollowers,
   removeFollowersOnServer,
 } from "../fediverse/followers.ts";
-import type { FediverseVoices } from "../fediverse/inbox/context.ts";
+import type { InboxReactions } from "../fediverse/inbox/context.ts";
 import type { AdminActor } from "./actor.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { notFound, ServiceError } from "./errors.ts";
@@ -30,9 +30,9 @@ const DOMAIN = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*
  */
 export function createFediverseAdminService({
   db,
-  voices,
+  reactions,
   fediverse,
-}: ServiceDeps & { voices: FediverseVoices; fediverse: Fediverse }) {
+}: ServiceDeps & { reactions: InboxReactions; fediverse: Fediverse }) {
   const badTarget = () =>
     new ServiceError(400, BLOCK_TARGET_MESSAGE, { target: [BLOCK_TARGET_MESSAGE] });
 
@@ -100,13 +100,13 @@ export function createFediverseAdminService({
         const server = given.toLowerCase();
         const block = await addBlock(db, "server", server);
         await removeFollowersOnServer(db, server);
-        await voices.hideWhispersOf({ server });
+        await reactions.hideWhispersOf({ server });
         return block;
       }
       const actorUrl = await actorIdOf(given);
       const block = await addBlock(db, "account", actorUrl);
       await removeFollowers(db, [actorUrl]);
-      await voices.hideWhispersOf({ actorUrl });
+      await reactions.hideWhispersOf({ actorUrl });
       return block;
     },
 

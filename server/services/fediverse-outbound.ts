@@ -7,7 +7,7 @@ import {
 } from "../fediverse/delivery.ts";
 import type { SigningKeys } from "../fediverse/federation.ts";
 import { followerInboxes } from "../fediverse/followers.ts";
-import type { ObjectAudience } from "../fediverse/objects.ts";
+import type { ObjectAddressing } from "../fediverse/objects.ts";
 import {
   createFediversePublishing,
   type FediversePublishingOptions,
@@ -26,7 +26,7 @@ export function createFediverseOutbound(
   deps: ServiceDeps & {
     contentChanges: ContentChanges;
     /** The site actor and its followers collection (server/fediverse/federation.ts). */
-    audience: () => ObjectAudience;
+    addressing: () => ObjectAddressing;
     /** Expands JSON-LD contexts from Fedify's preloaded copies, never the network. */
     contextLoader: DocumentLoader;
     /** The actor's keys under the ids its document publishes (server/fediverse/federation.ts). */
@@ -45,7 +45,7 @@ export function createFediverseOutbound(
   const publishing = createFediversePublishing({
     ...deps,
     identity: async () => ({
-      audience: deps.audience(),
+      addressing: deps.addressing(),
       proofSigner: (await deps.signingKeys()).proof,
       contextLoader: deps.contextLoader,
     }),

@@ -21,7 +21,7 @@ import { createDigestSender, type DigestSenderOptions } from "./digest-sender.ts
 import { createEmberService } from "./embers.ts";
 import { createFediverseAdminService } from "./fediverse-admin.ts";
 import { createFediverseOutbound } from "./fediverse-outbound.ts";
-import { createFediverseVoiceService } from "./fediverse-voices.ts";
+import { createFediverseReactionService } from "./fediverse-reactions.ts";
 import { createGuestSubmissionService } from "./guest-submissions.ts";
 import { createGuestVoiceService } from "./guest-voices.ts";
 import { createHealthService } from "./health.ts";
@@ -101,19 +101,19 @@ export function createServices(
   contentChanges.onChange(() => insights.contentChanged());
   const recentlyDeleted = createRecentlyDeletedService({ ...deps, contentChanges });
   const accounts = createAccountService({ ...deps, mailSite, rateLimiter, secret });
-  const fediverseVoices = createFediverseVoiceService({ ...deps, interactions });
+  const fediverseReactions = createFediverseReactionService({ ...deps, interactions });
   const fediverse = createFediverse({
     ...deps,
     poems,
     siteSettings,
-    voices: fediverseVoices,
+    reactions: fediverseReactions,
     // A new follower's server is a fediverse source at once, not at the next periodic read.
     onFollower: () => insights.refreshFollowerHosts(),
   });
   const fediverseOutbound = createFediverseOutbound({
     ...deps,
     contentChanges,
-    audience: fediverse.audience,
+    addressing: fediverse.addressing,
     contextLoader: fediverse.contextLoader,
     signingKeys: fediverse.signingKeys,
     deliveryOptions: deps.fediverseDeliveryOptions,
@@ -143,9 +143,9 @@ export function createServices(
     guestSubmissions: createGuestSubmissionService({ ...deps, rateLimiter }),
     guestVoices: createGuestVoiceService({ ...deps, mailSite, contentChanges }),
     interactions,
-    fediverseVoices,
+    fediverseReactions,
     fediverse,
-    fediverseAdmin: createFediverseAdminService({ ...deps, voices: fediverseVoices, fediverse }),
+    fediverseAdmin: createFediverseAdminService({ ...deps, reactions: fediverseReactions, fediverse }),
     insights,
     sitemap: createSitemapService(deps),
     search: createSearchService(deps),

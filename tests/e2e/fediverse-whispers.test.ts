@@ -42,7 +42,7 @@ const ADA = {
 const POST_URL = "https://elsewhere.example/@ada/1001";
 
 /**
- * Hands a reply, a like and a boost to the site's fediverse voices service, as the inbox does once
+ * Hands a reply, a like and a boost to the site's fediverse reactions service, as the inbox does once
  * it verified them.
  */
 async function receiveFromAda() {
@@ -58,21 +58,21 @@ async function receiveFromAda() {
   const handle = await openDatabaseFor(config);
   const mailer = createMailer(config, logger);
   try {
-    const { fediverseVoices } = createServices({ db: handle.db, config, logger, handle, mailer });
+    const { fediverseReactions } = createServices({ db: handle.db, config, logger, handle, mailer });
     const poem = poemObjectUrl(config.publicUrl, SLUG).href;
     return [
-      await fediverseVoices.receiveReply(ADA, {
+      await fediverseReactions.receiveReply(ADA, {
         noteId: "https://elsewhere.example/users/ada/statuses/1001",
         url: POST_URL,
         inReplyTo: poem,
         contentHtml: `<p><span class="h-card"><a href="${site.server.url}/@poet" class="u-url mention">@<span>poet</span></a></span> Every chair is a different chair &lt;script&gt;alert(1)&lt;/script&gt;</p><p>and mine rocks.</p><script>alert(2)</script>`,
         published: new Date(),
       }),
-      await fediverseVoices.receiveLike(ADA, {
+      await fediverseReactions.receiveLike(ADA, {
         activityId: "https://elsewhere.example/users/ada#likes/1",
         object: poem,
       }),
-      await fediverseVoices.receiveAnnounce(ADA, {
+      await fediverseReactions.receiveAnnounce(ADA, {
         activityId: "https://elsewhere.example/users/ada/statuses/1002/activity",
         object: poem,
       }),

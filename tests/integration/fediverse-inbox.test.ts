@@ -18,7 +18,7 @@ type Document = Record<string, unknown>;
 
 /**
  * What other servers send the site (docs/product/fediverse.md): replies to a stanza or a poem,
- * likes, boosts and their Undo, through the voices service; a reply to a reply ignored; blocks;
+ * likes, boosts and their Undo, through the reactions service; a reply to a reply ignored; blocks;
  * the inbox's size cap. And what they find at a poem's and a stanza's address.
  */
 describe.each(drivers)("fediverse inbox on %s", (driver) => {

@@ -318,7 +318,7 @@ describe.each(drivers)("insights (%s)", (driver) => {
     };
     const poemId = poemObjectUrl(t.config.publicUrl, "five-stanzas").href;
     const stanzaId = stanzaObjectUrl(t.config.publicUrl, "five-stanzas", 1).href;
-    const voices = t.services.fediverseVoices;
+    const voices = t.services.fediverseReactions;
     const before = await poemView();
     expect(before.fediverse).toEqual({ likes: 0, boosts: 0, replies: 0 });
     expect(

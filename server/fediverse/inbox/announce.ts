@@ -9,7 +9,7 @@ export function onAnnounce(deps: InboxDeps) {
     if (!announce.id || !object || !readPoemObjectUrl(deps.publicUrl, object.href)) return;
     const sender = await senderOf(deps, ctx, announce);
     if (!sender) return;
-    await deps.voices.receiveAnnounce(sender.author, {
+    await deps.reactions.receiveAnnounce(sender.author, {
       activityId: announce.id.href,
       object: object.href,
     });

@@ -5,10 +5,10 @@ import type { Database } from "../../db/client.ts";
 import { remoteAccounts, users } from "../../db/schema.ts";
 import type { Logger } from "../../logger.ts";
 import {
-  type FediverseVoiceService,
+  type FediverseReactionService,
   type RemoteAuthor,
   storedAccountColumns,
-} from "../../services/fediverse-voices.ts";
+} from "../../services/fediverse-reactions.ts";
 import { isBlocked, isBlockedColumn, serverOf } from "../blocks.ts";
 import { saveRemoteActor } from "../followers.ts";
 
@@ -16,12 +16,12 @@ import { saveRemoteActor } from "../followers.ts";
  * What every inbox handler works with (docs/decisions/045-federation-layer.md). Each activity
  * type has its own file beside this one; each first learns who sent it (their actor document,
  * fetched through Fedify and kept in `remote_accounts`) and drops it when the poet blocked them.
- * What a reply, a like or a boost becomes on the site is the voices service's to decide.
+ * What a reply, a like or a boost becomes on the site is the reactions service's to decide.
  */
 
-/** What replies, likes and boosts become on the site: the voices service's part. */
-export type FediverseVoices = Pick<
-  FediverseVoiceService,
+/** What replies, likes and boosts become on the site: the reactions service's part. */
+export type InboxReactions = Pick<
+  FediverseReactionService,
   | "receiveReply"
   | "updateReply"
   | "deleteReply"
@@ -38,7 +38,7 @@ export interface InboxDeps {
   publicUrl: URL;
   /** The site actor's identifier (FEDIVERSE_HANDLE). */
   handle: string;
-  voices: FediverseVoices;
+  reactions: InboxReactions;
   /** What the site knows of a sender, and whether the poet blocked them (prepareSenderRead). */
   knownSender: ReturnType<typeof prepareSenderRead>;
   /** Told of each new follower, so insights count their server as the fediverse at once. */
@@ -46,9 +46,9 @@ export interface InboxDeps {
 }
 
 /**
- * What the site keeps of an actor's account (its voices' part included, so they need not read it
- * again) and whether the poet blocked their account or server, in one prepared statement: read
- * on every inbound activity.
+ * What the site keeps of an actor's account (the reactions service's part included, so it need
+ * not read it again) and whether the poet blocked their account or server, in one prepared
+ * statement: read on every inbound activity.
  */
 export function prepareSenderRead(db: Database) {
   const read = db

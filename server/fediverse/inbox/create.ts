@@ -17,7 +17,7 @@ export function onCreate(deps: InboxDeps) {
     const sender = await senderOf(deps, ctx, create);
     if (!sender) return;
     const url = note.url instanceof URL ? note.url.href : (note.url?.href?.href ?? null);
-    await deps.voices.receiveReply(sender.author, {
+    await deps.reactions.receiveReply(sender.author, {
       noteId: note.id.href,
       url,
       inReplyTo: inReplyTo.href,

@@ -4,7 +4,7 @@ import type { Context, InboxDeps } from "./context.ts";
 
 /**
  * A deleted reply takes its whisper with it. A deleted account (the actor deleting itself) stops
- * following. Only the sender's own things are touched: the voices service matches the note's id
+ * following. Only the sender's own things are touched: the reactions service matches the note's id
  * with the actor that wrote it.
  */
 export function onDelete(deps: InboxDeps) {
@@ -16,6 +16,6 @@ export function onDelete(deps: InboxDeps) {
       await removeFollowers(deps.db, [actorId.href]);
       return;
     }
-    await deps.voices.deleteReply(actorId.href, objectId.href);
+    await deps.reactions.deleteReply(actorId.href, objectId.href);
   };
 }

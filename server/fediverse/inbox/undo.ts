@@ -33,18 +33,18 @@ export function onUndo(deps: InboxDeps) {
     if (undone instanceof Follow) {
       await removeFollowers(deps.db, [actorId.href]);
     } else if (undone instanceof Like) {
-      await deps.voices.undoLike(actorId.href, {
+      await deps.reactions.undoLike(actorId.href, {
         activityId,
         object: undone.objectId?.href ?? null,
       });
     } else if (undone instanceof Announce) {
-      await deps.voices.undoAnnounce(actorId.href, {
+      await deps.reactions.undoAnnounce(actorId.href, {
         activityId,
         object: undone.objectId?.href ?? null,
       });
     } else if (undone === null && activityId) {
-      await deps.voices.undoLike(actorId.href, { activityId, object: null });
-      await deps.voices.undoAnnounce(actorId.href, { activityId, object: null });
+      await deps.reactions.undoLike(actorId.href, { activityId, object: null });
+      await deps.reactions.undoAnnounce(actorId.href, { activityId, object: null });
     }
   };
 }

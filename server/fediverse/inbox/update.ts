@@ -18,7 +18,7 @@ export function onUpdate(deps: InboxDeps) {
     if (!(object instanceof Note) || object.attributionId?.href !== update.actorId?.href) return;
     const sender = await senderOf(deps, ctx, update);
     if (!sender) return;
-    await deps.voices.updateReply(sender.author, {
+    await deps.reactions.updateReply(sender.author, {
       noteId: object.id.href,
       contentHtml: object.content?.toString() ?? "",
     });

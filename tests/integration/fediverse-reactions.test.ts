@@ -11,7 +11,7 @@ import {
   whispers,
 } from "../../server/db/schema.ts";
 import { poemObjectUrl, stanzaObjectUrl } from "../../server/fediverse/object-urls.ts";
-import type { RemoteAuthor } from "../../server/services/fediverse-voices.ts";
+import type { RemoteAuthor } from "../../server/services/fediverse-reactions.ts";
 import { api } from "../helpers/api.ts";
 import { drivers } from "../helpers/database.ts";
 import { createPoem } from "../helpers/factories.ts";
@@ -20,7 +20,7 @@ import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 
 /**
  * Replies, likes and boosts from the fediverse as the inbox hands them on, verified, to the
- * fediverse voices service (docs/decisions/046-fediverse-voices.md), and what readers and the
+ * fediverse reactions service (docs/decisions/046-fediverse-voices.md), and what readers and the
  * poet then see through the API.
  */
 
@@ -50,7 +50,7 @@ function reply(inReplyTo: string, words: string, from: RemoteAuthor = ada) {
   };
 }
 
-describe.each(drivers)("fediverse voices on %s", (driver) => {
+describe.each(drivers)("fediverse reactions on %s", (driver) => {
   let t: TestApp;
   let poet: string;
   let reader: string;
@@ -106,7 +106,7 @@ describe.each(drivers)("fediverse voices on %s", (driver) => {
   describe("replies", () => {
     it("become a hidden whisper on the stanza answered, marked from the fediverse, shown with its author once approved", async () => {
       const note = reply(stanzaId("river", 1), "The second stanza stays with me.");
-      expect(await t.services.fediverseVoices.receiveReply(ada, note)).toBe("stored");
+      expect(await t.services.fediverseReactions.receiveReply(ada, note)).toBe("stored");
       // Held for the poet: readers see nothing yet.
       expect(await shown("river", 1)).toEqual([]);
       const [held] = await moderated();
@@ -152,7 +152,7 @@ describe.each(drivers)("fediverse voices on %s", (driver) => {
     });
 
     it("to the poem land on its first stanza; a reader's own whisper has no fediverse origin", async () => {
-      await t.services.fediverseVoices.receiveReply(ada, reply(poemId("river"), "The whole poem."));
+      await t.services.fediverseReactions.receiveReply(ada, reply(poemId("river"), "The whole poem."));
       await api(t.app, "POST", "/api/poems/river/whispers", {
         body: { stanzaIndex: 0, body: "Mine." },
         cookie: reader,
@@ -182,12 +182,12 @@ describe.each(drivers)("fediverse voices on %s", (driver) => {
         "https://elsewhere.example/users/ben/statuses/1",
         "http://localhost:3000/books/river",
       ]) {
-        expect(await t.services.fediverseVoices.receiveReply(ada, reply(target, "Hello"))).toBe(
+        expect(await t.services.fediverseReactions.receiveReply(ada, reply(target, "Hello"))).toBe(
           "ignored",
         );
       }
       // Only the mention, no words.
-      expect(await t.services.fediverseVoices.receiveReply(ada, reply(poemId("river"), ""))).toBe(
+      expect(await t.services.fediverseReactions.receiveReply(ada, reply(poemId("river"), ""))).toBe(
         "ignored",
       );
       expect(await t.db.select().from(whispers)).toEqual([]);
@@ -195,8 +195,8 @@ describe.each(drivers)("fediverse voices on %s", (driver) => {
 
     it("store nothing twice when the same Create comes again", async () => {
       const note = reply(stanzaId("river", 2), "Once.");
-      expect(await t.services.fediverseVoices.receiveReply(ada, note)).toBe("stored");
-      expect(await t.services.fediverseVoices.receiveReply(ada, note)).toBe("stored");
+      expect(await t.services.fediverseReactions.receiveReply(ada, note)).toBe("stored");
+      expect(await t.services.fediverseReactions.receiveReply(ada, note)).toBe("stored");
       expect(await t.db.select().from(whispers)).toHaveLength(1);
       expect(await t.db.select().from(remoteAccounts)).toHaveLength(1);
     });
@@ -206,7 +206,7 @@ describe.each(drivers)("fediverse voices on %s", (driver) => {
         ...reply(stanzaId("river", 0), "&lt;script&gt;alert(1)&lt;/script&gt; <b>bold</b>"),
       };
       note.contentHtml += "<script>alert(2)</script>";
-      await t.services.fediverseVoices.receiveReply(ada, note);
+      await t.services.fediverseReactions.receiveReply(ada, note);
       const stored = await whisperByNote(note.noteId);
       expect(stored?.text).toBe("<script>alert(1)</script> bold");
       await approve(stored?.id ?? 0);
@@ -216,7 +216,7 @@ describe.each(drivers)("fediverse voices on %s", (driver) => {
     it("longer than 280 characters are kept whole for the poet and shown cut with the original post's link", async () => {
       const words = `${"A long answer, ".repeat(30)}the end.`;
       const note = reply(stanzaId("river", 0), words);
-      await t.services.fediverseVoices.receiveReply(ada, note);
+      await t.services.fediverseReactions.receiveReply(ada, note);
       const [held] = await moderated();
       expect(held?.text).toBe(words);
       expect(held?.fediverse?.isCut).toBe(true);
@@ -230,26 +230,26 @@ describe.each(drivers)("fediverse voices on %s", (driver) => {
 
     it("are edited by their author's Update (and wait for approval again) and removed by their Delete", async () => {
       const note = reply(stanzaId("river", 1), "First words.");
-      await t.services.fediverseVoices.receiveReply(ada, note);
+      await t.services.fediverseReactions.receiveReply(ada, note);
       const id = (await whisperByNote(note.noteId))?.id ?? 0;
       await approve(id);
       // Someone else cannot edit or delete it.
-      await t.services.fediverseVoices.updateReply(ben, {
+      await t.services.fediverseReactions.updateReply(ben, {
         noteId: note.noteId,
         contentHtml: "<p>Not mine</p>",
       });
-      await t.services.fediverseVoices.deleteReply(ben.actorUrl, note.noteId);
+      await t.services.fediverseReactions.deleteReply(ben.actorUrl, note.noteId);
       expect(await whisperByNote(note.noteId)).toMatchObject({
         text: "First words.",
         isApproved: true,
       });
       // The same words again change nothing.
-      await t.services.fediverseVoices.updateReply(ada, {
+      await t.services.fediverseReactions.updateReply(ada, {
         noteId: note.noteId,
         contentHtml: note.contentHtml,
       });
       expect((await whisperByNote(note.noteId))?.isApproved).toBe(true);
-      await t.services.fediverseVoices.updateReply(ada, {
+      await t.services.fediverseReactions.updateReply(ada, {
         noteId: note.noteId,
         contentHtml: "<p>Second thoughts.</p>",
       });
@@ -257,14 +257,14 @@ describe.each(drivers)("fediverse voices on %s", (driver) => {
         text: "Second thoughts.",
         isApproved: false,
       });
-      await t.services.fediverseVoices.deleteReply(ada.actorUrl, note.noteId);
+      await t.services.fediverseReactions.deleteReply(ada.actorUrl, note.noteId);
       expect(await whisperByNote(note.noteId)).toBeUndefined();
     });
 
     it("keep the author's details up to date, and store nothing from an author the poet blocked", async () => {
-      await t.services.fediverseVoices.receiveReply(ada, reply(poemId("river"), "Hi."));
+      await t.services.fediverseReactions.receiveReply(ada, reply(poemId("river"), "Hi."));
       const renamed = { ...ada, name: "Ada L." };
-      await t.services.fediverseVoices.receiveReply(renamed, reply(poemId("river"), "Again."));
+      await t.services.fediverseReactions.receiveReply(renamed, reply(poemId("river"), "Again."));
       const [details] = await t.db
         .select()
         .from(remoteAccounts)
@@ -282,10 +282,10 @@ describe.each(drivers)("fediverse voices on %s", (driver) => {
       });
       expect(block.status).toBe(200);
       expect(
-        await t.services.fediverseVoices.receiveReply(ada, reply(poemId("river"), "Blocked.")),
+        await t.services.fediverseReactions.receiveReply(ada, reply(poemId("river"), "Blocked.")),
       ).toBe("ignored");
       expect(
-        await t.services.fediverseVoices.receiveLike(ada, {
+        await t.services.fediverseReactions.receiveLike(ada, {
           activityId: "https://elsewhere.example/likes/blocked",
           object: poemId("river"),
         }),
@@ -300,7 +300,7 @@ describe.each(drivers)("fediverse voices on %s", (driver) => {
 
   describe("likes", () => {
     it("echo the whole poem or the stanza liked, once per remote actor, and Undo takes them back", async () => {
-      const voices = t.services.fediverseVoices;
+      const voices = t.services.fediverseReactions;
       expect(
         await voices.receiveLike(ada, { activityId: "https://e/likes/1", object: poemId("river") }),
       ).toBe("stored");
@@ -347,11 +347,11 @@ describe.each(drivers)("fediverse voices on %s", (driver) => {
     const results = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
         i % 2 === 0
-          ? t.services.fediverseVoices.receiveLike(dee, {
+          ? t.services.fediverseReactions.receiveLike(dee, {
               activityId: `https://e/likes/dee-${i}`,
               object: poemId("river"),
             })
-          : t.services.fediverseVoices.receiveReply(dee, reply(stanzaId("river", 0), `${i}`, dee)),
+          : t.services.fediverseReactions.receiveReply(dee, reply(stanzaId("river", 0), `${i}`, dee)),
       ),
     );
     expect(results).toEqual(Array(8).fill("stored"));
@@ -369,7 +369,7 @@ describe.each(drivers)("fediverse voices on %s", (driver) => {
 
   describe("boosts", () => {
     it("are counted per poem for the poet, once per remote actor, never as echoes, and Undo takes them back", async () => {
-      const voices = t.services.fediverseVoices;
+      const voices = t.services.fediverseReactions;
       await voices.receiveAnnounce(ada, {
         activityId: "https://e/boosts/1",
         object: poemId("river"),
@@ -415,7 +415,7 @@ describe.each(drivers)("fediverse voices on %s", (driver) => {
   });
 
   it("hides every whisper of one remote author, or of every author on one server", async () => {
-    const voices = t.services.fediverseVoices;
+    const voices = t.services.fediverseReactions;
     for (const from of [ada, ada, ben, cy]) {
       await voices.receiveReply(from, reply(stanzaId("river", 0), `From ${from.handle}`, from));
     }
@@ -430,7 +430,7 @@ describe.each(drivers)("fediverse voices on %s", (driver) => {
   });
 
   it("lets the poet move any whisper to another stanza of its poem", async () => {
-    await t.services.fediverseVoices.receiveReply(ada, reply(poemId("river"), "About stanza 3."));
+    await t.services.fediverseReactions.receiveReply(ada, reply(poemId("river"), "About stanza 3."));
     const [held] = await moderated();
     const move = (id: number, stanzaIndex: unknown, cookie = poet) =>
       api(t.app, "POST", `/api/admin/whispers/${id}/move`, { body: { stanzaIndex }, cookie });
@@ -447,7 +447,7 @@ describe.each(drivers)("fediverse voices on %s", (driver) => {
   });
 
   it("never signs a remote author in, whatever the way in", async () => {
-    await t.services.fediverseVoices.receiveReply(ada, reply(poemId("river"), "Hi."));
+    await t.services.fediverseReactions.receiveReply(ada, reply(poemId("river"), "Hi."));
     const [details] = await t.db
       .select({ userId: remoteAccounts.userId })
       .from(remoteAccounts)

@@ -32,7 +32,7 @@ export interface RemoteAuthor {
   stored?: StoredAccount;
 }
 
-/** A remote account's row as the voices read it, with whether the poet blocked its user. */
+/** A remote account's row as this service reads it, with whether the poet blocked its user. */
 export interface StoredAccount {
   id: number;
   /** Null until its first reply, like or boost. */
@@ -78,7 +78,7 @@ export const storedAccountColumns = {
  * an id that names nothing a reader may see now is ignored. The activities reach here already
  * verified: whose they are is the caller's word.
  */
-export function createFediverseVoiceService({
+export function createFediverseReactionService({
   db,
   config,
   now,
@@ -464,4 +464,4 @@ export function createFediverseVoiceService({
   };
 }
 
-export type FediverseVoiceService = ReturnType<typeof createFediverseVoiceService>;
+export type FediverseReactionService = ReturnType<typeof createFediverseReactionService>;
