@@ -77,7 +77,9 @@ export function adminContentRoutes(services: Services) {
         await contentAdmin.moveWhisper(c.var.admin, params.id, body.stanzaIndex);
         return { message: `Whisper moved to stanza ${body.stanzaIndex + 1}` };
       })
-      .call(endpoints.listFediverseReactions, (_input, c) => fediverseReactions.reactions(c.var.admin))
+      .call(endpoints.listFediverseReactions, (_input, c) =>
+        fediverseReactions.reactions(c.var.admin),
+      )
       .call(endpoints.listGuestSubmissions, (_input, c) =>
         guestSubmissions.listSubmissions(c.var.admin),
       )

@@ -39,7 +39,7 @@ import type { SiteSettingsService } from "../services/site-settings.ts";
 import { serverBlockCheck } from "./blocks.ts";
 import { followerCount } from "./followers.ts";
 import { onAnnounce } from "./inbox/announce.ts";
-import { type InboxReactions, type InboxDeps, prepareSenderRead } from "./inbox/context.ts";
+import { type InboxDeps, type InboxReactions, prepareSenderRead } from "./inbox/context.ts";
 import { onCreate } from "./inbox/create.ts";
 import { onDelete } from "./inbox/delete.ts";
 import { onFollow } from "./inbox/follow.ts";

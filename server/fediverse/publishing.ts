@@ -186,7 +186,11 @@ export function createFediversePublishing(
   }> {
     const { addressing } = identity;
     const activityUrl = (objectId: string) => new URL(`${objectId}#activity-${randomUUID()}`);
-    const envelope = { actor: addressing.actorUrl, to: PUBLIC_COLLECTION, cc: addressing.followersUrl };
+    const envelope = {
+      actor: addressing.actorUrl,
+      to: PUBLIC_COLLECTION,
+      cc: addressing.followersUrl,
+    };
     // The Tombstone says when the poem was deleted; a poem withdrawn otherwise (unpublished,
     // given a new address, purged unseen) is gone as of now.
     const deletion = (objectId: string, deletedAt: Date | null) =>

@@ -145,7 +145,11 @@ export function createServices(
     interactions,
     fediverseReactions,
     fediverse,
-    fediverseAdmin: createFediverseAdminService({ ...deps, reactions: fediverseReactions, fediverse }),
+    fediverseAdmin: createFediverseAdminService({
+      ...deps,
+      reactions: fediverseReactions,
+      fediverse,
+    }),
     insights,
     sitemap: createSitemapService(deps),
     search: createSearchService(deps),

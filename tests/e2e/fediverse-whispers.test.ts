@@ -58,7 +58,13 @@ async function receiveFromAda() {
   const handle = await openDatabaseFor(config);
   const mailer = createMailer(config, logger);
   try {
-    const { fediverseReactions } = createServices({ db: handle.db, config, logger, handle, mailer });
+    const { fediverseReactions } = createServices({
+      db: handle.db,
+      config,
+      logger,
+      handle,
+      mailer,
+    });
     const poem = poemObjectUrl(config.publicUrl, SLUG).href;
     return [
       await fediverseReactions.receiveReply(ADA, {

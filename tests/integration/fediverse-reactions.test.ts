@@ -152,7 +152,10 @@ describe.each(drivers)("fediverse reactions on %s", (driver) => {
     });
 
     it("to the poem land on its first stanza; a reader's own whisper has no fediverse origin", async () => {
-      await t.services.fediverseReactions.receiveReply(ada, reply(poemId("river"), "The whole poem."));
+      await t.services.fediverseReactions.receiveReply(
+        ada,
+        reply(poemId("river"), "The whole poem."),
+      );
       await api(t.app, "POST", "/api/poems/river/whispers", {
         body: { stanzaIndex: 0, body: "Mine." },
         cookie: reader,
@@ -187,9 +190,9 @@ describe.each(drivers)("fediverse reactions on %s", (driver) => {
         );
       }
       // Only the mention, no words.
-      expect(await t.services.fediverseReactions.receiveReply(ada, reply(poemId("river"), ""))).toBe(
-        "ignored",
-      );
+      expect(
+        await t.services.fediverseReactions.receiveReply(ada, reply(poemId("river"), "")),
+      ).toBe("ignored");
       expect(await t.db.select().from(whispers)).toEqual([]);
     });
 
@@ -351,7 +354,10 @@ describe.each(drivers)("fediverse reactions on %s", (driver) => {
               activityId: `https://e/likes/dee-${i}`,
               object: poemId("river"),
             })
-          : t.services.fediverseReactions.receiveReply(dee, reply(stanzaId("river", 0), `${i}`, dee)),
+          : t.services.fediverseReactions.receiveReply(
+              dee,
+              reply(stanzaId("river", 0), `${i}`, dee),
+            ),
       ),
     );
     expect(results).toEqual(Array(8).fill("stored"));
@@ -430,7 +436,10 @@ describe.each(drivers)("fediverse reactions on %s", (driver) => {
   });
 
   it("lets the poet move any whisper to another stanza of its poem", async () => {
-    await t.services.fediverseReactions.receiveReply(ada, reply(poemId("river"), "About stanza 3."));
+    await t.services.fediverseReactions.receiveReply(
+      ada,
+      reply(poemId("river"), "About stanza 3."),
+    );
     const [held] = await moderated();
     const move = (id: number, stanzaIndex: unknown, cookie = poet) =>
       api(t.app, "POST", `/api/admin/whispers/${id}/move`, { body: { stanzaIndex }, cookie });

@@ -9,6 +9,9 @@ export function onLike(deps: InboxDeps) {
     if (!like.id || !object || !readPoemObjectUrl(deps.publicUrl, object.href)) return;
     const sender = await senderOf(deps, ctx, like);
     if (!sender) return;
-    await deps.reactions.receiveLike(sender.author, { activityId: like.id.href, object: object.href });
+    await deps.reactions.receiveLike(sender.author, {
+      activityId: like.id.href,
+      object: object.href,
+    });
   };
 }
