@@ -3,13 +3,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { eq, inArray } from "drizzle-orm";
-import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import type { z } from "zod/mini";
 import type { digestRun } from "../../common/schemas/digest.ts";
 import { type DatabaseHandle, openDatabase } from "../../server/db/client.ts";
 import { digestDeliveries, subscriptions } from "../../server/db/schema.ts";
 import { createSubscribers } from "../helpers/factories.ts";
+import { createFreshPostgres } from "../helpers/fresh-postgres.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
 import { type SmtpCapture, startSmtpCapture } from "../helpers/smtp.ts";
 
@@ -195,20 +195,8 @@ describe("sending the digest through a crash", () => {
   it.skipIf(!process.env.TEST_DATABASE_URL)(
     "on PostgreSQL: two instances send one run at once, one is killed, no copy is sent twice",
     async () => {
-      const base = process.env.TEST_DATABASE_URL ?? "";
-      const name = `ev_digest_${randomBytes(5).toString("hex")}`;
-      const admin = new pg.Client({ connectionString: base });
-      await admin.connect();
-      await admin.query(`create database ${name}`);
-      await admin.end();
-      const url = new URL(base);
-      url.pathname = `/${name}`;
-      cleanups.push(async () => {
-        const cleanup = new pg.Client({ connectionString: base });
-        await cleanup.connect();
-        await cleanup.query(`drop database if exists ${name} with (force)`);
-        await cleanup.end();
-      });
+      const fresh = await createFreshPostgres("ev_digest");
+      cleanups.push(() => fresh.drop());
 
       const smtp = await startSmtpCapture({
         refuse: (to) => (isRefused(to) ? 550 : undefined),
@@ -216,7 +204,7 @@ describe("sending the digest through a crash", () => {
       });
       cleanups.push(() => smtp.close());
       const env = {
-        DATABASE_URL: url.toString(),
+        DATABASE_URL: fresh.url,
         SMTP_URL: smtp.url,
         DEMO_CONTENT: "false",
         DIGEST_LEASE_SECONDS: "5",
@@ -224,7 +212,7 @@ describe("sending the digest through a crash", () => {
       };
       const [one, two] = await Promise.all([startServer(env), startServer(env)]);
       cleanups.push(() => two.stop());
-      const database = await openDatabase({ kind: "postgres", url: url.toString() });
+      const database = await openDatabase({ kind: "postgres", url: fresh.url });
       cleanups.push(() => database.close());
       await seedSubscribers(database);
 

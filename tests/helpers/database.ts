@@ -1,10 +1,9 @@
-import { randomBytes } from "node:crypto";
-import pg from "pg";
 import {
   type DatabaseHandle,
   openDatabase,
   rowsOf as rowsOfResult,
 } from "../../server/db/client.ts";
+import { createFreshPostgres } from "./fresh-postgres.ts";
 import { migratedPgliteDump } from "./pglite-template.ts";
 
 export type Driver = "pglite" | "postgres";
@@ -13,12 +12,6 @@ export type Driver = "pglite" | "postgres";
 export const drivers: Driver[] = process.env.TEST_DATABASE_URL
   ? ["pglite", "postgres"]
   : ["pglite"];
-
-function databaseUrl(base: string, name: string): string {
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
 
 /**
  * A fresh, migrated, empty database: PGlite in memory (loaded from the migrated template), or a
@@ -39,28 +32,14 @@ export async function openTestDatabase(
     await handle.migrate();
     return handle;
   }
-  const base = process.env.TEST_DATABASE_URL;
-  if (!base) throw new Error("TEST_DATABASE_URL is not set");
-  const name = `ev_test_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const handle = await openDatabase({
-    kind: "postgres",
-    url: databaseUrl(base, name),
-    poolSize,
-    onQuery,
-  });
+  const database = await createFreshPostgres("ev_test");
+  const handle = await openDatabase({ kind: "postgres", url: database.url, poolSize, onQuery });
   await handle.migrate();
   return {
     ...handle,
     close: async () => {
       await handle.close();
-      const cleanup = new pg.Client({ connectionString: base });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
+      await database.drop();
     },
   };
 }

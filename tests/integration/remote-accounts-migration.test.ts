@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -13,6 +12,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { type Backup, createBackup, restoreBackup } from "../../server/db/backup.ts";
 import { migrationsFolder } from "../../server/db/client.ts";
 import { drivers, openTestDatabase, rowsOf } from "../helpers/database.ts";
+import { createFreshPostgres } from "../helpers/fresh-postgres.ts";
 
 /**
  * The migration that made one table of remote accounts out of `remote_authors` and
@@ -59,25 +59,15 @@ async function openMigratable(driver: (typeof drivers)[number]): Promise<Migrata
       close: () => client.close(),
     };
   }
-  const base = process.env.TEST_DATABASE_URL ?? "";
-  const name = `ev_test_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 1 });
+  const database = await createFreshPostgres("ev_test");
+  const pool = new pg.Pool({ connectionString: database.url, max: 1 });
   const db = drizzlePostgres(pool);
   return {
     execute: async (query) => (await db.execute(query)).rows as Record<string, unknown>[],
     migrate: (folder) => migratePostgres(db, { migrationsFolder: folder }),
     close: async () => {
       await pool.end();
-      const cleanup = new pg.Client({ connectionString: base });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
+      await database.drop();
     },
   };
 }
