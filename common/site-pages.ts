@@ -1,11 +1,9 @@
 /**
- * The first path segments this site answers itself: its pages (app/routes.ts) and its other
- * routes (the API, stored files, cards, feeds, the fediverse actor and WebFinger). An imported
- * poem's old address under one of these is never redirected, so an old site's `/about/` stays
- * this site's About page (docs/decisions/052-the-import-job.md). Unit tests hold this list to
- * app/routes.ts and to the declared routes.
+ * The first path segments of the site's pages (app/routes.ts; a unit test holds the two
+ * together): what the page path's one spelling is checked against (server/http/canonical-path.ts,
+ * docs/decisions/056-one-page-one-path.md).
  */
-export const SITE_PATH_SEGMENTS: ReadonlySet<string> = new Set([
+export const PAGE_SEGMENTS: ReadonlySet<string> = new Set([
   "poetry",
   "themes",
   "share",
@@ -23,6 +21,16 @@ export const SITE_PATH_SEGMENTS: ReadonlySet<string> = new Set([
   "unsubscribe",
   "subscribe",
   "login",
+]);
+
+/**
+ * The first path segments this site answers itself: its pages and its other routes (the API,
+ * stored files, cards, feeds, the fediverse actor and WebFinger). An imported poem's old address
+ * under one of these is never redirected, so an old site's `/about/` stays this site's About page
+ * (docs/decisions/052-the-import-job.md). Unit tests hold this list to the declared routes.
+ */
+export const SITE_PATH_SEGMENTS: ReadonlySet<string> = new Set([
+  ...PAGE_SEGMENTS,
   "api",
   "objects",
   "uploads",

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import routes from "../../app/routes.ts";
-import { canonicalPagePath, isCanonicalPath, PAGE_SEGMENTS } from "./canonical-path.ts";
+import { PAGE_SEGMENTS } from "../../common/site-pages.ts";
+import { canonicalPagePath, isCanonicalPath } from "./canonical-path.ts";
 
 describe("one page, one path (docs/decisions/056-one-page-one-path.md)", () => {
   it("names the first segment of every page in app/routes.ts, and only those", () => {

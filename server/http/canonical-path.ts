@@ -1,3 +1,5 @@
+import { PAGE_SEGMENTS } from "../../common/site-pages.ts";
+
 /**
  * One page, one path (docs/decisions/056-one-page-one-path.md): a page of this site answers at
  * one path only, with single slashes, no trailing slash, in lowercase (every slug in a page's
@@ -5,27 +7,6 @@
  * it. Any other spelling of it (`/poetry/thaw/`, `//`, `/POETRY/thaw`, `/poetry/%74haw`) is a
  * 301 to that path, so a page is counted under one path and cached once.
  */
-
-/** First segments of the site's pages (app/routes.ts; a unit test holds the two together). */
-export const PAGE_SEGMENTS: ReadonlySet<string> = new Set([
-  "poetry",
-  "themes",
-  "share",
-  "ember",
-  "books",
-  "book",
-  "journal",
-  "account",
-  "guest-voices",
-  "contribute",
-  "search",
-  "about",
-  "privacy",
-  "admin",
-  "unsubscribe",
-  "subscribe",
-  "login",
-]);
 
 /** What a segment keeps as it is: RFC 3986's unreserved and sub-delims, ':' and '@'. */
 const KEPT = /^[A-Za-z0-9\-._~!$&'()*+,;=:@]$/;
