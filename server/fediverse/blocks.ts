@@ -100,10 +100,14 @@ export function serverBlockCheck(db: Database): (server: string) => Promise<bool
   return async (server) => {
     let read = serverBlocksRead.get(db);
     if (!read || performance.now() - read.readAt > SERVER_BLOCKS_FRESH_MS) {
-      read = { names: readNames(), readAt: performance.now() };
-      serverBlocksRead.set(db, read);
-      // A failed read (the database away) is not kept: the next activity reads again.
-      read.names.catch(() => serverBlocksRead.delete(db));
+      const started = { names: readNames(), readAt: performance.now() };
+      serverBlocksRead.set(db, started);
+      // A failed read (the database away) is not kept, unless a newer read took its place
+      // already: the next activity reads again.
+      started.names.catch(() => {
+        if (serverBlocksRead.get(db) === started) serverBlocksRead.delete(db);
+      });
+      read = started;
     }
     const names = await read.names;
     return names.some((blocked) => isUnderServer(server, blocked));
