@@ -43,6 +43,25 @@ export function usePersonalPoemState(slug: string) {
   return { echoes, setEchoes, saved, setSaved };
 }
 
+/**
+ * The stanzas whose toggle is on its way. A toggle is a toggle (decision 015): a second press on
+ * the same stanza before the first is answered is a double click, absorbed rather than sent as a
+ * change of mind. A press on another stanza is the reader's own and goes ahead.
+ */
+function usePendingStanzas() {
+  const pending = useRef(new Set<number>());
+  return {
+    start(stanzaIndex: number): boolean {
+      if (pending.current.has(stanzaIndex)) return false;
+      pending.current.add(stanzaIndex);
+      return true;
+    },
+    end(stanzaIndex: number) {
+      pending.current.delete(stanzaIndex);
+    },
+  };
+}
+
 export function EchoButton({
   poem,
   stanzaIndex,
@@ -55,9 +74,7 @@ export function EchoButton({
   setEchoes: (update: (current: EchoCount[]) => EchoCount[]) => void;
 }) {
   const isSignedIn = useAudience() !== "anonymous";
-  // A toggle is a toggle (decision 015): a second click while the first is on its way is a double
-  // click, absorbed here rather than sent as a change of mind.
-  const isPending = useRef(false);
+  const pending = usePendingStanzas();
   const current = echoes.find((echo) => echo.stanzaIndex === stanzaIndex) ?? {
     stanzaIndex,
     count: 0,
@@ -75,8 +92,7 @@ export function EchoButton({
       notifySignInNeeded("Sign in to add your echo");
       return;
     }
-    if (isPending.current) return;
-    isPending.current = true;
+    if (!pending.start(stanzaIndex)) return;
     const before = current;
     // Shown at once; what the server says comes after (app/lib/stanza-toggles.ts).
     setState(!before.userHasEchoed, before.count + (before.userHasEchoed ? -1 : 1));
@@ -87,7 +103,7 @@ export function EchoButton({
       setState(before.userHasEchoed, before.count);
       reportFailure(error, "reader", "Your echo couldn't be saved right now.");
     } finally {
-      isPending.current = false;
+      pending.end(stanzaIndex);
     }
   }
 
@@ -125,13 +141,14 @@ export function JournalButton({
   setSaved: (update: (current: Set<number>) => Set<number>) => void;
 }) {
   const isSignedIn = useAudience() !== "anonymous";
-  // A toggle, as the echo's (decision 015): a click while the last one is on its way is a double
-  // click, absorbed here rather than sent as a change of mind.
-  const isPending = useRef(false);
-  const [isLocallySaved, setLocallySaved] = useState(false);
+  const pending = usePendingStanzas();
+  // One button serves every stanza of the poem, so what this browser's journal holds is kept with
+  // the stanza it is about: a save that finishes after the reader has moved on marks its own stanza.
+  const [local, setLocal] = useState<{ stanzaIndex: number; isSaved: boolean } | null>(null);
   useEffect(() => {
-    if (!isSignedIn) setLocallySaved(isSavedLocally(poem.slug, stanzaIndex));
+    if (!isSignedIn) setLocal({ stanzaIndex, isSaved: isSavedLocally(poem.slug, stanzaIndex) });
   }, [isSignedIn, poem.slug, stanzaIndex]);
+  const isLocallySaved = local?.stanzaIndex === stanzaIndex && local.isSaved;
   const isSaved = isSignedIn ? saved.has(stanzaIndex) : isLocallySaved;
 
   const mark = (value: boolean) =>
@@ -143,8 +160,7 @@ export function JournalButton({
     });
 
   async function toggle() {
-    if (isPending.current) return;
-    isPending.current = true;
+    if (!pending.start(stanzaIndex)) return;
     const wasSaved = isSaved;
     // Shown at once for a signed-in reader; what the server says comes after.
     if (isSignedIn) mark(!wasSaved);
@@ -152,7 +168,10 @@ export function JournalButton({
       const toggles = await loadToggles();
       // Anonymous readers keep a journal in this browser (docs/product/interactions.md, Journal).
       if (!isSignedIn) {
-        setLocallySaved(toggles.toggleLocalJournalEntry(poem, stanzaIndex, isLocallySaved));
+        const isNowSaved = toggles.toggleLocalJournalEntry(poem, stanzaIndex, isLocallySaved);
+        setLocal((shown) =>
+          shown?.stanzaIndex === stanzaIndex ? { stanzaIndex, isSaved: isNowSaved } : shown,
+        );
         return;
       }
       await toggles.sendJournalEntry({ slug: poem.slug, stanzaIndex, wasSaved, mark });
@@ -160,7 +179,7 @@ export function JournalButton({
       if (isSignedIn) mark(wasSaved);
       reportFailure(error, "reader", "Your journal entry couldn't be saved right now.");
     } finally {
-      isPending.current = false;
+      pending.end(stanzaIndex);
     }
   }
 

@@ -75,6 +75,36 @@ describe("as an anonymous reader", () => {
     await context.close();
   });
 
+  it("marks the stanza a slow save was made on, not the one the reader has moved to", async () => {
+    const context = await site.browser.newContext();
+    // What a press does loads with the first press: held here as on a slow connection.
+    let releaseToggles = () => {};
+    const togglesHeld = new Promise<void>((resolve) => {
+      releaseToggles = resolve;
+    });
+    await context.route("**/assets/stanza-toggles-*.js", async (route) => {
+      await togglesHeld;
+      await route.continue();
+    });
+    const page = await openPoem(context, 0);
+    await page.getByRole("button", { name: "Save to journal" }).click();
+    await page.getByRole("button", { name: "Go to stanza 3" }).click();
+    // A press on another stanza while the first is on its way is the reader's own.
+    await page.getByRole("button", { name: "Save to journal" }).click();
+    await page.getByRole("button", { name: "Go to stanza 2" }).click();
+    releaseToggles();
+    await page.waitForFunction(
+      (key) => JSON.parse(localStorage.getItem(key) ?? "[]").length === 2,
+      LOCAL_JOURNAL_STORAGE_KEY,
+    );
+    await page.getByRole("button", { name: "Save to journal" }).waitFor();
+    await page.getByRole("button", { name: "Go to stanza 1" }).click();
+    await page.getByRole("button", { name: "Remove from journal" }).waitFor();
+    await page.getByRole("button", { name: "Go to stanza 3" }).click();
+    await page.getByRole("button", { name: "Remove from journal" }).waitFor();
+    await context.close();
+  });
+
   it("ignores malformed localStorage content without breaking the page", async () => {
     const context = await site.browser.newContext();
     const page = await openPoem(context);
