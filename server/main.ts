@@ -138,22 +138,8 @@ const control =
     ? await startControlSocket({ config, handle, logger, services })
     : undefined;
 
-// On the embedded database this process is the only sender, so claims from before a crash are void.
-if (handle.driver === "pglite") {
-  await services.digestSender.releaseOwnClaims();
-  await services.imports.releaseOwnClaims();
-  await services.fediverseOutbound.releaseOwnClaims();
-}
-services.digestSender.start();
-services.fediverseOutbound.start();
-services.subscriptions.verificationRetries.start();
-services.databaseUpkeep.loop.start();
-services.digest.scheduleLoop.start();
-services.imports.loop.start();
-services.chapbookBuilder.loop.start();
-
-if (config.fediverse.enabled) services.fediverse.start();
-services.insights.start();
+// Every background job; on the embedded database, claims from before a crash are released first.
+await services.jobs.start();
 
 server.listen(config.port, config.host, () => {
   const address = server.address();
@@ -192,17 +178,8 @@ async function shutdown(signal: string) {
   await new Promise<void>((resolve) => net.Server.prototype.close.call(server, () => resolve()));
   await control?.close();
   await closeVite();
-  await services.digestSender.stop();
-  await services.fediverseOutbound.stop();
-  await services.subscriptions.verificationRetries.stop();
-  await services.databaseUpkeep.loop.stop();
-  await services.digest.scheduleLoop.stop();
-  await services.imports.loop.stop();
-  await services.chapbookBuilder.loop.stop();
-
-  await services.fediverse.stop();
-  // The counts still in memory reach the database before it closes.
-  await services.insights.stop();
+  // The counts still in memory reach the database before it closes (the counting stops last).
+  await services.jobs.stop();
   await stopListening();
   mailer.close();
   await handle.close();

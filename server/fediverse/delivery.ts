@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import dns from "node:dns";
 import http from "node:http";
 import https from "node:https";
@@ -8,7 +7,8 @@ import type { PoemDeliveryState } from "../../common/schemas/fediverse-delivery.
 import type { Database } from "../db/client.ts";
 import { fediverseActivities, fediverseBlocks, fediverseDeliveries, poems } from "../db/schema.ts";
 import { isPublicAddress } from "../images/public-address.ts";
-import { createBackgroundLoop } from "../services/background-loop.ts";
+import { createLeasedQueue } from "../jobs/leased-queue.ts";
+import { leasedRows } from "../jobs/leased-rows.ts";
 import type { ServiceDeps } from "../services/deps.ts";
 import { isUnderServer, serverOf } from "./blocks.ts";
 import { bodyDigest, signedHeaders } from "./http-signature.ts";
@@ -190,47 +190,25 @@ export function createFediverseDelivery(
   /** Activity bodies by row id, serialised once per instance and shared by all their inboxes. */
   const bodies = new Map<number, { json: string; digest: string }>();
 
-  async function claim(claimToken: string): Promise<ClaimedDelivery[]> {
-    const claimable = db
-      .select({ id: fediverseDeliveries.id })
-      .from(fediverseDeliveries)
-      .where(
-        and(
-          inArray(fediverseDeliveries.state, ["pending", "retrying"]),
-          lte(fediverseDeliveries.nextAttemptAt, sql`now()`),
-          or(
-            isNull(fediverseDeliveries.leaseUntil),
-            lte(fediverseDeliveries.leaseUntil, sql`now()`),
-          ),
-        ),
-      )
-      .orderBy(fediverseDeliveries.nextAttemptAt, fediverseDeliveries.id)
-      .limit(options.batchSize)
-      .for("update", { skipLocked: true });
-    return db
-      .update(fediverseDeliveries)
-      .set({
-        claimedBy: claimToken,
-        leaseUntil: sql`now() + make_interval(secs => ${options.leaseSeconds})`,
-        attempts: sql`${fediverseDeliveries.attempts} + 1`,
-      })
-      .where(inArray(fediverseDeliveries.id, claimable))
-      .returning({
-        id: fediverseDeliveries.id,
-        activityId: fediverseDeliveries.activityId,
-        inbox: fediverseDeliveries.inbox,
-        attempts: fediverseDeliveries.attempts,
-      });
-  }
-
-  /** Settles a row this claim still owns. */
-  const settle = (delivery: ClaimedDelivery, claimToken: string, values: object) =>
-    db
-      .update(fediverseDeliveries)
-      .set({ ...values, claimedBy: null, leaseUntil: null })
-      .where(
-        and(eq(fediverseDeliveries.id, delivery.id), eq(fediverseDeliveries.claimedBy, claimToken)),
-      );
+  const rows = leasedRows(db, {
+    table: fediverseDeliveries,
+    claimable: and(
+      inArray(fediverseDeliveries.state, ["pending", "retrying"]),
+      lte(fediverseDeliveries.nextAttemptAt, sql`now()`),
+      or(isNull(fediverseDeliveries.leaseUntil), lte(fediverseDeliveries.leaseUntil, sql`now()`)),
+    ),
+    orderBy: [fediverseDeliveries.nextAttemptAt, fediverseDeliveries.id],
+    returning: {
+      id: fediverseDeliveries.id,
+      activityId: fediverseDeliveries.activityId,
+      inbox: fediverseDeliveries.inbox,
+      attempts: fediverseDeliveries.attempts,
+    },
+    onClaim: { attempts: sql`${fediverseDeliveries.attempts} + 1` },
+    leaseSeconds: options.leaseSeconds,
+  });
+  const settle = (delivery: ClaimedDelivery, claimToken: string, values: Record<string, unknown>) =>
+    rows.settle(delivery.id, claimToken, values);
 
   async function loadBodies(activityIds: number[]) {
     const missing = activityIds.filter((id) => !bodies.has(id));
@@ -409,73 +387,43 @@ export function createFediverseDelivery(
         claimedBy: null,
         leaseUntil: null,
       })
-      .where(
-        and(eq(fediverseDeliveries.id, delivery.id), eq(fediverseDeliveries.claimedBy, claimToken)),
-      )
+      .where(rows.ownedBy(delivery.id, claimToken))
       .returning({ state: fediverseDeliveries.state });
     return row?.state === "failed" ? "failed" : "retry";
   }
 
-  /** Claims and sends one batch; the number of deliveries it claimed (0: nothing due now). */
-  async function sendBatch(): Promise<number> {
-    const claimToken = randomUUID();
-    const claimed = await claim(claimToken);
-    if (claimed.length === 0) return 0;
-    await loadBodies([...new Set(claimed.map((delivery) => delivery.activityId))]);
-    const signer = await deps.signer();
-    const blockedServers = new Set(
-      (
-        await db
-          .select({ value: fediverseBlocks.value })
-          .from(fediverseBlocks)
-          .where(eq(fediverseBlocks.kind, "server"))
-      ).map((row) => row.value),
-    );
-    const outcomes = { sent: 0, retry: 0, failed: 0 };
-    const markSent = sentMarks(claimToken);
-    const queue = [...claimed];
-    const worker = async () => {
-      for (let delivery = queue.shift(); delivery; delivery = queue.shift()) {
-        outcomes[await deliver(delivery, claimToken, signer, markSent, blockedServers)] += 1;
-      }
-    };
-    await Promise.all(
-      Array.from({ length: Math.min(options.concurrency, claimed.length) }, worker),
-    );
-    logger.info(outcomes, "fediverse deliveries sent");
-    return claimed.length;
-  }
-
-  const loop = createBackgroundLoop({
+  const queue = createLeasedQueue({
     name: "fediverse delivery",
-    step: sendBatch,
-    pollMs: options.pollMs,
     logger,
+    batchSize: options.batchSize,
+    concurrency: options.concurrency,
+    pollMs: options.pollMs,
+    claim: rows.claim,
+    async prepare(claimed: ClaimedDelivery[], claimToken) {
+      await loadBodies([...new Set(claimed.map((delivery) => delivery.activityId))]);
+      const blockedServers = new Set(
+        (
+          await db
+            .select({ value: fediverseBlocks.value })
+            .from(fediverseBlocks)
+            .where(eq(fediverseBlocks.kind, "server"))
+        ).map((row) => row.value),
+      );
+      return { signer: await deps.signer(), markSent: sentMarks(claimToken), blockedServers };
+    },
+    worker: (batch, claimToken) => ({
+      handle: (delivery) =>
+        deliver(delivery, claimToken, batch.signer, batch.markSent, batch.blockedServers),
+    }),
+    logged: { message: "fediverse deliveries sent" },
+    releaseOwnClaims: () =>
+      rows.releaseAll(inArray(fediverseDeliveries.state, ["pending", "retrying"])),
   });
 
   return {
-    sendBatch,
-
-    /** Sends until nothing is due now (tests use it; servers run the loop). */
-    async drain(): Promise<void> {
-      while ((await sendBatch()) > 0) {}
-    },
-
-    /**
-     * After a restart on the embedded database this process is the only sender (the data
-     * directory is locked), so its earlier claims died with it: release them without waiting.
-     */
-    async releaseOwnClaims(): Promise<void> {
-      await db
-        .update(fediverseDeliveries)
-        .set({ claimedBy: null, leaseUntil: null })
-        .where(inArray(fediverseDeliveries.state, ["pending", "retrying"]));
-    },
-
-    wake: loop.wake,
-    start: loop.start,
+    ...queue,
     async stop(): Promise<void> {
-      await loop.stop();
+      await queue.stop();
       agents["http:"].destroy();
       agents["https:"].destroy();
     },

@@ -6,8 +6,8 @@ import type {
 import { eq, sql } from "drizzle-orm";
 import { type Database, rowsOf } from "../db/client.ts";
 import { fediverseMessages } from "../db/schema.ts";
+import { createBackgroundLoop } from "../jobs/loop.ts";
 import type { Logger } from "../logger.ts";
-import { createBackgroundLoop } from "../services/background-loop.ts";
 
 /**
  * Fedify's message queue on our own schema (docs/decisions/044-fediverse-store-and-queue.md):

@@ -7,7 +7,7 @@ import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import { type Database, rowsOf } from "../db/client.ts";
 import { fediverseActivities, fediversePoemState, poems, poemTags } from "../db/schema.ts";
 import { publishedPoems } from "../db/visibility.ts";
-import { createBackgroundLoop } from "../services/background-loop.ts";
+import { createBackgroundLoop } from "../jobs/loop.ts";
 import type { ServiceDeps } from "../services/deps.ts";
 import { poemColumns, withTags } from "../services/poems.ts";
 import { type DeliverySigner, enqueueActivity } from "./delivery.ts";

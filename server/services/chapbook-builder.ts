@@ -7,7 +7,7 @@ import { detectAudioType } from "../audio/detect-audio-type.ts";
 import type { ChapbookContent, ChapbookCover, ChapbookReading } from "../chapbook/content.ts";
 import { type ChapbookFiles, renderChapbook } from "../chapbook/render.ts";
 import { chapbookPoems, chapbooks, poems, siteSettings } from "../db/schema.ts";
-import { createBackgroundLoop } from "./background-loop.ts";
+import { createBackgroundLoop } from "../jobs/loop.ts";
 import type { ChapbookService } from "./chapbooks.ts";
 import type { ContentChanges } from "./content-changes.ts";
 import type { ServiceDeps } from "./deps.ts";

@@ -1,7 +1,7 @@
 import { is, lte, sql, Table } from "drizzle-orm";
 import type { DatabaseHandle } from "../db/client.ts";
 import * as schema from "../db/schema.ts";
-import { createBackgroundLoop } from "./background-loop.ts";
+import { createBackgroundLoop } from "../jobs/loop.ts";
 import type { ServiceDeps } from "./deps.ts";
 import type { RecentlyDeletedService } from "./recently-deleted.ts";
 

@@ -1,10 +1,10 @@
-import { randomUUID } from "node:crypto";
 import { and, eq, inArray, lte, or, sql } from "drizzle-orm";
 import { digestDeliveries, mailRuns, subscriptions } from "../db/schema.ts";
 import { activeSubscribers } from "../db/visibility.ts";
+import { createLeasedQueue } from "../jobs/leased-queue.ts";
+import { leasedRows } from "../jobs/leased-rows.ts";
 import { digestEmail } from "../mail/digest.ts";
 import type { MailChannel, Mailer } from "../mail/transport.ts";
-import { createBackgroundLoop } from "./background-loop.ts";
 import type { ServiceDeps } from "./deps.ts";
 import type { MailSiteSource } from "./site-settings.ts";
 
@@ -74,53 +74,30 @@ export function createDigestSender(
 ) {
   const { db, config, logger, mailer } = deps;
   const options = { ...DEFAULTS, ...deps.options };
-  const leaseSeconds = config.digestLeaseSeconds;
   let consecutiveFailures = 0;
 
-  async function claim(claimToken: string): Promise<ClaimedDelivery[]> {
-    const claimable = db
-      .select({ id: digestDeliveries.id })
-      .from(digestDeliveries)
-      .innerJoin(mailRuns, eq(mailRuns.id, digestDeliveries.runId))
-      .where(
-        and(
-          eq(mailRuns.status, "sending"),
-          lte(digestDeliveries.nextAttemptAt, sql`now()`),
-          or(
-            eq(digestDeliveries.status, "pending"),
-            and(
-              eq(digestDeliveries.status, "sending"),
-              lte(digestDeliveries.leaseUntil, sql`now()`),
-            ),
-          ),
-        ),
-      )
-      .orderBy(digestDeliveries.runId, digestDeliveries.id)
-      .limit(options.batchSize)
-      .for("update", { of: digestDeliveries, skipLocked: true });
-    return db
-      .update(digestDeliveries)
-      .set({
-        status: "sending",
-        claimedBy: claimToken,
-        leaseUntil: sql`now() + make_interval(secs => ${leaseSeconds})`,
-        attempts: sql`${digestDeliveries.attempts} + 1`,
-      })
-      .where(inArray(digestDeliveries.id, claimable))
-      .returning({
-        id: digestDeliveries.id,
-        runId: digestDeliveries.runId,
-        subscriptionId: digestDeliveries.subscriptionId,
-        attempts: digestDeliveries.attempts,
-      });
-  }
-
-  /** Updates a row this claim still owns. */
-  const settle = (delivery: ClaimedDelivery, claimToken: string, values: object) =>
-    db
-      .update(digestDeliveries)
-      .set({ ...values, claimedBy: null, leaseUntil: null })
-      .where(and(eq(digestDeliveries.id, delivery.id), eq(digestDeliveries.claimedBy, claimToken)));
+  const rows = leasedRows(db, {
+    table: digestDeliveries,
+    claimable: and(
+      sql`exists (select 1 from ${mailRuns} where ${mailRuns.id} = ${digestDeliveries.runId} and ${mailRuns.status} = 'sending')`,
+      lte(digestDeliveries.nextAttemptAt, sql`now()`),
+      or(
+        eq(digestDeliveries.status, "pending"),
+        and(eq(digestDeliveries.status, "sending"), lte(digestDeliveries.leaseUntil, sql`now()`)),
+      ),
+    ),
+    orderBy: [digestDeliveries.runId, digestDeliveries.id],
+    returning: {
+      id: digestDeliveries.id,
+      runId: digestDeliveries.runId,
+      subscriptionId: digestDeliveries.subscriptionId,
+      attempts: digestDeliveries.attempts,
+    },
+    onClaim: { status: "sending", attempts: sql`${digestDeliveries.attempts} + 1` },
+    leaseSeconds: config.digestLeaseSeconds,
+  });
+  const settle = (delivery: ClaimedDelivery, claimToken: string, values: Record<string, unknown>) =>
+    rows.settle(delivery.id, claimToken, values);
 
   /** Marks the delivery sent, in the same statement that proves the claim and the subscription. */
   async function commitSent(delivery: ClaimedDelivery, claimToken: string): Promise<boolean> {
@@ -135,9 +112,8 @@ export function createDigestSender(
       })
       .where(
         and(
-          eq(digestDeliveries.id, delivery.id),
+          rows.ownedBy(delivery.id, claimToken),
           eq(digestDeliveries.status, "sending"),
-          eq(digestDeliveries.claimedBy, claimToken),
           sql`exists (select 1 from ${subscriptions} where ${subscriptions.id} = ${delivery.subscriptionId} and ${activeSubscribers})`,
         ),
       )
@@ -239,7 +215,7 @@ export function createDigestSender(
     delivery: ClaimedDelivery,
     claimToken: string,
     isCommitted: boolean,
-    values: object,
+    values: Record<string, unknown>,
   ) {
     if (!isCommitted) {
       await settle(delivery, claimToken, values);
@@ -257,8 +233,7 @@ export function createDigestSender(
       .set({ status: "skipped", claimedBy: null, leaseUntil: null })
       .where(
         and(
-          eq(digestDeliveries.id, delivery.id),
-          eq(digestDeliveries.claimedBy, claimToken),
+          rows.ownedBy(delivery.id, claimToken),
           sql`not exists (select 1 from ${subscriptions} where ${subscriptions.id} = ${delivery.subscriptionId} and ${activeSubscribers})`,
         ),
       )
@@ -296,11 +271,8 @@ export function createDigestSender(
       .where(and(eq(mailRuns.id, runId), eq(mailRuns.status, "sending")));
   }
 
-  /** Claims and sends one batch; the number of deliveries it claimed (0: nothing to do now). */
-  async function sendBatch(): Promise<number> {
-    const claimToken = randomUUID();
-    const claimed = await claim(claimToken);
-    if (claimed.length === 0) return 0;
+  /** What a batch of deliveries shares: their runs and recipients, read once. */
+  async function readBatch(claimed: ClaimedDelivery[]) {
     const runIds = [...new Set(claimed.map((delivery) => delivery.runId))];
     const runs = new Map(
       (
@@ -328,90 +300,68 @@ export function createDigestSender(
           )
       ).map((row) => [row.id, row]),
     );
-    const pausedRuns = new Set<number>();
-    const outcomes: Record<Outcome["kind"] | "released", number> = {
-      sent: 0,
-      failed: 0,
-      retry: 0,
-      skipped: 0,
-      lost: 0,
-      released: 0,
-    };
-    const queue = [...claimed];
-    const worker = async () => {
-      const channel = mailer.openChannel();
-      try {
-        await sendFromQueue(channel);
-      } finally {
-        channel.close();
-      }
-    };
-    const sendFromQueue = async (channel: MailChannel) => {
-      for (let delivery = queue.shift(); delivery; delivery = queue.shift()) {
-        const run = runs.get(delivery.runId);
-        const recipient = recipients.get(delivery.subscriptionId);
-        if (!run || !recipient?.isActive || pausedRuns.has(delivery.runId)) {
-          // Gone, unsubscribed since the run began, or its run just paused: release or skip it.
-          const isReleased = Boolean(recipient?.isActive && run);
-          await (isReleased
-            ? settle(delivery, claimToken, {
-                status: "pending",
-                attempts: sql`${digestDeliveries.attempts} - 1`,
-              })
-            : settle(delivery, claimToken, { status: "skipped" }));
-          outcomes[isReleased ? "released" : "skipped"] += 1;
-          continue;
-        }
-        const outcome = await deliver(channel, delivery, claimToken, recipient, run);
-        outcomes[outcome.kind] += 1;
-        if (outcome.kind === "sent") consecutiveFailures = 0;
-        if (outcome.kind === "retry") {
-          consecutiveFailures += 1;
-          if (consecutiveFailures >= options.pauseAfterFailures) {
-            pausedRuns.add(delivery.runId);
-            await pause(delivery.runId, `Mail server failing: ${outcome.error}`);
-          }
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: options.concurrency }, worker));
-    await updateRuns(runIds);
-    logger.info({ runIds, ...outcomes }, "digest batch sent");
-    return claimed.length;
+    return { runIds, runs, recipients, pausedRuns: new Set<number>() };
   }
 
-  const loop = createBackgroundLoop({
+  /** One delivery of the batch, on the worker's own SMTP connection. */
+  async function send(
+    channel: MailChannel,
+    delivery: ClaimedDelivery,
+    claimToken: string,
+    batch: Awaited<ReturnType<typeof readBatch>>,
+  ): Promise<Outcome["kind"] | "released"> {
+    const run = batch.runs.get(delivery.runId);
+    const recipient = batch.recipients.get(delivery.subscriptionId);
+    if (!run || !recipient?.isActive || batch.pausedRuns.has(delivery.runId)) {
+      // Gone, unsubscribed since the run began, or its run just paused: release or skip it.
+      if (recipient?.isActive && run) {
+        await settle(delivery, claimToken, {
+          status: "pending",
+          attempts: sql`${digestDeliveries.attempts} - 1`,
+        });
+        return "released";
+      }
+      await settle(delivery, claimToken, { status: "skipped" });
+      return "skipped";
+    }
+    const outcome = await deliver(channel, delivery, claimToken, recipient, run);
+    if (outcome.kind === "sent") consecutiveFailures = 0;
+    if (outcome.kind === "retry") {
+      consecutiveFailures += 1;
+      if (consecutiveFailures >= options.pauseAfterFailures) {
+        batch.pausedRuns.add(delivery.runId);
+        await pause(delivery.runId, `Mail server failing: ${outcome.error}`);
+      }
+    }
+    return outcome.kind;
+  }
+
+  /** Works on every instance at once; `drain` sends what is due now (tests and the CLI). */
+  const queue = createLeasedQueue({
     name: "digest sending",
-    step: sendBatch,
-    pollMs: options.pollMs,
     logger,
+    batchSize: options.batchSize,
+    concurrency: options.concurrency,
+    pollMs: options.pollMs,
+    claim: rows.claim,
+    prepare: readBatch,
+    worker: (batch, claimToken) => {
+      const channel = mailer.openChannel();
+      return {
+        handle: (delivery) => send(channel, delivery, claimToken, batch),
+        close: () => channel.close(),
+      };
+    },
+    finish: (_claimed, batch) => updateRuns(batch.runIds),
+    logged: {
+      message: "digest batch sent",
+      fields: (claimed) => ({ runIds: [...new Set(claimed.map((delivery) => delivery.runId))] }),
+    },
+    releaseOwnClaims: () =>
+      rows.releaseAll(eq(digestDeliveries.status, "sending"), { status: "pending" }),
   });
 
-  return {
-    sendBatch,
-
-    /** Sends until nothing is due now (tests and the CLI use it; the loop below is for servers). */
-    async drain(): Promise<void> {
-      while ((await sendBatch()) > 0) {}
-    },
-
-    /**
-     * After a restart on the embedded database this process is the only sender (the data
-     * directory is locked), so its earlier claims died with it: release them without waiting.
-     */
-    async releaseOwnClaims(): Promise<void> {
-      await db
-        .update(digestDeliveries)
-        .set({ status: "pending", claimedBy: null, leaseUntil: null })
-        .where(eq(digestDeliveries.status, "sending"));
-    },
-
-    /** Looks for work now instead of at the next poll (after a send or resume on this instance). */
-    wake: loop.wake,
-    start: loop.start,
-    /** Finishes the batch in hand (its claims would otherwise wait out their lease) and stops. */
-    stop: loop.stop,
-  };
+  return queue;
 }
 
 export type DigestSender = ReturnType<typeof createDigestSender>;

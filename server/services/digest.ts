@@ -23,9 +23,9 @@ import {
   subscriptions,
 } from "../db/schema.ts";
 import { activeSubscribers, onPoemStanzas, publishedPoems, shownEmbers } from "../db/visibility.ts";
+import { createBackgroundLoop } from "../jobs/loop.ts";
 import { digestEmail } from "../mail/digest.ts";
 import type { AdminActor } from "./actor.ts";
-import { createBackgroundLoop } from "./background-loop.ts";
 import type { ServiceDeps } from "./deps.ts";
 import type { DigestSender } from "./digest-sender.ts";
 import type { EmberService } from "./embers.ts";

@@ -57,6 +57,7 @@ export function createFediverseOutbound(
   deps.contentChanges.onChange(() => publishing.wake());
 
   return {
+    name: "fediverse publishing and delivery",
     deliveryState: (_admin: AdminActor): Promise<PoemDeliveryState[]> => deliveryStateByPoem(db),
     /** For the import: the poems it brings are the poet's history, never sent to followers. */
     markPoemsAsHistory: (poemIds: number[]) => markPoemsAsHistory(db, poemIds),

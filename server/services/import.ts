@@ -1,16 +1,5 @@
 import { randomUUID } from "node:crypto";
-import {
-  and,
-  desc,
-  eq,
-  getTableColumns,
-  inArray,
-  isNull,
-  lte,
-  or,
-  type SQL,
-  sql,
-} from "drizzle-orm";
+import { and, desc, eq, getTableColumns, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import { isCoverAllowedOnPages } from "../../common/cover-image.ts";
 import type {
   ImportConfirmInput,
@@ -35,8 +24,9 @@ import {
 import { markPoemsAsHistory } from "../fediverse/publishing.ts";
 import { type ImportInput, parseImport } from "../import/parse.ts";
 import { ImportFileError, type ImportSource, type ParsedImport } from "../import/types.ts";
+import { leasedRows } from "../jobs/leased-rows.ts";
+import { createBackgroundLoop } from "../jobs/loop.ts";
 import type { AdminActor } from "./actor.ts";
-import { createBackgroundLoop } from "./background-loop.ts";
 import type { ContentChanges } from "./content-changes.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { conflict, invalid, notFound } from "./errors.ts";
@@ -428,9 +418,23 @@ export function createImportService(
     return row.parsed;
   }
 
+  /** Confirmed jobs, one at a time per claim: the oldest no live claim holds, or this instance's own. */
+  const jobRows = leasedRows(db, {
+    table: importJobs,
+    claimable: and(
+      eq(importJobs.state, "importing"),
+      or(
+        isNull(importJobs.claimedBy),
+        eq(importJobs.claimedBy, claimToken),
+        lte(importJobs.leaseUntil, sql`now()`),
+      ),
+    ),
+    orderBy: [importJobs.id],
+    returning: jobColumns,
+    leaseSeconds: options.leaseSeconds,
+  });
   /** The job's state write in a batch: only while this instance still holds the claim. */
-  const ownedBy = (jobId: number) =>
-    and(eq(importJobs.id, jobId), eq(importJobs.claimedBy, claimToken)) as SQL;
+  const ownedBy = (jobId: number) => jobRows.ownedBy(jobId, claimToken) as SQL;
 
   async function writePoemBatch(job: JobRow, parsed: StoredParsedImport): Promise<void> {
     // Fetching covers takes seconds a poem at worst: fewer poems a batch keep within the lease.
@@ -554,7 +558,7 @@ export function createImportService(
           poemsAlreadyImported: sql`${importJobs.poemsAlreadyImported} + ${chosen.length - fresh.length - updated}`,
           poemsUpdated: sql`${importJobs.poemsUpdated} + ${updated}`,
           notes: sql`${importJobs.notes} || ${JSON.stringify(notes)}::jsonb`,
-          leaseUntil: sql`now() + make_interval(secs => ${options.leaseSeconds})`,
+          leaseUntil: jobRows.lease(),
         })
         .where(and(ownedBy(job.id), eq(importJobs.poemCursor, job.poemCursor)))
         .returning({ id: importJobs.id });
@@ -596,41 +600,12 @@ export function createImportService(
           subscribersImported: sql`${importJobs.subscribersImported} + ${inserted.length}`,
           subscribersExisting: sql`${importJobs.subscribersExisting} + ${importable.length - inserted.length}`,
           subscribersSkipped: sql`${importJobs.subscribersSkipped} + ${batch.length - importable.length}`,
-          leaseUntil: sql`now() + make_interval(secs => ${options.leaseSeconds})`,
+          leaseUntil: jobRows.lease(),
         })
         .where(and(ownedBy(job.id), eq(importJobs.subscriberCursor, job.subscriberCursor)))
         .returning({ id: importJobs.id });
       if (moved.length === 0) throw new LostClaimError();
     });
-  }
-
-  /** Claims the oldest confirmed job no live claim holds (or this instance's own). */
-  async function claim(): Promise<JobRow | undefined> {
-    const claimable = db
-      .select({ id: importJobs.id })
-      .from(importJobs)
-      .where(
-        and(
-          eq(importJobs.state, "importing"),
-          or(
-            isNull(importJobs.claimedBy),
-            eq(importJobs.claimedBy, claimToken),
-            lte(importJobs.leaseUntil, sql`now()`),
-          ),
-        ),
-      )
-      .orderBy(importJobs.id)
-      .limit(1)
-      .for("update", { skipLocked: true });
-    const [job] = await db
-      .update(importJobs)
-      .set({
-        claimedBy: claimToken,
-        leaseUntil: sql`now() + make_interval(secs => ${options.leaseSeconds})`,
-      })
-      .where(inArray(importJobs.id, claimable))
-      .returning(jobColumns);
-    return job;
   }
 
   /**
@@ -656,7 +631,7 @@ export function createImportService(
 
   /** One batch of the oldest confirmed job; 0 when there is none. */
   async function writeNextBatch(): Promise<number> {
-    const job = await claim();
+    const [job] = await jobRows.claim(claimToken, 1);
     if (!job) return 0;
     try {
       const parsed = await exportOf(job.id);
@@ -851,12 +826,7 @@ export function createImportService(
     },
 
     /** On the embedded database this process is the only importer: claims from before a stop are void. */
-    async releaseOwnClaims(): Promise<void> {
-      await db
-        .update(importJobs)
-        .set({ claimedBy: null, leaseUntil: null })
-        .where(eq(importJobs.state, "importing"));
-    },
+    releaseOwnClaims: () => jobRows.releaseAll(eq(importJobs.state, "importing")),
 
     async listRedirects(_admin: AdminActor): Promise<ImportRedirect[]> {
       return db

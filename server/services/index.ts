@@ -2,6 +2,7 @@ import type { DatabaseHandle } from "../db/client.ts";
 import type { FediverseDeliveryOptions } from "../fediverse/delivery.ts";
 import { createFediverse } from "../fediverse/federation.ts";
 import { digestClickToken } from "../insights/digest-links.ts";
+import { createJobs } from "../jobs/registry.ts";
 import type { Mailer } from "../mail/transport.ts";
 import { resolveSessionSecret } from "../secrets.ts";
 import { createAccountService } from "./accounts.ts";
@@ -127,11 +128,43 @@ export function createServices(
     readStoredObject: deps.readStoredObject,
     options: deps.chapbookBuilderOptions,
   });
+  const databaseUpkeep = createDatabaseUpkeep({ ...deps, recentlyDeleted });
+  const digest = createDigestService({ ...deps, embers, mailSite, sender: digestSender });
+  const imports = createImportService({
+    ...deps,
+    contentChanges,
+    fetchCover: deps.fetchCover,
+    fetchReading: deps.fetchReading,
+    options: deps.importOptions,
+  });
+  // Every loop of the process (docs/decisions/077-one-home-for-background-work.md).
+  const jobs = createJobs(
+    [
+      digestSender,
+      fediverseOutbound,
+      subscriptions.verificationRetries,
+      databaseUpkeep.loop,
+      digest.scheduleLoop,
+      { ...imports.loop, releaseOwnClaims: imports.releaseOwnClaims },
+      chapbookBuilder.loop,
+      {
+        name: "fediverse inbox queue",
+        start: () => {
+          if (deps.config.fediverse.enabled) fediverse.start();
+        },
+        stop: fediverse.stop,
+      },
+      // Last: its stop writes the counts still in memory.
+      { name: "counting", start: insights.start, stop: insights.stop },
+    ],
+    deps,
+  );
   return {
+    jobs,
     health: createHealthService(deps.handle),
     chapbooks,
     chapbookBuilder,
-    databaseUpkeep: createDatabaseUpkeep({ ...deps, recentlyDeleted }),
+    databaseUpkeep,
     contentChanges,
     recentlyDeleted,
     siteSettings,
@@ -154,19 +187,13 @@ export function createServices(
     sitemap: createSitemapService(deps),
     search: createSearchService(deps),
     subscriptions,
-    digest: createDigestService({ ...deps, embers, mailSite, sender: digestSender }),
+    digest,
     digestSender,
     fediverseOutbound,
     rateLimiter,
     accounts,
     readerAccounts: createReaderAccountService({ ...deps, accounts, interactions }),
-    imports: createImportService({
-      ...deps,
-      contentChanges,
-      fetchCover: deps.fetchCover,
-      fetchReading: deps.fetchReading,
-      options: deps.importOptions,
-    }),
+    imports,
   };
 }
 

@@ -22,7 +22,7 @@ import {
 } from "../insights/day-rows.ts";
 import { createSourceReader } from "../insights/source-reader.ts";
 import type { Source } from "../insights/sources.ts";
-import { createBackgroundLoop } from "./background-loop.ts";
+import { createBackgroundLoop } from "../jobs/loop.ts";
 import type { ServiceDeps } from "./deps.ts";
 
 /**

@@ -2,10 +2,10 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypt
 import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
 import { subscriptions } from "../db/schema.ts";
 import { activeSubscribers } from "../db/visibility.ts";
+import { createBackgroundLoop } from "../jobs/loop.ts";
 import type { Mailer } from "../mail/transport.ts";
 import { verificationMessage } from "../mail/verification.ts";
 import type { AdminActor } from "./actor.ts";
-import { createBackgroundLoop } from "./background-loop.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { RATE_LIMITS, type RateLimiter } from "./rate-limit.ts";
 import type { MailSiteSource } from "./site-settings.ts";

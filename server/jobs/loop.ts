@@ -16,6 +16,8 @@ export function createBackgroundLoop(options: {
   let wakeUp: (() => void) | undefined;
 
   return {
+    name: options.name,
+
     wake() {
       wakeUp?.();
     },
