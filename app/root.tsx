@@ -12,6 +12,7 @@ import {
   useNavigation,
   useRouteLoaderData,
 } from "react-router";
+import * as pages from "../common/pages.ts";
 import type { Route } from "./+types/root";
 import "./app.css";
 import { copyrightLine } from "../common/site-settings.ts";
@@ -65,7 +66,7 @@ function useStripVerifiedParam() {
     const params = new URLSearchParams(location.search);
     if (params.get("verified") !== "1") return;
     // The confirmation page says so itself; elsewhere (an older link) a toast does.
-    if (location.pathname !== "/subscribe/confirmed") {
+    if (location.pathname !== pages.subscribeConfirmed) {
       notify("Subscription confirmed", "The weekly ember digest is on its way to you.");
     }
     params.delete("verified");
@@ -150,7 +151,7 @@ export default function App() {
   const audience = useAudience();
   const location = useLocation();
   // The journal page runs (and announces) its own sync.
-  useJournalAutoSync(audience !== "anonymous" && location.pathname !== "/journal", "sign-in");
+  useJournalAutoSync(audience !== "anonymous" && location.pathname !== pages.journal, "sign-in");
   const navigation = useNavigation();
   const target = navigation.location?.pathname;
   // A client navigation to a poem, the ember or a book shows a skeleton while its data loads;
@@ -175,7 +176,7 @@ const NavigationSkeleton = lazy(() =>
 /** Which skeleton a client navigation to a path shows while its data loads. */
 function skeletonFor(pathname: string): SkeletonKind | undefined {
   if (/^\/poetry\/[^/]+$/.test(pathname)) return "poem";
-  if (pathname === "/ember") return "ember";
+  if (pathname === pages.ember) return "ember";
   if (/^\/book\/[^/]+\/preview$/.test(pathname)) return "book";
   return undefined;
 }

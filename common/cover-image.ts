@@ -1,3 +1,5 @@
+import * as otherRoutes from "./other-routes.ts";
+import { prefixOf } from "./path-builder.ts";
 /**
  * Stored cover images and their resized variants. An uploaded cover lives at
  * /objects/images/{id}; beside it the server writes WebP copies named {id}-{width}.webp, one per
@@ -36,13 +38,13 @@ export function buildCoverSrcSet(
 }
 
 /**
- * A cover under /objects/images/ is in object storage, any other is a URL, and no cover has no
+ * A cover under the stored images' path is in object storage, any other is a URL, and no cover has no
  * provider (docs/product/admin.md, Poems). The admin form sends it; the server derives it the same
  * way regardless.
  */
 export function coverProviderOf(coverUrl: string | null): "object-storage" | "url" | null {
   if (!coverUrl) return null;
-  return coverUrl.includes("/objects/images/") ? "object-storage" : "url";
+  return coverUrl.includes(prefixOf(otherRoutes.storedImage.path)) ? "object-storage" : "url";
 }
 
 export const COVER_HTTPS_MESSAGE = "Cover images must use https";

@@ -1,5 +1,6 @@
 import { z } from "zod/mini";
 import { ECHO_COUNTS_PATH } from "./echo-counts.ts";
+import { SIGN_IN_LINK_PATH } from "./mounts.ts";
 import {
   accountExport,
   accountInput,
@@ -98,13 +99,6 @@ export interface Endpoint {
   status?: 201 | 204;
 }
 
-/** `:name` segments of a path: "/api/poems/:slug/echo" has "slug". */
-export type PathParams<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
-  ? Name | PathParams<`/${Rest}`>
-  : Path extends `${string}:${infer Name}`
-    ? Name
-    : never;
-
 const endpoint = <const E extends Endpoint>(described: E) => described;
 /**
  * The body the admin's approve, hide, review and resume calls send (docs/product/api.md): `{}`,
@@ -133,7 +127,7 @@ export const endpoints = {
   currentUser: endpoint({ method: "GET", path: "/api/auth/user", answer: currentUser }),
   requestSignInLink: endpoint({
     method: "POST",
-    path: "/api/auth/email-link",
+    path: SIGN_IN_LINK_PATH,
     body: signInLinkRequest,
     answer: messageAnswer,
   }),

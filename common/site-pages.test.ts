@@ -1,10 +1,27 @@
 import { describe, expect, it } from "vitest";
 import routes from "../app/routes.ts";
 import { endpoints } from "./endpoints.ts";
-import { otherRoutes } from "./other-routes.ts";
+import * as otherRoutes from "./other-routes.ts";
+import * as pages from "./pages.ts";
 import { redirectKey, SITE_PATH_SEGMENTS } from "./site-pages.ts";
 
+type RouteEntry = { path?: string; index?: boolean; children?: RouteEntry[] };
+/** Every page path the route config registers, whole ("/admin/digest"). */
+const registeredPaths = (entries: RouteEntry[], parent = ""): string[] =>
+  entries.flatMap((entry) => {
+    if (entry.path === "*") return [];
+    const path = entry.path ? `${parent}/${entry.path}` : parent || "/";
+    return [
+      ...(entry.index || entry.path ? [path] : []),
+      ...registeredPaths(entry.children ?? [], path),
+    ];
+  });
+
 describe("the site's own paths (docs/decisions/052-the-import-job.md)", () => {
+  it("registers every declared page in app/routes.ts, and no other", () => {
+    expect(new Set(registeredPaths(routes))).toEqual(new Set(Object.values(pages)));
+  });
+
   it("names the first segment of every page in app/routes.ts", () => {
     const firstSegments = (entries: Array<{ path?: string; children?: unknown }>): string[] =>
       entries.flatMap((entry) => {

@@ -1,27 +1,17 @@
+import * as pages from "./pages.ts";
+
+/** A path's first segment: "/poetry/:slug" has "poetry". */
+export const firstSegment = (path: string) => path.split("/")[1] ?? "";
+
 /**
- * The first path segments of the site's pages (app/routes.ts; a unit test holds the two
- * together): what the page path's one spelling is checked against (server/http/canonical-path.ts,
- * docs/decisions/056-one-page-one-path.md).
+ * The first path segments of the site's pages: what the page path's one spelling is checked
+ * against (server/http/canonical-path.ts, docs/decisions/056-one-page-one-path.md).
  */
-export const PAGE_SEGMENTS: ReadonlySet<string> = new Set([
-  "poetry",
-  "themes",
-  "share",
-  "ember",
-  "books",
-  "book",
-  "journal",
-  "account",
-  "guest-voices",
-  "contribute",
-  "search",
-  "about",
-  "privacy",
-  "admin",
-  "unsubscribe",
-  "subscribe",
-  "login",
-]);
+export const PAGE_SEGMENTS: ReadonlySet<string> = new Set(
+  Object.values(pages)
+    .map(firstSegment)
+    .filter((segment) => segment !== ""),
+);
 
 /**
  * The first path segments this site answers itself: its pages and its other routes (the API,

@@ -2,7 +2,8 @@ import { Hono } from "hono";
 import { requestId } from "hono/request-id";
 import { endpoints } from "../common/endpoints.ts";
 import type { AppLoadContext } from "../common/load-context.ts";
-import { otherRoutes } from "../common/other-routes.ts";
+import { mounts } from "../common/mounts.ts";
+import * as otherRoutes from "../common/other-routes.ts";
 import { type Audience, audienceOf, isAdmin } from "../common/session.ts";
 import { accountRoutes } from "./api/account.ts";
 import { adminRoutes } from "./api/admin.ts";
@@ -92,7 +93,7 @@ export function createApp(deps: AppDeps) {
     // Content-hashed build output never changes under its name. The build wrote a .br and a .gz
     // beside each text file (react-router.config.ts).
     app.use(
-      "/assets/*",
+      `${mounts.assets}/*`,
       assetHeaders(config),
       builtFiles(deps.clientAssetsDir, {
         cacheControl: "public, max-age=31536000, immutable",
@@ -124,10 +125,10 @@ export function createApp(deps: AppDeps) {
       trustProxy: config.trustProxy,
     }),
   );
-  app.route("/objects", objectRoutes(deps.objectStore, images.createMissingImage, audio));
+  app.route(mounts.objects, objectRoutes(deps.objectStore, images.createMissingImage, audio));
   app.route("/", localUploadRoutes(images.uploads, otherRoutes.uploadImage));
   app.route("/", localUploadRoutes(audio.uploads, otherRoutes.uploadAudio));
-  app.route("/og", ogRoutes(services));
+  app.route(mounts.cards, ogRoutes(services));
   app.route("/", siteFileRoutes(services, config));
 
   if (deps.clientAssetsDir) {
@@ -158,7 +159,7 @@ export function createApp(deps: AppDeps) {
     } catch (error) {
       // A page still gets the friendly 503 page (from its root loader) when the session cannot
       // be looked up because the database is away; the API answers 503 from its error handler.
-      if (c.req.path.startsWith("/api/") || !isConnectionError(error)) throw error;
+      if (c.req.path.startsWith(`${mounts.api}/`) || !isConnectionError(error)) throw error;
       c.set("actor", null);
       c.set("audience", "anonymous");
       c.set("isDatabaseUnavailable", true);
@@ -186,9 +187,9 @@ export function createApp(deps: AppDeps) {
   api.route("/", accountRoutes(services, images));
   api.route("/", subscriptionRoutes(services, config));
   api.route("/", digestLinkRoutes(services, config));
-  api.route("/admin", adminRoutes(services, images, audio));
+  api.route(mounts.admin.slice(mounts.api.length), adminRoutes(services, images, audio));
   api.all("*", (c) => c.json({ message: "Not found" }, 404));
-  app.route("/api", api);
+  app.route(mounts.api, api);
   app.route("/", chapbookFileRoutes(services));
   app.route("/", readingCaptionRoutes(services));
   const pageServices = withPageOutageErrors(services);

@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import * as pages from "../../common/pages.ts";
 import { FediverseHandle } from "./fediverse-handle.tsx";
 
 /**
@@ -12,12 +13,12 @@ export interface FooterLink {
 
 /** The second line's links, in order; later pages (an account, a privacy notice) join here. */
 export const FOOTER_SECOND_LINE: FooterLink[] = [
-  { to: "/about", label: "About" },
-  { to: "/privacy", label: "Privacy" },
+  { to: pages.about, label: "About" },
+  { to: pages.privacy, label: "Privacy" },
 ];
 
 /** Joins the line for a signed-in reader (their pages are cached per audience, decision 024). */
-export const ACCOUNT_LINK: FooterLink = { to: "/account", label: "Account" };
+export const ACCOUNT_LINK: FooterLink = { to: pages.account, label: "Account" };
 
 /**
  * The footer's second line, outside its navigation list, above the copyright line; with the

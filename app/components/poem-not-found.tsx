@@ -1,4 +1,5 @@
 import type { SiteInfo } from "../../common/load-context.ts";
+import * as pages from "../../common/pages.ts";
 import { pageMeta } from "../lib/meta.ts";
 import { NotFoundState } from "./not-found-state.tsx";
 
@@ -10,7 +11,9 @@ const TEXT = "This poem might have been moved or doesn't exist.";
  * (docs/product/reading.md, Poem page).
  */
 export function PoemNotFound() {
-  return <NotFoundState title={TITLE} text={TEXT} backTo="/poetry" backLabel="Back to Poetry" />;
+  return (
+    <NotFoundState title={TITLE} text={TEXT} backTo={pages.poetry} backLabel="Back to Poetry" />
+  );
 }
 
 export function poemNotFoundMeta(site: SiteInfo, slug: string | undefined) {

@@ -1,12 +1,13 @@
 import { Link } from "react-router";
+import * as pages from "../../common/pages.ts";
 import { ACCOUNT_LINK, FOOTER_SECOND_LINE, FooterSecondLine } from "./footer-second-line.tsx";
 import { SubscribeForm } from "./subscribe-form.tsx";
 
 const footerLinks = [
   { to: "/", label: "Home" },
-  { to: "/poetry", label: "Poetry" },
-  { to: "/ember", label: "Daily Embers" },
-  { to: "/books", label: "Books" },
+  { to: pages.poetry, label: "Poetry" },
+  { to: pages.ember, label: "Daily Embers" },
+  { to: pages.books, label: "Books" },
 ];
 
 /**

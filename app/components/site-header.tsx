@@ -2,6 +2,7 @@ import { Flame, Menu, Search, X } from "lucide-react";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Form, Link, NavLink, useLocation, useSearchParams } from "react-router";
 import { SEARCH_QUERY_MAX_LENGTH } from "../../common/constants.ts";
+import * as pages from "../../common/pages.ts";
 import type { Audience } from "../../common/session.ts";
 import { signInAddress } from "../lib/sign-in.ts";
 
@@ -23,12 +24,12 @@ interface NavItem {
 function navItems(audience: Audience): NavItem[] {
   return [
     { to: "/", label: "Home" },
-    { to: "/poetry", label: "Poetry" },
-    { to: "/ember", label: "Daily Ember" },
-    { to: "/books", label: "Books" },
-    { to: "/journal", label: audience === "anonymous" ? "Journal (local)" : "Journal" },
-    { to: "/guest-voices", label: "Guest Voices" },
-    ...(audience === "admin" ? [{ to: "/admin", label: "Admin" }] : []),
+    { to: pages.poetry, label: "Poetry" },
+    { to: pages.ember, label: "Daily Ember" },
+    { to: pages.books, label: "Books" },
+    { to: pages.journal, label: audience === "anonymous" ? "Journal (local)" : "Journal" },
+    { to: pages.guestVoices, label: "Guest Voices" },
+    ...(audience === "admin" ? [{ to: pages.admin, label: "Admin" }] : []),
   ];
 }
 
@@ -64,7 +65,7 @@ function AccountLink({
   onClick?: () => void;
 }) {
   return (
-    <NavLink to="/account" className={className} onClick={onClick}>
+    <NavLink to={pages.account} className={className} onClick={onClick}>
       Account
     </NavLink>
   );
@@ -114,9 +115,9 @@ function SearchForm({
 }) {
   const [searchParams] = useSearchParams();
   const { pathname } = useLocation();
-  const q = pathname === "/search" ? (searchParams.get("q") ?? "") : "";
+  const q = pathname === pages.search ? (searchParams.get("q") ?? "") : "";
   return (
-    <Form method="get" action="/search" role="search" className={className}>
+    <Form method="get" action={pages.search} role="search" className={className}>
       <label htmlFor={id} className="sr-only">
         Search poems, embers and guest voices
       </label>
@@ -154,8 +155,8 @@ export function SiteHeader({ siteName, audience }: { siteName: string; audience:
   const { pathname } = useLocation();
   // On /search the small-screen field is open, holding the words the results are for; leaving
   // the results closes it.
-  const [isSearchOpen, setSearchOpen] = useState(pathname === "/search");
-  useEffect(() => setSearchOpen(pathname === "/search"), [pathname]);
+  const [isSearchOpen, setSearchOpen] = useState(pathname === pages.search);
+  useEffect(() => setSearchOpen(pathname === pages.search), [pathname]);
   const wideSearchField = useRef<HTMLInputElement>(null);
   useSlashToSearch(wideSearchField);
   const items = navItems(audience);
@@ -253,7 +254,7 @@ export function SiteHeader({ siteName, audience }: { siteName: string; audience:
           <SearchForm
             id="site-search-small"
             className="relative"
-            autoFocus={pathname !== "/search"}
+            autoFocus={pathname !== pages.search}
           />
         </div>
       )}

@@ -2,6 +2,7 @@ import { Trash2 } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { Link } from "react-router";
 import { WHISPER_MAX_LENGTH, WHISPER_WARN_REMAINING } from "../../common/constants.ts";
+import * as pages from "../../common/pages.ts";
 import type { Whisper } from "../../common/schemas/interactions.ts";
 import { visibleLength } from "../../common/text.ts";
 import { callApi } from "../lib/api.ts";
@@ -51,7 +52,7 @@ function NamePrompt({ userId, onClose }: { userId: string; onClose: () => void }
       <p>Your whisper is signed “Anonymous”. Add a name so readers know it is yours?</p>
       <div className="flex gap-2">
         <Link
-          to="/account"
+          to={pages.account}
           className="rounded-full bg-ember-700 px-3 py-1 font-medium text-white hover:bg-ember-800"
         >
           Add a name

@@ -1,6 +1,7 @@
 import { useEffect } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { ADMIN_LOGGED_OUT_REDIRECT_MS } from "../../common/constants.ts";
+import * as pages from "../../common/pages.ts";
 import { notifyError } from "./toast.ts";
 
 /** The query parameter on `/` that says which admin door a non-admin was turned away from. */
@@ -11,7 +12,7 @@ const ADMIN_DOOR_PARAM = "admin-door";
  * is loaded: home, with the door they knocked at, so home can say what the spec says there.
  */
 export function adminDoorRedirect(pathname: string): string {
-  const door = pathname.startsWith("/admin/digest") ? "digest" : "content";
+  const door = pathname.startsWith(pages.adminDigest) ? "digest" : "content";
   return `/?${ADMIN_DOOR_PARAM}=${door}`;
 }
 

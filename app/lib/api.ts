@@ -1,6 +1,7 @@
 import type { z } from "zod/mini";
 import { ECHO_COUNTS_PATH, readEchoCounts } from "../../common/echo-counts.ts";
-import type { Endpoint, endpoints, PathParams } from "../../common/endpoints.ts";
+import type { Endpoint, endpoints } from "../../common/endpoints.ts";
+import { fillPath, type PathParams } from "../../common/path-builder.ts";
 
 type Endpoints = typeof endpoints;
 /** A call named by its key in common/endpoints.ts: "listEchoCounts". */
@@ -75,9 +76,7 @@ async function send(method: Endpoint["method"], pathPattern: string, request: un
     body?: unknown;
     query?: Record<string, string | undefined>;
   };
-  const path = pathPattern.replace(/:(\w+)/g, (_, name: string) =>
-    encodeURIComponent(String(params?.[name])),
-  );
+  const path = fillPath(pathPattern, params ?? {});
   const search = new URLSearchParams(
     Object.entries(query ?? {}).filter(
       (entry): entry is [string, string] => entry[1] !== undefined,

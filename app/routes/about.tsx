@@ -1,3 +1,4 @@
+import * as pages from "../../common/pages.ts";
 import { cutAtWord } from "../../common/stanza.ts";
 import { appContext } from "../lib/app-context.ts";
 import { sharedPage } from "../lib/cache-policy.ts";
@@ -31,7 +32,7 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
     description:
       (loaderData?.poetBio && cutAtWord(loaderData.poetBio, DESCRIPTION_LENGTH)) ||
       `About ${about}.`,
-    path: "/about",
+    path: pages.about,
     image: loaderData?.portraitUrl ?? undefined,
   });
 }
@@ -44,7 +45,7 @@ export default function About({ loaderData, matches }: Route.ComponentProps) {
   const site = siteFromMatches(matches);
   const nonce = useNonce();
   const { poetName, poetBio, portraitUrl, links, tagline } = loaderData;
-  const pageUrl = new URL("/about", site.publicUrl).toString();
+  const pageUrl = new URL(pages.about, site.publicUrl).toString();
   const person = poetName && {
     "@context": "https://schema.org",
     "@type": "Person",

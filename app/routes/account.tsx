@@ -3,6 +3,7 @@ import { useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { normaliseDisplayName, splitDisplayName } from "../../common/display-name.ts";
 import { endpoints } from "../../common/endpoints.ts";
+import * as pages from "../../common/pages.ts";
 import type { ReaderAccount } from "../../common/schemas/account.ts";
 import { FileUpload } from "../components/admin/file-upload.tsx";
 import { ApiError, callApi } from "../lib/api.ts";
@@ -26,7 +27,7 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(siteFromMatches(matches), {
     title: "Your account",
     description: "Your name on whispers, your data, and your account.",
-    path: "/account",
+    path: pages.account,
     isIndexable: false,
   });
 }
@@ -213,7 +214,7 @@ function AccountSettings({ initial }: { initial: ReaderAccount }) {
         </h2>
         <p className="text-stone-700">
           Your journal, whispers and echoes, as one JSON file.{" "}
-          <Link to="/journal" className="text-ember-800 underline">
+          <Link to={pages.journal} className="text-ember-800 underline">
             Open your journal
           </Link>
         </p>

@@ -2,6 +2,7 @@ import { ArrowDown, ArrowUp } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router";
 import { endpoints } from "../../common/endpoints.ts";
+import * as pages from "../../common/pages.ts";
 import type { StoredGuestVoice } from "../../common/schemas/guest-voices.ts";
 import { adminCall } from "../components/admin/admin-call.ts";
 import { AdminPage } from "../components/admin/admin-page.tsx";
@@ -142,7 +143,7 @@ export default function AdminGuestVoices() {
     <AdminPage title="Guest Voices">
       <p className="mt-2 text-stone-700">
         Publish a new voice from{" "}
-        <Link to="/admin/submissions" className="text-ember-700 underline underline-offset-4">
+        <Link to={pages.adminSubmissions} className="text-ember-700 underline underline-offset-4">
           Guest Submissions
         </Link>
         .

@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useState } from "react";
 import { Link } from "react-router";
 import { z } from "zod/mini";
 import { endpoints } from "../../common/endpoints.ts";
+import * as pages from "../../common/pages.ts";
 import {
   IMPORT_MAX_BYTES,
   type ImportJob,
@@ -474,7 +475,7 @@ function Progress({ job }: { job: ImportJob }) {
         {job.state === "done" && (
           <p className="mt-2 font-medium">
             Import finished.{" "}
-            <Link to="/poetry" className="underline">
+            <Link to={pages.poetry} className="underline">
               See the poems
             </Link>
           </p>

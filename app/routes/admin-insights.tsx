@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import * as pages from "../../common/pages.ts";
 import {
   DEFAULT_INSIGHT_WINDOW,
   INSIGHT_WINDOWS,
@@ -95,11 +96,11 @@ export default function AdminInsights({ loaderData }: Route.ComponentProps) {
     <AdminPage title="Insights">
       <p className="mt-2 text-stone-700">
         Counts of pages read, per day, with nothing kept about any reader.{" "}
-        <Link to="/privacy" className="text-ember-700 underline underline-offset-4">
+        <Link to={pages.privacy} className="text-ember-700 underline underline-offset-4">
           What is counted
         </Link>
       </p>
-      <WindowLinks days={summary.days} path="/admin/insights" />
+      <WindowLinks days={summary.days} path={pages.adminInsights} />
       <Totals
         items={[
           { label: "Visitors", value: numberFormat.format(summary.totals.visitors) },

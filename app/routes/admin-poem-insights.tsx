@@ -1,4 +1,5 @@
 import { data, Link } from "react-router";
+import * as pages from "../../common/pages.ts";
 import { stanzaLines } from "../../common/stanza.ts";
 import { AdminPage } from "../components/admin/admin-page.tsx";
 import {
@@ -45,7 +46,7 @@ export default function AdminPoemInsights({ loaderData }: Route.ComponentProps) 
       <AdminPage title="Insights">
         <p className="mt-4 text-stone-700">
           No such poem.{" "}
-          <Link to="/admin/insights" className="text-ember-700 underline underline-offset-4">
+          <Link to={pages.adminInsights} className="text-ember-700 underline underline-offset-4">
             All insights
           </Link>
         </p>

@@ -1,6 +1,7 @@
 import { ArrowLeft, ChevronLeft, ChevronRight } from "lucide-react";
 import { useEffect, useState } from "react";
 import { data, Link } from "react-router";
+import * as pages from "../../common/pages.ts";
 import { NotFoundState } from "../components/not-found-state.tsx";
 import { PositionDots } from "../components/position-dots.tsx";
 import { ReadingSettings } from "../components/reading-settings.tsx";
@@ -47,13 +48,13 @@ export default function BookPreview({ loaderData }: Route.ComponentProps) {
   }, [count]);
 
   if (!book) {
-    return <NotFoundState title="Book not found" backTo="/books" backLabel="Back to Books" />;
+    return <NotFoundState title="Book not found" backTo={pages.books} backLabel="Back to Books" />;
   }
   const page = book.pages[index];
   return (
     <section className="mx-auto flex max-w-2xl flex-col gap-6">
       <Link
-        to="/books"
+        to={pages.books}
         className="inline-flex items-center gap-1 text-sm text-stone-700 hover:text-ember-700"
       >
         <ArrowLeft aria-hidden="true" className="h-4 w-4" /> Back to Books

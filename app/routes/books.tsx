@@ -1,6 +1,7 @@
 import { BookOpen } from "lucide-react";
 import { Link } from "react-router";
 import { matchBookSlots } from "../../common/book-slots.ts";
+import * as pages from "../../common/pages.ts";
 import { CoverImage } from "../components/cover-image.tsx";
 import { appContext } from "../lib/app-context.ts";
 import { sharedPage } from "../lib/cache-policy.ts";
@@ -34,7 +35,7 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(siteFromMatches(matches), {
     title: "Books",
     description: "Five books, five themes: Belonging, Pilgrimage, Memory, Fatherhood, Becoming.",
-    path: "/books",
+    path: pages.books,
   });
 }
 

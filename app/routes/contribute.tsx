@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { CONTRIBUTION_BIO_MAX_LENGTH } from "../../common/constants.ts";
 import type { endpoints } from "../../common/endpoints.ts";
 import { BIO_TOO_LONG, DECOY_FIELD, MISSING_FIELDS } from "../../common/guest-submission-form.ts";
+import * as pages from "../../common/pages.ts";
 import { type CallRequest, callApi } from "../lib/api.ts";
 import { sharedPage } from "../lib/cache-policy.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
@@ -19,7 +20,7 @@ export function meta({ matches }: Route.MetaArgs) {
     title: "Submit a poem",
     description:
       "Share your poem for consideration as a guest voice. Submissions are reviewed monthly.",
-    path: "/contribute",
+    path: pages.contribute,
   });
 }
 
@@ -85,7 +86,7 @@ export default function Contribute({ matches }: Route.ComponentProps) {
         </p>
         <div className="mt-4 flex flex-wrap justify-center gap-3">
           <Link
-            to="/guest-voices"
+            to={pages.guestVoices}
             className="rounded-full bg-ember-700 px-5 py-2 font-medium text-white hover:bg-ember-800"
           >
             Explore Guest Voices

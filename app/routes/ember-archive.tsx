@@ -3,6 +3,7 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { EMBERS_PAGE_SIZE } from "../../common/constants.ts";
 import { formatLongDay } from "../../common/dates.ts";
+import * as pages from "../../common/pages.ts";
 import type { ArchivedEmber } from "../../common/schemas/embers.ts";
 import { EmberShareButton } from "../components/ember-share-button.tsx";
 import { callApi } from "../lib/api.ts";
@@ -25,7 +26,7 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(siteFromMatches(matches), {
     title: "Ember Archive",
     description: "Every daily ember so far, newest first.",
-    path: "/ember/archive",
+    path: pages.emberArchive,
   });
 }
 
@@ -56,7 +57,7 @@ export default function EmberArchive({ loaderData, matches }: Route.ComponentPro
   return (
     <section className="mx-auto flex max-w-2xl flex-col gap-6">
       <Link
-        to="/ember"
+        to={pages.ember}
         className="inline-flex items-center gap-1 text-sm text-stone-700 hover:text-ember-700"
       >
         <ArrowLeft aria-hidden="true" className="h-4 w-4" /> Back to Today's Ember
@@ -77,7 +78,7 @@ export default function EmberArchive({ loaderData, matches }: Route.ComponentPro
                 <EmberShareButton
                   text={ember.text}
                   siteName={site.name}
-                  url={new URL("/ember/archive", site.publicUrl).toString()}
+                  url={new URL(pages.emberArchive, site.publicUrl).toString()}
                 />
               </div>
             </li>

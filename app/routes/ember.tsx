@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { EMBER_DESCRIPTION_LENGTH } from "../../common/constants.ts";
 import { formatLongDay } from "../../common/dates.ts";
+import * as pages from "../../common/pages.ts";
 import { cutAtWord } from "../../common/stanza.ts";
 import { EmberShareButton } from "../components/ember-share-button.tsx";
 import { ReadingSettings } from "../components/reading-settings.tsx";
@@ -26,7 +27,7 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
     description: ember
       ? cutAtWord(ember.text, EMBER_DESCRIPTION_LENGTH)
       : "A short daily text to carry with you.",
-    path: "/ember",
+    path: pages.ember,
   });
 }
 
@@ -48,7 +49,7 @@ export default function DailyEmber({ loaderData, matches }: Route.ComponentProps
           <EmberShareButton
             text={ember.text}
             siteName={site.name}
-            url={new URL("/ember", site.publicUrl).toString()}
+            url={new URL(pages.ember, site.publicUrl).toString()}
           />
         </>
       ) : (
@@ -58,7 +59,7 @@ export default function DailyEmber({ loaderData, matches }: Route.ComponentProps
         </div>
       )}
       <Link
-        to="/ember/archive"
+        to={pages.emberArchive}
         className="text-ember-800 underline underline-offset-4 hover:text-ember-700"
       >
         View Archive

@@ -1,5 +1,6 @@
 import { ArrowLeft } from "lucide-react";
 import { data, Link } from "react-router";
+import * as pages from "../../common/pages.ts";
 import { GuestVoiceAvatar } from "../components/guest-voice-avatar.tsx";
 import { NotFoundState } from "../components/not-found-state.tsx";
 import { Verse } from "../components/verse.tsx";
@@ -37,7 +38,7 @@ export default function GuestVoicePage({ loaderData }: Route.ComponentProps) {
     return (
       <NotFoundState
         title="Guest Voice Not Found"
-        backTo="/guest-voices"
+        backTo={pages.guestVoices}
         backLabel="All Guest Voices"
       />
     );
@@ -46,7 +47,7 @@ export default function GuestVoicePage({ loaderData }: Route.ComponentProps) {
   return (
     <article className="mx-auto flex max-w-2xl flex-col gap-6">
       <Link
-        to="/guest-voices"
+        to={pages.guestVoices}
         className="inline-flex items-center gap-1 text-sm text-stone-700 hover:text-ember-700"
       >
         <ArrowLeft aria-hidden="true" className="h-4 w-4" /> Back to Guest Voices
@@ -113,10 +114,10 @@ export default function GuestVoicePage({ loaderData }: Route.ComponentProps) {
             {other.name}
           </Link>
         ))}
-        <Link to="/guest-voices" className="text-ember-800 hover:underline">
+        <Link to={pages.guestVoices} className="text-ember-800 hover:underline">
           All Guest Voices
         </Link>
-        <Link to="/contribute" className="text-ember-800 hover:underline">
+        <Link to={pages.contribute} className="text-ember-800 hover:underline">
           Share your ember
         </Link>
       </nav>

@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import * as pages from "../../common/pages.ts";
 import { GuestVoiceAvatar } from "../components/guest-voice-avatar.tsx";
 import { VerseLines } from "../components/verse.tsx";
 import { appContext } from "../lib/app-context.ts";
@@ -18,7 +19,7 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(siteFromMatches(matches), {
     title: "Guest Voices",
     description: "Poems by guest writers, curated monthly.",
-    path: "/guest-voices",
+    path: pages.guestVoices,
   });
 }
 
@@ -52,7 +53,7 @@ export default function GuestVoices({ loaderData }: Route.ComponentProps) {
         <h2 className="font-serif text-3xl">Share your ember</h2>
         <p className="mt-2 text-ember-100">Add your poem to the fire. We curate monthly.</p>
         <Link
-          to="/contribute"
+          to={pages.contribute}
           className="mt-6 inline-block rounded-full bg-white px-6 py-2.5 font-medium text-ember-900 hover:bg-ember-50"
         >
           Submit a poem

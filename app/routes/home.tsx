@@ -2,6 +2,7 @@ import { BookOpen, Feather, Flame } from "lucide-react";
 import { Link } from "react-router";
 import { HOME_GUEST_VOICES, type HOME_THEMES } from "../../common/constants.ts";
 import { formatLongDay } from "../../common/dates.ts";
+import * as pages from "../../common/pages.ts";
 import { tagSlug } from "../../common/slug.ts";
 import { stanzaLines } from "../../common/stanza.ts";
 import { GuestVoiceAvatar } from "../components/guest-voice-avatar.tsx";
@@ -64,9 +65,9 @@ const themeBlurbs: Record<string, string | undefined> = {
 } satisfies Record<(typeof HOME_THEMES)[number], string>;
 
 const sections = [
-  { to: "/poetry", title: "Poetry", text: "Read poems one stanza at a time.", Icon: Feather },
-  { to: "/ember", title: "Daily Ember", text: "A short text for today.", Icon: Flame },
-  { to: "/books", title: "Books", text: "Five books, five themes.", Icon: BookOpen },
+  { to: pages.poetry, title: "Poetry", text: "Read poems one stanza at a time.", Icon: Feather },
+  { to: pages.ember, title: "Daily Ember", text: "A short text for today.", Icon: Flame },
+  { to: pages.books, title: "Books", text: "Five books, five themes.", Icon: BookOpen },
 ];
 
 export default function Home({ loaderData, matches }: Route.ComponentProps) {
@@ -78,7 +79,7 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
         <h1 className="font-serif text-4xl text-stone-900 md:text-6xl">{site.name}</h1>
         <p className="mx-auto mt-4 max-w-xl text-lg text-stone-700">{tagline}</p>
         <Link
-          to="/poetry"
+          to={pages.poetry}
           className="mt-8 inline-block rounded-full bg-ember-700 px-6 py-3 font-medium text-white hover:bg-ember-800"
         >
           Enter the Collection
@@ -161,7 +162,7 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
           <h2 id="guest-voices" className="font-serif text-3xl">
             Guest Voices
           </h2>
-          <Link to="/guest-voices" className="text-ember-800 hover:underline">
+          <Link to={pages.guestVoices} className="text-ember-800 hover:underline">
             All guest voices
           </Link>
         </div>

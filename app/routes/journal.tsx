@@ -2,6 +2,7 @@ import { Cloud, HardDrive, Trash2 } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { Link, useRevalidator } from "react-router";
 import { formatDate } from "../../common/dates.ts";
+import * as pages from "../../common/pages.ts";
 import { stanzaLines } from "../../common/stanza.ts";
 import { VerseLines } from "../components/verse.tsx";
 import { appContext } from "../lib/app-context.ts";
@@ -26,7 +27,7 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(siteFromMatches(matches), {
     title: "Journal",
     description: "The stanzas you saved.",
-    path: "/journal",
+    path: pages.journal,
   });
 }
 
@@ -73,7 +74,10 @@ export default function Journal({ loaderData }: Route.ComponentProps) {
       <div className="flex flex-wrap items-baseline justify-between gap-3">
         <h1 className="font-serif text-4xl text-stone-900">Journal</h1>
         {isSignedIn && (
-          <Link to="/account" className="text-sm text-ember-800 underline hover:text-ember-900">
+          <Link
+            to={pages.account}
+            className="text-sm text-ember-800 underline hover:text-ember-900"
+          >
             Your account
           </Link>
         )}
@@ -117,7 +121,7 @@ export default function Journal({ loaderData }: Route.ComponentProps) {
             Save a stanza while you read and it will wait for you here.
           </p>
           <Link
-            to="/poetry"
+            to={pages.poetry}
             className="mt-6 inline-block rounded-full bg-ember-700 px-5 py-2 text-white hover:bg-ember-800"
           >
             Explore Poetry

@@ -1,4 +1,5 @@
 import { useSearchParams } from "react-router";
+import * as pages from "../../common/pages.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
 import type { Route } from "./+types/login-verify";
 
@@ -6,7 +7,7 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(siteFromMatches(matches), {
     title: "Continue signing in",
     description: "Continue signing in.",
-    path: "/login/verify",
+    path: pages.loginVerify,
     isIndexable: false,
   });
 }

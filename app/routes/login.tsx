@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { useSearchParams } from "react-router";
 import { EMAIL_MESSAGE, parseEmail } from "../../common/email.ts";
+import * as pages from "../../common/pages.ts";
 import { ApiError, callApi } from "../lib/api.ts";
 import { appContext } from "../lib/app-context.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
@@ -15,7 +16,7 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(siteFromMatches(matches), {
     title: "Sign in",
     description: "Sign in with a link sent to your email.",
-    path: "/login",
+    path: pages.login,
   });
 }
 

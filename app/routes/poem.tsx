@@ -4,6 +4,7 @@ import { data, Link, redirect, useLocation } from "react-router";
 import { z } from "zod/mini";
 import { POEM_DESCRIPTION_LENGTH } from "../../common/constants.ts";
 import { dayInZone, dayToDate, formatDate } from "../../common/dates.ts";
+import * as pages from "../../common/pages.ts";
 import { poemPreviewInput } from "../../common/schemas/admin.ts";
 import type { Poem } from "../../common/schemas/poems.ts";
 import { tagSlug } from "../../common/slug.ts";
@@ -88,7 +89,7 @@ function structuredDataOf(poem: Poem, publicUrl: string, siteTitle: string, byli
     // The poet, once named in the site settings, is the Person their About page describes;
     // until then the site itself is the author.
     author: byline.isPoetNamed
-      ? { "@type": "Person", name: byline.author, url: new URL("/about", publicUrl).toString() }
+      ? { "@type": "Person", name: byline.author, url: new URL(pages.about, publicUrl).toString() }
       : { "@type": "Organization", name: byline.author },
   };
 }
@@ -206,7 +207,7 @@ export function meta({ matches, loaderData, params }: Route.MetaArgs) {
 function BackLink() {
   return (
     <Link
-      to="/poetry"
+      to={pages.poetry}
       className="inline-flex items-center gap-1 text-sm text-stone-700 hover:text-ember-700"
     >
       <ArrowLeft aria-hidden="true" className="h-4 w-4" /> Back to Poetry

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { POETRY_PAGE_SIZE } from "../../common/constants.ts";
+import * as pages from "../../common/pages.ts";
 import { PoemCard, type PoemCardData, toPoemCard } from "../components/poem-card.tsx";
 import { callApi } from "../lib/api.ts";
 import { appContext } from "../lib/app-context.ts";
@@ -37,14 +38,14 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
     description: tag
       ? `Poems on ${tag}, read one stanza at a time.`
       : "Every poem in the collection, read one stanza at a time.",
-    path: tag ? `/poetry?tag=${encodeURIComponent(tag)}` : "/poetry",
+    path: tag ? `/poetry?tag=${encodeURIComponent(tag)}` : pages.poetry,
   });
 }
 
 /** Selecting the active filter again clears it (docs/product/reading.md, Poem list). */
 function filterHref(tag: string, active: string | null) {
   return active?.toLowerCase() === tag.toLowerCase()
-    ? "/poetry"
+    ? pages.poetry
     : `/poetry?tag=${encodeURIComponent(tag)}`;
 }
 
@@ -118,7 +119,7 @@ export default function Poetry({ loaderData }: Route.ComponentProps) {
         <summary className="cursor-pointer font-medium text-stone-800">Seasonal Themes</summary>
         <nav aria-label="Themes" className="mt-3 flex flex-wrap gap-2">
           <Link
-            to="/poetry"
+            to={pages.poetry}
             aria-current={tag ? undefined : "true"}
             className={chipClass(!tag)}
             preventScrollReset

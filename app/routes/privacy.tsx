@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import * as pages from "../../common/pages.ts";
 import { sharedPage } from "../lib/cache-policy.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
 import type { Route } from "./+types/privacy";
@@ -10,7 +11,7 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(siteFromMatches(matches), {
     title: "Privacy",
     description: "What this site counts, what it never keeps, and how to ask not to be counted.",
-    path: "/privacy",
+    path: pages.privacy,
   });
 }
 
@@ -130,7 +131,7 @@ export default function Privacy() {
         <p>
           If you sign in to echo, save or whisper on stanzas, those are kept with your account as
           you would expect; you can see them, and leave with all of them, on your{" "}
-          <Link to="/account" className="text-ember-700 underline underline-offset-4">
+          <Link to={pages.account} className="text-ember-700 underline underline-offset-4">
             account page
           </Link>
           .

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { SEARCH_RESULTS_PER_GROUP } from "../../common/constants.ts";
 import { formatLongDay } from "../../common/dates.ts";
+import * as pages from "../../common/pages.ts";
 import { searchQueryFromPage } from "../../common/schemas/search.ts";
 import { appContext } from "../lib/app-context.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
@@ -22,7 +23,7 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
     description: q
       ? `Poems, embers and guest voices holding "${q}".`
       : "Search the poems, embers and guest voices.",
-    path: q ? `/search?q=${encodeURIComponent(q)}` : "/search",
+    path: q ? `/search?q=${encodeURIComponent(q)}` : pages.search,
     // A page per query is not something for search engines to keep.
     isIndexable: false,
   });

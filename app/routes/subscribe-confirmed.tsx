@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import * as pages from "../../common/pages.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
 import type { Route } from "./+types/subscribe-confirmed";
 
@@ -6,7 +7,7 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(siteFromMatches(matches), {
     title: "Subscription confirmed",
     description: "Your subscription to the weekly ember digest is confirmed.",
-    path: "/subscribe/confirmed",
+    path: pages.subscribeConfirmed,
     isIndexable: false,
   });
 }
@@ -24,7 +25,7 @@ export default function SubscribeConfirmed() {
         week. Every digest has a link to stop it.
       </p>
       <Link
-        to="/poetry"
+        to={pages.poetry}
         className="mx-auto rounded-full bg-ember-700 px-6 py-2.5 font-medium text-white hover:bg-ember-800"
       >
         Read the poems

@@ -1,3 +1,4 @@
+import * as pages from "../../common/pages.ts";
 import { SubscribeForm } from "../components/subscribe-form.tsx";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
 import type { Route } from "./+types/subscribe-invalid";
@@ -6,7 +7,7 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(siteFromMatches(matches), {
     title: "Confirmation link not valid",
     description: "This confirmation link is not valid.",
-    path: "/subscribe/invalid",
+    path: pages.subscribeInvalid,
     isIndexable: false,
   });
 }

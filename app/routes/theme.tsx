@@ -1,6 +1,7 @@
 import { data, Link } from "react-router";
 import { STANZA_LINE_MARKER, THEME_CARD_LINES, THEME_CARD_TAGS } from "../../common/constants.ts";
 import { formatLongDay } from "../../common/dates.ts";
+import * as pages from "../../common/pages.ts";
 import { type StanzaLike, stanzaLines } from "../../common/stanza.ts";
 import { NotFoundState } from "../components/not-found-state.tsx";
 import { appContext } from "../lib/app-context.ts";
@@ -99,7 +100,7 @@ export default function ThemePage({ loaderData }: Route.ComponentProps) {
               {theme.embers.map((ember) => (
                 <li key={ember.id}>
                   <Link
-                    to="/ember"
+                    to={pages.ember}
                     className="flex h-full flex-col gap-2 rounded-xl border border-stone-200 bg-white p-5 hover:shadow-md"
                   >
                     <p className="flex items-center gap-2 text-sm text-stone-600">

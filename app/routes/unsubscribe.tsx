@@ -1,4 +1,5 @@
 import { useSearchParams } from "react-router";
+import * as pages from "../../common/pages.ts";
 import { unsubscribeLink } from "../../common/schemas/subscription.ts";
 import { appContext } from "../lib/app-context.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
@@ -20,7 +21,7 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(siteFromMatches(matches), {
     title: "Unsubscribe",
     description: "Stop the weekly ember digest.",
-    path: "/unsubscribe",
+    path: pages.unsubscribe,
     isIndexable: false,
   });
 }

@@ -97,7 +97,3 @@ export const chapbook = z.object({
   updatedAt: dateTime,
 });
 export type Chapbook = z.output<typeof chapbook>;
-
-/** The download paths of a chapbook's files. */
-export const chapbookFilePath = (chapbookSlug: string, format: "pdf" | "epub") =>
-  `/chapbooks/${encodeURIComponent(chapbookSlug)}.${format}`;

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { endpoints } from "../../common/endpoints.ts";
+import { mounts } from "../../common/mounts.ts";
 import { AVATAR_NOT_UPLOADED } from "../../common/schemas/account.ts";
 import { answer } from "../http/answer.ts";
 import type { AppEnv } from "../http/env.ts";
@@ -28,7 +29,7 @@ export function accountRoutes(services: Services, images: ImageService) {
     c.header("Cache-Control", "no-store");
   }
 
-  return routesAt<AppEnv>("/api")
+  return routesAt<AppEnv>(mounts.api)
     .call(endpoints.getAccount, (_input, c) => {
       c.header("Cache-Control", "private, no-store");
       return readerAccounts.getAccount(c.get("actor"));

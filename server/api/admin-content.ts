@@ -1,4 +1,5 @@
 import { endpoints } from "../../common/endpoints.ts";
+import { mounts } from "../../common/mounts.ts";
 import type { AdminEnv } from "../http/env.ts";
 import { routesAt } from "../http/routes.ts";
 import type { Services } from "../services/index.ts";
@@ -11,7 +12,7 @@ import type { Services } from "../services/index.ts";
 export function adminContentRoutes(services: Services) {
   const { contentAdmin, fediverseReactions, guestSubmissions, recentlyDeleted } = services;
   return (
-    routesAt<AdminEnv>("/api/admin")
+    routesAt<AdminEnv>(mounts.admin)
       .call(endpoints.listAdminPoems, (_input, c) => contentAdmin.listPoems(c.var.admin))
       .call(endpoints.createPoem, ({ body }, c) => contentAdmin.createPoem(c.var.admin, body))
       .call(endpoints.updatePoem, ({ params, body }, c) =>

@@ -1,4 +1,5 @@
 import { endpoints } from "../../common/endpoints.ts";
+import { mounts } from "../../common/mounts.ts";
 import type { AdminEnv } from "../http/env.ts";
 import { routesAt } from "../http/routes.ts";
 import type { Services } from "../services/index.ts";
@@ -6,7 +7,7 @@ import type { Services } from "../services/index.ts";
 /** The poet blocks and unblocks readers (decision 041), on the admin router. */
 export function adminReaderRoutes(services: Services) {
   const { readerAccounts } = services;
-  return routesAt<AdminEnv>("/api/admin")
+  return routesAt<AdminEnv>(mounts.admin)
     .call(endpoints.blockReader, async ({ params }, c) => {
       await readerAccounts.blockReader(c.var.admin, params.userId);
       return { message: "Reader blocked" };

@@ -1,4 +1,5 @@
 import { endpoints } from "../../common/endpoints.ts";
+import { mounts } from "../../common/mounts.ts";
 import type { AdminEnv } from "../http/env.ts";
 import { routesAt } from "../http/routes.ts";
 import type { AudioService } from "../services/audio.ts";
@@ -6,7 +7,7 @@ import { uploadUrlHandler } from "./uploads.ts";
 
 /** Audio calls on the admin router: the upload URL for a poem's reading. */
 export function audioRoutes(audio: AudioService) {
-  return routesAt<AdminEnv>("/api/admin").route(
+  return routesAt<AdminEnv>(mounts.admin).route(
     endpoints.createAudioUploadUrl,
     uploadUrlHandler(audio.uploads, endpoints.createAudioUploadUrl),
   ).router;

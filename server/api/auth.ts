@@ -1,7 +1,10 @@
 import type { Context } from "hono";
 import { z } from "zod/mini";
 import { endpoints } from "../../common/endpoints.ts";
-import { otherRoutes } from "../../common/other-routes.ts";
+import { authHandlerPaths, mounts } from "../../common/mounts.ts";
+import * as otherRoutes from "../../common/other-routes.ts";
+import * as pages from "../../common/pages.ts";
+import * as paths from "../../common/paths.ts";
 import type { Config } from "../config.ts";
 import { answer } from "../http/answer.ts";
 import { clientAddress } from "../http/client-address.ts";
@@ -60,13 +63,13 @@ function returnPathOf(c: Context, config: Config): string {
 export function authRoutes(services: Services, config: Config) {
   const { accounts } = services;
   return (
-    routesAt<AppEnv>("/api")
+    routesAt<AppEnv>(mounts.api)
       .route(otherRoutes.login, (c) => {
         const returnTo = returnPathOf(c, config);
-        return c.redirect(`/login?returnTo=${encodeURIComponent(returnTo)}`, 302);
+        return c.redirect(paths.login({ returnTo }), 302);
       })
       .route(otherRoutes.logout, async (c) => {
-        const headers = new Headers({ Location: "/", "Cache-Control": "no-store" });
+        const headers = new Headers({ Location: pages.home, "Cache-Control": "no-store" });
         if (c.get("actor")) {
           const response = await accounts.auth.api.signOut({
             headers: c.req.raw.headers,
@@ -97,7 +100,7 @@ export function authRoutes(services: Services, config: Config) {
           clientAddress(c, config.trustProxy),
           input.returnTo ?? "/",
         );
-        if (isForm) return c.redirect("/login?sent=1", 303);
+        if (isForm) return c.redirect(paths.login({ sent: 1 }), 303);
         return answer(c, endpoints.requestSignInLink, { message: LINK_SENT_MESSAGE });
       })
       .route(otherRoutes.verifySignInLink, async (c) => {
@@ -105,15 +108,15 @@ export function authRoutes(services: Services, config: Config) {
           ? parseInput(continueRequest, await readFormBody(c))
           : await readJsonBody(c, continueRequest);
         const response = await accounts.verifySignInLink(input.token, input.returnTo ?? "/");
-        return relayRedirect(response, "/login?error=invalid-link");
+        return relayRedirect(response, paths.login({ error: "invalid-link" }));
       })
       // The operator's printed link signs in on a plain GET.
       .route(otherRoutes.cliLogin, async (c) => {
         const token = c.req.query("token");
-        if (!token) return c.redirect("/login?error=invalid-link", 302);
+        if (!token) return c.redirect(paths.login({ error: "invalid-link" }), 302);
         return relayRedirect(
           await accounts.verifySignInLink(token, "/"),
-          "/login?error=invalid-link",
+          paths.login({ error: "invalid-link" }),
         );
       })
       .route(otherRoutes.startOidcSignIn, async (c) => {
@@ -123,28 +126,31 @@ export function authRoutes(services: Services, config: Config) {
         // The provider's discovery document is fetched here: a provider that is down is an error page.
         const response = await accounts.auth
           .handler(
-            new Request(new URL("/api/auth/sign-in/social", config.publicUrl), {
+            new Request(new URL(authHandlerPaths.socialSignIn, config.publicUrl), {
               method: "POST",
               headers: { "Content-Type": "application/json", Origin: config.publicUrl.origin },
               body: JSON.stringify({
                 provider: accounts.oidcProvider.id,
                 callbackURL: returnTo,
-                errorCallbackURL: "/login?error=oidc",
+                errorCallbackURL: paths.login({ error: "oidc" }),
               }),
             }),
           )
           .catch(() => undefined);
         const url = response?.ok ? ((await response.json()) as { url?: string }).url : undefined;
-        if (!response || !url) return c.redirect("/login?error=oidc", 303);
+        if (!response || !url) return c.redirect(paths.login({ error: "oidc" }), 303);
         const headers = new Headers({ Location: url, "Cache-Control": "no-store" });
         for (const cookie of response.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
         return new Response(null, { status: 303, headers });
       })
       .route(otherRoutes.oidcCallback, async (c) => {
         try {
-          return relayRedirect(await accounts.auth.handler(c.req.raw), "/login?error=oidc");
+          return relayRedirect(
+            await accounts.auth.handler(c.req.raw),
+            paths.login({ error: "oidc" }),
+          );
         } catch {
-          return c.redirect("/login?error=oidc", 302);
+          return c.redirect(paths.login({ error: "oidc" }), 302);
         }
       }).router
   );

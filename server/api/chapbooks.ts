@@ -1,5 +1,6 @@
 import { endpoints } from "../../common/endpoints.ts";
-import { otherRoutes } from "../../common/other-routes.ts";
+import { mounts } from "../../common/mounts.ts";
+import * as otherRoutes from "../../common/other-routes.ts";
 import type { AdminEnv, AppEnv } from "../http/env.ts";
 import { routesAt } from "../http/routes.ts";
 import type { Services } from "../services/index.ts";
@@ -11,7 +12,7 @@ const TYPES = { pdf: "application/pdf", epub: "application/epub+zip" } as const;
 /** The poet's chapbook calls (docs/product/chapbook.md), on the admin router. */
 export function chapbookAdminRoutes(services: Services) {
   const { chapbooks } = services;
-  return routesAt<AdminEnv>("/api/admin")
+  return routesAt<AdminEnv>(mounts.admin)
     .call(endpoints.listChapbooks, (_input, c) => chapbooks.list(c.var.admin))
     .call(endpoints.createChapbook, ({ body }, c) => chapbooks.create(c.var.admin, body))
     .call(endpoints.getChapbook, ({ params }, c) => chapbooks.get(c.var.admin, params.id))

@@ -1,5 +1,6 @@
 import { endpoints } from "../../common/endpoints.ts";
-import { otherRoutes } from "../../common/other-routes.ts";
+import { mounts } from "../../common/mounts.ts";
+import * as otherRoutes from "../../common/other-routes.ts";
 import type { AdminEnv } from "../http/env.ts";
 import { routesAt } from "../http/routes.ts";
 import type { Services } from "../services/index.ts";
@@ -10,7 +11,7 @@ import type { Services } from "../services/index.ts";
  */
 export function digestRoutes(services: Services) {
   const { digest, subscriptions } = services;
-  return routesAt<AdminEnv>("/api/admin")
+  return routesAt<AdminEnv>(mounts.admin)
     .call(endpoints.getDigestContent, (_input, c) => digest.content(c.var.admin))
     .call(endpoints.previewDigest, ({ body }, c) => digest.preview(c.var.admin, body))
     .call(endpoints.sendDigest, ({ body }, c) => digest.send(c.var.admin, body.subject))

@@ -1,4 +1,5 @@
 import { endpoints } from "../../common/endpoints.ts";
+import { mounts } from "../../common/mounts.ts";
 import type { Config } from "../config.ts";
 import { sharedRead } from "../http/cache-policy.ts";
 import { clientAddress } from "../http/client-address.ts";
@@ -12,7 +13,7 @@ import type { Services } from "../services/index.ts";
  */
 export function emberAndBookRoutes(services: Services, config: Config) {
   const { embers, books, guestSubmissions } = services;
-  return routesAt<AppEnv>("/api")
+  return routesAt<AppEnv>(mounts.api)
     .call(endpoints.getFeaturedEmber, sharedRead, () => embers.getFeaturedEmber())
     .call(endpoints.getTodaysEmber, sharedRead, () => embers.getTodaysEmber())
     .call(endpoints.listEmbers, sharedRead, ({ query }) =>

@@ -1,4 +1,5 @@
 import { endpoints } from "../../common/endpoints.ts";
+import { mounts } from "../../common/mounts.ts";
 import type { AdminEnv } from "../http/env.ts";
 import { routesAt } from "../http/routes.ts";
 import type { Services } from "../services/index.ts";
@@ -6,7 +7,7 @@ import type { Services } from "../services/index.ts";
 /** The admin's fediverse page's calls (docs/product/fediverse.md), on the admin router. */
 export function fediverseAdminRoutes(services: Services) {
   const { fediverseAdmin } = services;
-  return routesAt<AdminEnv>("/api/admin")
+  return routesAt<AdminEnv>(mounts.admin)
     .call(endpoints.listFediverseFollowers, ({ query }, c) =>
       fediverseAdmin.followers(c.var.admin, query.offset ?? 0),
     )

@@ -1,4 +1,5 @@
 import { endpoints } from "../../common/endpoints.ts";
+import { mounts } from "../../common/mounts.ts";
 import type { AdminEnv } from "../http/env.ts";
 import { routesAt } from "../http/routes.ts";
 import type { Services } from "../services/index.ts";
@@ -8,7 +9,7 @@ import type { Services } from "../services/index.ts";
  * voices, create, update (hide, show and reorder included), and a submission published as a voice.
  */
 export function guestVoiceRoutes({ guestVoices }: Services) {
-  return routesAt<AdminEnv>("/api/admin")
+  return routesAt<AdminEnv>(mounts.admin)
     .call(endpoints.listGuestVoices, (_input, c) => guestVoices.listAll(c.var.admin))
     .call(endpoints.createGuestVoice, ({ body }, c) => guestVoices.create(c.var.admin, body))
     .call(endpoints.updateGuestVoice, ({ params, body }, c) =>

@@ -1,4 +1,5 @@
 import { endpoints } from "../../common/endpoints.ts";
+import { mounts } from "../../common/mounts.ts";
 import type { AdminEnv } from "../http/env.ts";
 import { routesAt } from "../http/routes.ts";
 import type { ImageService } from "../services/images.ts";
@@ -6,7 +7,7 @@ import { uploadUrlHandler } from "./uploads.ts";
 
 /** Image calls on the admin router (docs/product/api.md). */
 export function imageRoutes(images: ImageService) {
-  return routesAt<AdminEnv>("/api/admin")
+  return routesAt<AdminEnv>(mounts.admin)
     .route(endpoints.createUploadUrl, uploadUrlHandler(images.uploads, endpoints.createUploadUrl))
     .call(endpoints.validateImageUrl, ({ body }, c) =>
       images.validateImageUrl(c.var.admin, body.url),

@@ -1,4 +1,5 @@
 import { endpoints } from "../../common/endpoints.ts";
+import { mounts } from "../../common/mounts.ts";
 import { IMPORT_MAX_BYTES, importPreviewQuery } from "../../common/schemas/import.ts";
 import { answer } from "../http/answer.ts";
 import type { AdminEnv } from "../http/env.ts";
@@ -19,7 +20,7 @@ const overLimit = (fileName: string) =>
  */
 export function importRoutes(services: Services) {
   const { imports } = services;
-  return routesAt<AdminEnv>("/api/admin")
+  return routesAt<AdminEnv>(mounts.admin)
     .route(endpoints.previewImport, async (c) => {
       const query = parseInput(importPreviewQuery, c.req.query());
       const bytes = await readLimitedBody(c.req.raw, IMPORT_MAX_BYTES).catch((error: unknown) => {

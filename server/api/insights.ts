@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { endpoints } from "../../common/endpoints.ts";
-import { otherRoutes } from "../../common/other-routes.ts";
+import { mounts } from "../../common/mounts.ts";
+import * as otherRoutes from "../../common/other-routes.ts";
 import type { Config } from "../config.ts";
 import { clientAddress } from "../http/client-address.ts";
 import type { AdminEnv, AppEnv } from "../http/env.ts";
@@ -133,7 +134,7 @@ export function readingBeaconRoutes(
 export function digestLinkRoutes(services: Services, config: Config) {
   const { insights } = services;
   const secret = resolveSessionSecret(config);
-  return routesAt<AppEnv>("/api").route(otherRoutes.digestLink, async (c) => {
+  return routesAt<AppEnv>(mounts.api).route(otherRoutes.digestLink, async (c) => {
     const uncounted = !insights.counting || isUncounted((name) => c.req.header(name));
     const address = uncounted ? undefined : clientAddress(c, config.trustProxy);
     const target = await insights.followDigestLink(secret, c.req.param("token"), address);
@@ -146,7 +147,7 @@ export function digestLinkRoutes(services: Services, config: Config) {
 /** The admin's insights on the admin router (server/api/admin.ts). */
 export function adminInsightRoutes(services: Services) {
   const { insights } = services;
-  return routesAt<AdminEnv>("/api/admin")
+  return routesAt<AdminEnv>(mounts.admin)
     .call(endpoints.getInsights, ({ query }, c) => insights.summary(c.var.admin, query.days))
     .call(endpoints.getPoemInsights, ({ params, query }, c) =>
       insights.poem(c.var.admin, params.slug, query.days),

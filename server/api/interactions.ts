@@ -1,4 +1,5 @@
 import { endpoints } from "../../common/endpoints.ts";
+import { mounts } from "../../common/mounts.ts";
 import { anonymousRead } from "../http/cache-policy.ts";
 import type { AppEnv } from "../http/env.ts";
 import { routesAt } from "../http/routes.ts";
@@ -8,7 +9,7 @@ import { SHARED_ECHO_COUNTS_LIFE_MS } from "../services/interactions.ts";
 /** Echoes, whispers and the journal (docs/product/api.md). Every rule is in the interaction service. */
 export function interactionRoutes(services: Services) {
   const { interactions } = services;
-  return routesAt<AppEnv>("/api")
+  return routesAt<AppEnv>(mounts.api)
     .call(endpoints.toggleEcho, ({ params, body }, c) =>
       interactions.toggleEcho(c.get("actor"), params.slug, body.stanzaIndex),
     )

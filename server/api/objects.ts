@@ -1,5 +1,6 @@
 import { COVER_VARIANT_WIDTHS, type CoverVariantWidth } from "../../common/cover-image.ts";
-import { otherRoutes } from "../../common/other-routes.ts";
+import { mounts } from "../../common/mounts.ts";
+import * as otherRoutes from "../../common/other-routes.ts";
 import { parseByteRange } from "../http/byte-range.ts";
 import type { AppEnv } from "../http/env.ts";
 import { routesAt } from "../http/routes.ts";
@@ -26,7 +27,7 @@ export function objectRoutes(
   createMissingImage: (id: string, variantWidth?: CoverVariantWidth) => Promise<void>,
   audio: AudioService,
 ) {
-  return routesAt<AppEnv>("/objects")
+  return routesAt<AppEnv>(mounts.objects)
     .route(otherRoutes.storedImage, async (c) => {
       const name = c.req.param("name");
       const match = STORED_IMAGE_NAME.exec(name);

@@ -1,4 +1,5 @@
-import { otherRoutes } from "../../common/other-routes.ts";
+import { mounts } from "../../common/mounts.ts";
+import * as otherRoutes from "../../common/other-routes.ts";
 import { clampStanzaIndex, stanzaLines } from "../../common/stanza.ts";
 import type { AppEnv } from "../http/env.ts";
 import { routesAt } from "../http/routes.ts";
@@ -39,7 +40,7 @@ export function ogRoutes(services: Services) {
     return rendering;
   }
 
-  return routesAt<AppEnv>("/og").route(otherRoutes.stanzaCard, async (c) => {
+  return routesAt<AppEnv>(mounts.cards).route(otherRoutes.stanzaCard, async (c) => {
     // The card is public: link previews show only what any reader may see.
     const poem = await services.poems.getPoem("anonymous", c.req.param("slug"));
     const requested = c.req.param("file").slice(0, -".png".length);

@@ -1,4 +1,5 @@
 import { endpoints } from "../../common/endpoints.ts";
+import { mounts } from "../../common/mounts.ts";
 import { sharedRead } from "../http/cache-policy.ts";
 import type { AppEnv } from "../http/env.ts";
 import { routesAt } from "../http/routes.ts";
@@ -7,7 +8,7 @@ import type { Services } from "../services/index.ts";
 /** Public reads: the poems, one poem, the tags, one theme. */
 export function poemRoutes(services: Services) {
   const { poems } = services;
-  return routesAt<AppEnv>("/api")
+  return routesAt<AppEnv>(mounts.api)
     .call(endpoints.listPoems, sharedRead, ({ query }) => poems.listPoems(query))
     .call(endpoints.getPoem, sharedRead, ({ params }, c) =>
       poems.getPoem(c.get("audience"), params.slug),

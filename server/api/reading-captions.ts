@@ -1,4 +1,4 @@
-import { otherRoutes } from "../../common/other-routes.ts";
+import * as otherRoutes from "../../common/other-routes.ts";
 import { stanzaLines } from "../../common/stanza.ts";
 import { vttTimestamp } from "../../common/stanza-timings.ts";
 import type { AppEnv } from "../http/env.ts";

@@ -1,4 +1,5 @@
 import { endpoints } from "../../common/endpoints.ts";
+import { mounts } from "../../common/mounts.ts";
 import type { AppEnv } from "../http/env.ts";
 import { routesAt } from "../http/routes.ts";
 import type { Services } from "../services/index.ts";
@@ -27,7 +28,7 @@ function snippetHtml(parts: SnippetPart[]): string {
  * cache keeps only what a route declares (decision 008), so none of them fills it.
  */
 export function searchRoutes(services: Services) {
-  return routesAt<AppEnv>("/api").call(endpoints.search, async ({ query }) => {
+  return routesAt<AppEnv>(mounts.api).call(endpoints.search, async ({ query }) => {
     const results = await services.search.find(query.q, query.limit);
     return {
       poems: results.poems.map(({ slug, title, stanzaIndex, snippet }) => ({

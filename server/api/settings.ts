@@ -1,4 +1,5 @@
 import { endpoints } from "../../common/endpoints.ts";
+import { mounts } from "../../common/mounts.ts";
 import type { AdminEnv } from "../http/env.ts";
 import { routesAt } from "../http/routes.ts";
 import type { Services } from "../services/index.ts";
@@ -9,7 +10,7 @@ import type { Services } from "../services/index.ts";
  */
 export function settingsRoutes(services: Services) {
   const { siteSettings, sampleContent } = services;
-  return routesAt<AdminEnv>("/api/admin")
+  return routesAt<AdminEnv>(mounts.admin)
     .call(endpoints.getSiteSettings, (_input, c) => siteSettings.get(c.var.admin))
     .call(endpoints.updateSiteSettings, ({ body }, c) => siteSettings.update(c.var.admin, body))
     .call(endpoints.listSampleContent, (_input, c) => sampleContent.list(c.var.admin))

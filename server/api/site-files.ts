@@ -1,4 +1,7 @@
-import { otherRoutes } from "../../common/other-routes.ts";
+import { mounts } from "../../common/mounts.ts";
+import * as otherRoutes from "../../common/other-routes.ts";
+import * as pages from "../../common/pages.ts";
+import * as paths from "../../common/paths.ts";
 import { tagSlug } from "../../common/slug.ts";
 import { stanzaLines, stanzaText } from "../../common/stanza.ts";
 import type { Config } from "../config.ts";
@@ -11,30 +14,30 @@ import type { Services } from "../services/index.ts";
 const FEED_SIZE = 30;
 const CACHE = "public, max-age=300";
 const STATIC_PAGES = [
-  "/",
-  "/poetry",
-  "/ember",
-  "/ember/archive",
-  "/books",
-  "/guest-voices",
-  "/contribute",
+  pages.home,
+  pages.poetry,
+  pages.ember,
+  pages.emberArchive,
+  pages.books,
+  pages.guestVoices,
+  pages.contribute,
 ];
 
 /** /robots.txt, /sitemap.xml and the Atom feed of poems /feed.xml. */
 export function siteFileRoutes(services: Services, config: Config) {
   const origin = config.publicUrl.origin;
   const absolute = (path: string) => `${origin}${path}`;
-  return routesAt<AppEnv>("/")
+  return routesAt<AppEnv>(pages.home)
     .route(otherRoutes.robotsTxt, (c) => {
       c.header("Cache-Control", CACHE);
       return c.text(
         [
           "User-agent: *",
-          "Allow: /",
-          "Disallow: /admin",
-          "Disallow: /api/",
-          "Disallow: /login",
-          `Sitemap: ${absolute("/sitemap.xml")}`,
+          `Allow: ${pages.home}`,
+          `Disallow: ${pages.admin}`,
+          `Disallow: ${mounts.api}/`,
+          `Disallow: ${pages.login}`,
+          `Sitemap: ${absolute(otherRoutes.sitemap.path)}`,
           "",
         ].join("\n"),
       );
@@ -46,12 +49,10 @@ export function siteFileRoutes(services: Services, config: Config) {
         `  <url><loc>${escapeXml(absolute(path))}</loc>${lastmod ? `<lastmod>${lastmod.toISOString().slice(0, 10)}</lastmod>` : ""}</url>`;
       const urls = [
         ...STATIC_PAGES.map((path) => url(path)),
-        ...poems.map((poem) => url(`/poetry/${encodeURIComponent(poem.slug)}`, poem.updatedAt)),
-        ...tagNames.map((name) => url(`/themes/${encodeURIComponent(tagSlug(name))}`)),
-        ...guestVoices.map((voice) => url(`/guest-voices/${encodeURIComponent(voice.slug)}`)),
-        ...books.map((book) =>
-          url(`/book/${encodeURIComponent(book.slug)}/preview`, book.updatedAt),
-        ),
+        ...poems.map((poem) => url(paths.poem(poem.slug), poem.updatedAt)),
+        ...tagNames.map((name) => url(paths.theme(tagSlug(name)))),
+        ...guestVoices.map((voice) => url(paths.guestVoice(voice.slug))),
+        ...books.map((book) => url(paths.bookPreview(book.slug), book.updatedAt)),
       ];
       c.header("Content-Type", "application/xml; charset=utf-8");
       c.header("Cache-Control", CACHE);
@@ -67,7 +68,7 @@ export function siteFileRoutes(services: Services, config: Config) {
         JSON.stringify({
           name: site.name,
           short_name: site.name,
-          start_url: "/",
+          start_url: pages.home,
           display: "browser",
           background_color: "#fbf8f3",
           theme_color: "#fbf8f3",
@@ -83,7 +84,7 @@ export function siteFileRoutes(services: Services, config: Config) {
       ).toISOString();
       const site = await services.siteSettings.identity();
       const entries = poems.map((poem) => {
-        const link = absolute(`/poetry/${encodeURIComponent(poem.slug)}`);
+        const link = absolute(paths.poem(poem.slug));
         const content = poem.stanzas.map((stanza) => stanzaLines(stanza).join("\n")).join("\n\n");
         return [
           "  <entry>",
@@ -104,9 +105,9 @@ export function siteFileRoutes(services: Services, config: Config) {
           '<?xml version="1.0" encoding="UTF-8"?>',
           '<feed xmlns="http://www.w3.org/2005/Atom">',
           `  <title>${escapeXml(site.name)}</title>`,
-          `  <link href="${escapeXml(absolute("/"))}"/>`,
-          `  <link rel="self" href="${escapeXml(absolute("/feed.xml"))}"/>`,
-          `  <id>${escapeXml(absolute("/"))}</id>`,
+          `  <link href="${escapeXml(absolute(pages.home))}"/>`,
+          `  <link rel="self" href="${escapeXml(absolute(otherRoutes.feed.path))}"/>`,
+          `  <id>${escapeXml(absolute(pages.home))}</id>`,
           `  <updated>${updated}</updated>`,
           `  <author><name>${escapeXml(site.poetName ?? site.name)}</name></author>`,
           ...entries,

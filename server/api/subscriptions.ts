@@ -1,5 +1,8 @@
 import { endpoints } from "../../common/endpoints.ts";
-import { otherRoutes } from "../../common/other-routes.ts";
+import { mounts } from "../../common/mounts.ts";
+import * as otherRoutes from "../../common/other-routes.ts";
+import * as pages from "../../common/pages.ts";
+import { withQuery } from "../../common/path-builder.ts";
 import { unsubscribeLink } from "../../common/schemas/subscription.ts";
 import type { Config } from "../config.ts";
 import { clientAddress } from "../http/client-address.ts";
@@ -11,7 +14,7 @@ import type { Services } from "../services/index.ts";
 export function subscriptionRoutes(services: Services, config: Config) {
   const { subscriptions } = services;
   return (
-    routesAt<AppEnv>("/api")
+    routesAt<AppEnv>(mounts.api)
       .call(endpoints.subscribe, ({ body }, c) =>
         subscriptions.subscribe(body.email, clientAddress(c, config.trustProxy)),
       )
@@ -21,14 +24,16 @@ export function subscriptionRoutes(services: Services, config: Config) {
           token.length > 0 && token.length < 200 && (await subscriptions.verify(token));
         // A page that says so, not only a toast that is gone in seconds.
         return c.redirect(
-          isVerified ? "/subscribe/confirmed?verified=1" : "/subscribe/invalid",
+          isVerified
+            ? withQuery(pages.subscribeConfirmed, { verified: 1 })
+            : pages.subscribeInvalid,
           302,
         );
       })
       // A mail client that cannot POST opens the List-Unsubscribe address in a browser: the page
       // there shows whose subscription it ends, and its one button POSTs back here.
       .route(otherRoutes.unsubscribeInBrowser, (c) =>
-        c.redirect(`/unsubscribe${new URL(c.req.url).search}`, 303),
+        c.redirect(`${pages.unsubscribe}${new URL(c.req.url).search}`, 303),
       )
       // RFC 8058 one-click (List-Unsubscribe-Post) and the confirm page's form both land here; the
       // signed link is the authority, so it needs no session and no same-origin check.
@@ -42,7 +47,10 @@ export function subscriptionRoutes(services: Services, config: Config) {
         });
         const isDone = await subscriptions.unsubscribe(s, sig);
         if (body.confirm === "1")
-          return c.redirect(isDone ? "/unsubscribe?done=1" : "/unsubscribe?invalid=1", 303);
+          return c.redirect(
+            withQuery(pages.unsubscribe, isDone ? { done: 1 } : { invalid: 1 }),
+            303,
+          );
         return isDone
           ? c.json({ message: "Unsubscribed" })
           : c.json({ message: "Invalid unsubscribe link" }, 400);

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { endpoints } from "../../common/endpoints.ts";
-import type { otherRoutes } from "../../common/other-routes.ts";
+import type * as otherRoutes from "../../common/other-routes.ts";
 import { answer } from "../http/answer.ts";
 import type { AdminEnv, AppEnv } from "../http/env.ts";
 import { parseInput, readJsonBody } from "../http/json-body.ts";

@@ -3,6 +3,7 @@ import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { genericOAuth } from "better-auth/plugins/generic-oauth";
 import { magicLink } from "better-auth/plugins/magic-link";
 import { eq } from "drizzle-orm";
+import { AUTH_BASE_PATH } from "../../common/mounts.ts";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import { accounts, sessions, users, verifications } from "../db/schema.ts";
@@ -38,7 +39,7 @@ export function createAuth({ db, config, logger, secret, deliverSignInLink }: Au
   return betterAuth({
     appName: config.siteName,
     baseURL: config.publicUrl.origin,
-    basePath: "/api/auth",
+    basePath: AUTH_BASE_PATH,
     secret,
     // Its messages join the structured log; they carry no tokens or cookies.
     logger: {

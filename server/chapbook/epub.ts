@@ -1,5 +1,7 @@
 import fs from "node:fs";
 import { strToU8, type Zippable, zipSync } from "fflate";
+import * as otherRoutes from "../../common/other-routes.ts";
+import { prefixOf } from "../../common/path-builder.ts";
 import { CHAPBOOK_FACE_NAMES } from "../../common/schemas/chapbook-faces.ts";
 import { vttTimestamp } from "../../common/stanza-timings.ts";
 import { escapeMarkup as escapeXml } from "../escape.ts";
@@ -264,7 +266,7 @@ function packageDocument(
   return `<?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="book-id" xml:lang="en">
 <metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
-<dc:identifier id="book-id">${escapeXml(new URL(`/chapbooks/${content.slug}`, content.siteUrl).toString())}</dc:identifier>
+<dc:identifier id="book-id">${escapeXml(new URL(`${prefixOf(otherRoutes.chapbookFile.path)}${content.slug}`, content.siteUrl).toString())}</dc:identifier>
 <dc:title>${escapeXml(content.title)}</dc:title>
 <dc:creator id="author">${escapeXml(content.author)}</dc:creator>
 <dc:language>en</dc:language>

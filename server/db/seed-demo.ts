@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { count } from "drizzle-orm";
 import sharp from "sharp";
 import { addDays, dayInZone, dayToDate } from "../../common/dates.ts";
+import { uploadedObjectPath } from "../../common/uploads.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { createLocalObjectStore, type ObjectStore } from "../storage/local.ts";
@@ -36,17 +37,17 @@ async function renderCover([from, to]: [string, string], seed: number): Promise<
   return sharp(Buffer.from(svg)).webp({ quality: 78, effort: 2 }).toBuffer();
 }
 
-/** The demo's committed readings go into storage like an upload: /objects/audio/{id}. */
+/** The demo's committed readings go into storage like an upload. */
 async function storeReading(store: ObjectStore, file: string) {
   const id = randomUUID();
   await store.put(`audio/${id}`, await readFile(new URL(`./demo/${file}`, import.meta.url)));
-  return `/objects/audio/${id}`;
+  return uploadedObjectPath("audio", id);
 }
 
 async function storeCover(store: ObjectStore, palette: [string, string], seed: number) {
   const id = randomUUID();
   await store.put(`images/${id}`, await renderCover(palette, seed));
-  return `/objects/images/${id}`;
+  return uploadedObjectPath("images", id);
 }
 
 /**

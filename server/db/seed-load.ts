@@ -1,5 +1,10 @@
 import { sql } from "drizzle-orm";
+import * as pages from "../../common/pages.ts";
+import { prefixOf } from "../../common/path-builder.ts";
+import * as paths from "../../common/paths.ts";
 import type { Database } from "./client.ts";
+
+const POEM_PATH_PREFIX = prefixOf(pages.poem);
 
 export interface LoadSize {
   poems: number;
@@ -119,7 +124,7 @@ async function seedInsights(
   await tx.execute(sql`
     with ${numbered}
     ${insert}
-    select current_date - d, m.metric, '/poetry/' || p.slug, '', 1 + (d + k) % 20
+    select current_date - d, m.metric, ${POEM_PATH_PREFIX}::text || p.slug, '', 1 + (d + k) % 20
     from ${daysBack}
       cross join generate_series(0, ${POEMS_VIEWED_A_DAY} - 1) as k
       cross join poem_total
@@ -141,8 +146,8 @@ async function seedInsights(
     ${insert}
     select current_date - d, m.metric, m.subject, m.part, 1 + d % 12
     from ${daysBack}
-      cross join (values ('views', '/poetry/${sql.raw(INSIGHTS_POEM)}', ''),
-                         ('visitors', '/poetry/${sql.raw(INSIGHTS_POEM)}', ''),
+      cross join (values ('views', ${paths.poem(INSIGHTS_POEM)}::text, ''),
+                         ('visitors', ${paths.poem(INSIGHTS_POEM)}::text, ''),
                          ('readings', '${sql.raw(INSIGHTS_POEM)}', ''),
                          ('reached', '${sql.raw(INSIGHTS_POEM)}', '0'),
                          ('reached', '${sql.raw(INSIGHTS_POEM)}', '1'),

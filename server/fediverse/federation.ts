@@ -25,6 +25,8 @@ import {
   UrlError,
 } from "@fedify/vocab-runtime";
 import { count } from "drizzle-orm";
+import * as otherRoutes from "../../common/other-routes.ts";
+import { pathTo, uriTemplateOf } from "../../common/path-builder.ts";
 import packageJson from "../../package.json" with { type: "json" };
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
@@ -63,12 +65,12 @@ import { rememberPublicKeys } from "./remembered-keys.ts";
 
 /** Where the actor's documents live on the site. */
 export const FEDIVERSE_PATHS = {
-  actor: "/fediverse/actor/{identifier}",
-  inbox: "/fediverse/actor/{identifier}/inbox",
-  sharedInbox: "/fediverse/inbox",
-  outbox: "/fediverse/actor/{identifier}/outbox",
-  followers: "/fediverse/actor/{identifier}/followers",
-  nodeInfo: "/fediverse/nodeinfo/2.1",
+  actor: uriTemplateOf(otherRoutes.fediverseActor.path),
+  inbox: uriTemplateOf(otherRoutes.fediverseInbox.path),
+  sharedInbox: uriTemplateOf(otherRoutes.fediverseSharedInbox.path),
+  outbox: uriTemplateOf(otherRoutes.fediverseOutbox.path),
+  followers: uriTemplateOf(otherRoutes.fediverseFollowers.path),
+  nodeInfo: uriTemplateOf(otherRoutes.nodeInfo.path),
 } as const;
 
 const OUTBOX_PAGE_SIZE = 20;
@@ -142,11 +144,15 @@ export function createFediverse(deps: FediverseDeps) {
     firstKnock: "draft-cavage-http-signatures-12",
   });
 
-  const actorUrl = () => new URL(FEDIVERSE_PATHS.actor.replace("{identifier}", handle), publicUrl);
+  const actorUrl = () =>
+    new URL(pathTo(otherRoutes.fediverseActor.path, { identifier: handle }), publicUrl);
   const addressing = (): ObjectAddressing => ({
     publicUrl,
     actorUrl: actorUrl(),
-    followersUrl: new URL(FEDIVERSE_PATHS.followers.replace("{identifier}", handle), publicUrl),
+    followersUrl: new URL(
+      pathTo(otherRoutes.fediverseFollowers.path, { identifier: handle }),
+      publicUrl,
+    ),
   });
 
   federation

@@ -1,7 +1,10 @@
+import * as pages from "../../common/pages.ts";
+import { matcherOf } from "../../common/path-builder.ts";
+import * as paths from "../../common/paths.ts";
 /**
  * The ids of the objects the site federates are the addresses readers already share: a poem's
- * `Article` is its page, `/poetry/{slug}`, and a stanza's `Note` is its share address,
- * `/share/poem/{slug}?s={index}` (index from 0), both absolute on PUBLIC_URL. A reply or a like
+ * `Article` is its page, and a stanza's `Note` is its share address with the stanza's index
+ * from 0 (`paths.sharedStanza`), both absolute on PUBLIC_URL. A reply or a like
  * names one of these, so the same module makes them and reads them back.
  */
 
@@ -13,15 +16,15 @@ export interface PoemObjectRef {
 }
 
 export function poemObjectUrl(publicUrl: URL, slug: string): URL {
-  return new URL(`/poetry/${encodeURIComponent(slug)}`, publicUrl);
+  return new URL(paths.poem(slug), publicUrl);
 }
 
 export function stanzaObjectUrl(publicUrl: URL, slug: string, index: number): URL {
-  return new URL(`/share/poem/${encodeURIComponent(slug)}?s=${index}`, publicUrl);
+  return new URL(paths.sharedStanza(slug, index), publicUrl);
 }
 
-const POEM_PATH = /^\/poetry\/([^/]+)\/?$/;
-const STANZA_PATH = /^\/share\/poem\/([^/]+)\/?$/;
+const poemPageOf = matcherOf(pages.poem);
+const sharePageOf = matcherOf(pages.sharePoem);
 
 /**
  * The poem or stanza an object id on this site names, or null for anything else (another host,
@@ -36,9 +39,11 @@ export function readPoemObjectUrl(publicUrl: URL, id: string): PoemObjectRef | n
     return null;
   }
   if (url.origin !== publicUrl.origin) return null;
-  const poemSlug = POEM_PATH.exec(url.pathname)?.[1];
+  // A trailing slash names the same page.
+  const path = url.pathname.replace(/(.)\/$/, "$1");
+  const poemSlug = poemPageOf(path)?.slug;
   if (poemSlug) return { slug: decodeSlug(poemSlug), stanzaIndex: null };
-  const stanzaSlug = STANZA_PATH.exec(url.pathname)?.[1];
+  const stanzaSlug = sharePageOf(path)?.slug;
   const index = url.searchParams.get("s");
   if (!stanzaSlug || index === null || !/^\d{1,4}$/.test(index)) return null;
   return { slug: decodeSlug(stanzaSlug), stanzaIndex: Number(index) };

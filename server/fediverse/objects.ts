@@ -1,5 +1,6 @@
 import { Article, Audio, Hashtag, Image, Note, PUBLIC_COLLECTION } from "@fedify/vocab";
 import { Temporal as Polyfill } from "@js-temporal/polyfill";
+import * as paths from "../../common/paths.ts";
 import type { Poem } from "../../common/schemas/poems.ts";
 import { tagSlug } from "../../common/slug.ts";
 import { escapeMarkup } from "../escape.ts";
@@ -73,7 +74,7 @@ function poemPicture(publicUrl: URL, poem: FederatedPoem): Image | null {
   const [opening] = poem.stanzas;
   if (opening === undefined) return null;
   return new Image({
-    url: new URL(`/og/stanza/${encodeURIComponent(poem.slug)}/0.png`, publicUrl),
+    url: new URL(paths.stanzaCard(poem.slug, 0), publicUrl),
     mediaType: "image/png",
     name: verseLines(opening)
       .map((line) => line.trim())
@@ -102,7 +103,7 @@ export function poemArticle(addressing: ObjectAddressing, poem: FederatedPoem): 
     tags: poem.tags.map(
       (tag) =>
         new Hashtag({
-          href: new URL(`/themes/${encodeURIComponent(tagSlug(tag.name))}`, addressing.publicUrl),
+          href: new URL(paths.theme(tagSlug(tag.name)), addressing.publicUrl),
           name: `#${tag.name.replace(/\s+/g, "")}`,
         }),
     ),

@@ -1,8 +1,11 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { otherRoutes } from "../../common/other-routes.ts";
+import * as otherRoutes from "../../common/other-routes.ts";
+import * as pages from "../../common/pages.ts";
+import { matcherOf } from "../../common/path-builder.ts";
 import type { Poem } from "../../common/schemas/poems.ts";
 import { readingExcerpt } from "../../common/stanza-timings.ts";
 import type { Config } from "../config.ts";
+import { varyOnAccept, wantsActivityJson } from "../http/activity-negotiation.ts";
 import { apiBodyLimit } from "../http/body-limit.ts";
 import { clientAddress } from "../http/client-address.ts";
 import type { AppEnv } from "../http/env.ts";
@@ -13,9 +16,11 @@ import type { AudioService } from "../services/audio.ts";
 import { ServiceError } from "../services/errors.ts";
 import type { Services } from "../services/index.ts";
 import { RATE_LIMITS, RateLimitedError } from "../services/rate-limit.ts";
-import { varyOnAccept, wantsActivityJson } from "./negotiation.ts";
 import { readPoemObjectUrl } from "./object-urls.ts";
 import { poemArticle, type StanzaReading, stanzaNote } from "./objects.ts";
+
+const isPoemPage = matcherOf(pages.poem);
+const isSharePage = matcherOf(pages.sharePoem);
 
 /**
  * Where the fediverse meets the HTTP app (docs/decisions/045-federation-layer.md). Fedify answers
@@ -184,7 +189,7 @@ export function activityObjects(
   return async (c, next) => {
     if (c.req.method !== "GET" && c.req.method !== "HEAD") return next();
     const path = c.req.path;
-    if (!path.startsWith("/poetry/") && !path.startsWith("/share/poem/")) return next();
+    if (!isPoemPage(path) && !isSharePage(path)) return next();
     // Read on PUBLIC_URL: the object's id is there, whatever Host the request came in with.
     const asked = new URL(c.req.url);
     const named = readPoemObjectUrl(

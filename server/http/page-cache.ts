@@ -4,8 +4,8 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 import type { Audience } from "../../common/session.ts";
 import { clearedSessionCookie, sessionCookieIn } from "../auth/session-cookie.ts";
-import { wantsActivityJson } from "../fediverse/negotiation.ts";
 import type { Logger } from "../logger.ts";
+import { wantsActivityJson } from "./activity-negotiation.ts";
 import type { Sharing } from "./cache-policy.ts";
 import {
   acceptsGzip,

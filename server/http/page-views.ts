@@ -1,5 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isbot } from "isbot";
+import { mounts } from "../../common/mounts.ts";
+import * as otherRoutes from "../../common/other-routes.ts";
+import { matcherOf } from "../../common/path-builder.ts";
 import type { Config } from "../config.ts";
 import { previewPlatformOf } from "../insights/sources.ts";
 import type { InsightsService } from "../services/insights.ts";
@@ -17,7 +20,9 @@ import { isCanonicalPath } from "./canonical-path.ts";
 const NOT_PAGES = /^\/(api|objects|uploads|og|assets|admin|__)(\/|$)/;
 /** A file name's extension (a `.data` request, robots.txt, feed.xml, an icon). */
 const FILE_NAME = /\.[A-Za-z0-9]+$/;
-const STANZA_CARD = /^\/og\/stanza\/([^/]+)\/(\d{1,4})[^/]*\.png$/;
+const stanzaCardOf = matcherOf(otherRoutes.stanzaCard.path);
+/** A card's file names its stanza's index first: "2.png", "2-abc123.png". */
+const CARD_STANZA = /^(\d{1,4})\D/;
 
 /** User agents already judged: readers' browsers repeat, and isbot's test takes microseconds. */
 const judged = new Map<string, boolean>();
@@ -93,13 +98,14 @@ export function createPageViewCounter(insights: InsightsService, config: Config)
     const queryAt = url.indexOf("?");
     const path = queryAt < 0 ? url : url.slice(0, queryAt);
     const headers = request.headers;
-    if (path.startsWith("/og/")) {
-      const card = STANZA_CARD.exec(path);
-      const platform = card && previewPlatformOf(headers["user-agent"]);
-      if (!card || !platform) return;
+    if (path.startsWith(`${mounts.cards}/`)) {
+      const card = stanzaCardOf(path);
+      const stanza = card && CARD_STANZA.exec(card.file);
+      const platform = stanza && previewPlatformOf(headers["user-agent"]);
+      if (!card || !stanza || !platform) return;
       response.once("finish", () => {
         if (response.statusCode !== 200) return;
-        insights.recordPreview(decodeURIComponent(card[1] ?? ""), Number(card[2]), platform);
+        insights.recordPreview(decodeURIComponent(card.slug), Number(stanza[1]), platform);
       });
       return;
     }

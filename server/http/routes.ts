@@ -1,7 +1,8 @@
 import { type Context, type Env, Hono, type MiddlewareHandler } from "hono";
 import type { z } from "zod/mini";
-import { type Endpoint, type PathParams, unreadBody } from "../../common/endpoints.ts";
+import { type Endpoint, unreadBody } from "../../common/endpoints.ts";
 import type { OtherRoute } from "../../common/other-routes.ts";
+import type { PathParams } from "../../common/path-builder.ts";
 import { sendAnswer } from "./answer.ts";
 import { parseInput, readJsonBody } from "./json-body.ts";
 
@@ -36,7 +37,7 @@ export type CallHandler<E extends Endpoint, V extends Env> = E extends { status:
  * A router whose routes are registered from their declarations (common/endpoints.ts,
  * common/other-routes.ts), so no method or path is written in server/api (decision 036):
  *
- *   routesAt<AppEnv>("/api")
+ *   routesAt<AppEnv>(mounts.api)
  *     .call(endpoints.getPoem, sharedRead, ({ params }, c) => poems.getPoem(c.get("audience"), params.slug))
  *     .route(otherRoutes.logout, (c) => …a Response…)
  *     .router

@@ -1,4 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
+import * as pages from "../../common/pages.ts";
+import { pathTo, prefixOf } from "../../common/path-builder.ts";
 import type { Database } from "../db/client.ts";
 import { dailyCounts, dayAddresses, dayVisitors, digestClicks } from "../db/schema.ts";
 
@@ -37,7 +39,10 @@ export const METRICS = {
 export const SOURCE_SCOPE = "source:";
 export const CLICK_SCOPE = "click:";
 /** The pages a reading's visit may be on: the poem's own and its share page. */
-export const visitPathsOf = (slug: string) => [`/poetry/${slug}`, `/share/poem/${slug}`];
+export const visitPathsOf = (slug: string) => [
+  pathTo(pages.poem, { slug }),
+  pathTo(pages.sharePoem, { slug }),
+];
 
 export interface PendingReading {
   day: string;
@@ -223,7 +228,7 @@ export async function writeReadings(tx: Transaction, taken: Pending, wanted: Wan
     const match = wanted.get(`${row.day}\u0000${row.hash}`);
     if (!match || match.scope !== row.scope) continue;
     // The poem's own page before its share page, when the visitor saw both.
-    if (!found.has(match.reading) || row.scope.startsWith("/poetry/")) {
+    if (!found.has(match.reading) || row.scope.startsWith(prefixOf(pages.poem))) {
       found.set(match.reading, row);
     }
   }

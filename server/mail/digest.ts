@@ -1,4 +1,6 @@
 import { formatLongDay } from "../../common/dates.ts";
+import * as pages from "../../common/pages.ts";
+import * as paths from "../../common/paths.ts";
 import type { DigestContent } from "../../common/schemas/digest.ts";
 import { stanzaLines, withIndentationKept } from "../../common/stanza.ts";
 import { escapeMarkup } from "../escape.ts";
@@ -39,10 +41,10 @@ export function digestLinkTargets(content: DigestContent, publicUrl: string): st
   const url = (path: string) => new URL(path, publicUrl).toString();
   return [
     ...content.topEchoedStanzas.map((item) =>
-      url(`/share/poem/${encodeURIComponent(item.poem.slug)}?s=${item.stanzaIndex}`),
+      url(paths.sharedStanza(item.poem.slug, item.stanzaIndex)),
     ),
-    ...content.newPoems.map((poem) => url(`/poetry/${encodeURIComponent(poem.slug)}`)),
-    url("/poetry"),
+    ...content.newPoems.map((poem) => url(paths.poem(poem.slug))),
+    url(pages.poetry),
     url("/"),
   ];
 }

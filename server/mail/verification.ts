@@ -1,3 +1,4 @@
+import * as otherRoutes from "../../common/other-routes.ts";
 import { escapeMarkup } from "../escape.ts";
 import { emailLayout, type MailSite, textSignature } from "./html.ts";
 import type { MailMessage } from "./transport.ts";
@@ -10,7 +11,7 @@ export function verificationMessage(
   unsubscribeUrl: URL,
 ): MailMessage {
   const oneClick = new URL(unsubscribeUrl);
-  oneClick.pathname = "/api/unsubscribe";
+  oneClick.pathname = otherRoutes.unsubscribe.path;
   const text = [
     `Please confirm that you want the weekly ember digest from ${site.name}:`,
     "",

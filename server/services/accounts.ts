@@ -1,5 +1,8 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { and, eq, gt, sql } from "drizzle-orm";
+import { authHandlerPaths, mounts } from "../../common/mounts.ts";
+import * as otherRoutes from "../../common/other-routes.ts";
+import * as pages from "../../common/pages.ts";
 import { type Audience, audienceOf } from "../../common/session.ts";
 import { type Auth, createAuth, OIDC_PROVIDER_ID } from "../auth/auth.ts";
 import { sessionCookieIn } from "../auth/session-cookie.ts";
@@ -15,11 +18,11 @@ import type { MailSiteSource } from "./site-settings.ts";
 /** A path on this site to return to after sign-in; anything else falls back to the home page. */
 export function safeReturnPath(value: string | null | undefined): string {
   if (!value?.startsWith("/") || value.startsWith("//") || value.includes("\\")) return "/";
-  return value.startsWith("/api/") || value.startsWith("/login") ? "/" : value;
+  return value.startsWith(`${mounts.api}/`) || value.startsWith(pages.login) ? pages.home : value;
 }
 
 /** better-auth appends its own error code to this; the API shows our message instead. */
-const INVALID_LINK_PATH = "/login";
+const INVALID_LINK_PATH = pages.login;
 
 interface AccountDeps extends ServiceDeps {
   mailer: Mailer;
@@ -90,7 +93,7 @@ export function createAccountService(deps: AccountDeps) {
 
   /** Exchanges a link token for a session: better-auth's answer (a redirect with the cookie). */
   function verifyToken(token: string, returnTo: string): Promise<Response> {
-    const url = new URL("/api/auth/magic-link/verify", config.publicUrl);
+    const url = new URL(authHandlerPaths.verifyMagicLink, config.publicUrl);
     url.searchParams.set("token", token);
     url.searchParams.set("callbackURL", safeReturnPath(returnTo));
     url.searchParams.set("errorCallbackURL", INVALID_LINK_PATH);
@@ -254,7 +257,7 @@ export function createAccountService(deps: AccountDeps) {
       await makeSignInLink(email, safeReturnPath(returnTo), async (link) => {
         // The mailed link opens a page with a Continue button; only its POST signs in, so mail
         // scanners that fetch links neither sign in nor burn the token.
-        const page = new URL("/login/verify", config.publicUrl);
+        const page = new URL(pages.loginVerify, config.publicUrl);
         page.searchParams.set("token", link.searchParams.get("token") ?? "");
         page.searchParams.set("returnTo", link.searchParams.get("callbackURL") ?? "/");
         await mailer.send(signInLinkMessage(await deps.mailSite(), email, page.toString()));
@@ -276,7 +279,7 @@ export function createAccountService(deps: AccountDeps) {
       if (options.admin) await this.setRole(normalized, "ADMIN");
       let printed = "";
       await makeSignInLink(normalized, "/", async (link) => {
-        const url = new URL("/api/auth/cli-login", config.publicUrl);
+        const url = new URL(otherRoutes.cliLogin.path, config.publicUrl);
         url.searchParams.set("token", link.searchParams.get("token") ?? "");
         printed = url.toString();
       });

@@ -1,9 +1,6 @@
 import { asc, eq, inArray } from "drizzle-orm";
-import {
-  type Chapbook,
-  type ChapbookInput,
-  chapbookFilePath,
-} from "../../common/schemas/chapbooks.ts";
+import * as paths from "../../common/paths.ts";
+import type { Chapbook, ChapbookInput } from "../../common/schemas/chapbooks.ts";
 import { isAdmin } from "../../common/session.ts";
 import { slugFromTitle } from "../../common/slug.ts";
 import type { Database } from "../db/client.ts";
@@ -74,8 +71,8 @@ export function createChapbookService({ db, now }: ServiceDeps) {
         error: buildError,
         builtAt,
       },
-      pdfUrl: chapbookFilePath(row.slug, "pdf"),
-      epubUrl: chapbookFilePath(row.slug, "epub"),
+      pdfUrl: paths.chapbookFile(row.slug, "pdf"),
+      epubUrl: paths.chapbookFile(row.slug, "epub"),
     };
   }
 

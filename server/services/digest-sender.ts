@@ -1,4 +1,5 @@
 import { and, eq, inArray, lte, or, sql } from "drizzle-orm";
+import * as otherRoutes from "../../common/other-routes.ts";
 import { digestDeliveries, mailRuns, subscriptions } from "../db/schema.ts";
 import { activeSubscribers } from "../db/visibility.ts";
 import { createLeasedQueue } from "../jobs/leased-queue.ts";
@@ -134,7 +135,7 @@ export function createDigestSender(
   ): Promise<Outcome> {
     const unsubscribeUrl = deps.unsubscribeUrl(delivery.subscriptionId);
     const oneClick = new URL(unsubscribeUrl);
-    oneClick.pathname = "/api/unsubscribe";
+    oneClick.pathname = otherRoutes.unsubscribe.path;
     const site = await deps.mailSite();
     const { html, text } = digestEmail(
       site,

@@ -7,6 +7,7 @@ import {
   instantInZone,
   weekdayOf,
 } from "../../common/dates.ts";
+import * as pages from "../../common/pages.ts";
 import type {
   DigestContent,
   DigestRun,
@@ -378,7 +379,7 @@ export function createDigestService(
     async preview(_admin: AdminActor, content: DigestContent): Promise<{ html: string }> {
       const { html } = digestEmail(await deps.mailSite(), content, {
         publicUrl: config.publicUrl.toString(),
-        unsubscribeUrl: new URL("/unsubscribe", config.publicUrl),
+        unsubscribeUrl: new URL(pages.unsubscribe, config.publicUrl),
       });
       return { html };
     },

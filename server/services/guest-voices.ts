@@ -1,4 +1,5 @@
 import { asc, eq, like, max, not } from "drizzle-orm";
+import * as paths from "../../common/paths.ts";
 import type {
   GuestVoiceInput,
   GuestVoiceUpdate,
@@ -65,7 +66,7 @@ export function createGuestVoiceService({
   contentChanges,
   mailSite,
 }: ServiceDeps & { mailer: Mailer; mailSite: MailSiteSource; contentChanges: ContentChanges }) {
-  const voiceUrl = (slug: string) => new URL(`/guest-voices/${slug}`, config.publicUrl);
+  const voiceUrl = (slug: string) => new URL(paths.guestVoice(slug), config.publicUrl);
 
   async function byId(id: number): Promise<Row> {
     const [row] = await db.select().from(guestVoices).where(eq(guestVoices.id, id));

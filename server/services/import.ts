@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, getTableColumns, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import { isCoverAllowedOnPages } from "../../common/cover-image.ts";
+import { mounts } from "../../common/mounts.ts";
+import * as paths from "../../common/paths.ts";
 import type {
   ImportConfirmInput,
   ImportJob,
@@ -21,7 +23,6 @@ import {
   subscriptions,
   tags,
 } from "../db/schema.ts";
-import { markPoemsAsHistory } from "../fediverse/publishing.ts";
 import { type ImportInput, parseImport } from "../import/parse.ts";
 import { ImportFileError, type ImportSource, type ParsedImport } from "../import/types.ts";
 import { leasedRows } from "../jobs/leased-rows.ts";
@@ -158,6 +159,11 @@ const isImportable = (subscriber: StoredParsedImport["subscribers"][number]) =>
 export function createImportService(
   deps: ServiceDeps & {
     contentChanges: ContentChanges;
+    /**
+     * Written in the transaction that makes the poems: an import brings the poet's past, not
+     * news, so the fediverse marks them never to be sent to followers (decision 047).
+     */
+    markPoemsAsHistory: (tx: Pick<Database, "insert">, poemIds: number[]) => Promise<void>;
     /** Fetches a cover into our storage; absent, covers are kept as references. */
     fetchCover?: CoverFetcher;
     /** Fetches a reading into our storage; absent, readings are kept as links. */
@@ -493,7 +499,7 @@ export function createImportService(
                   coverUrl: cover?.url ?? null,
                   coverAlt: cover ? (poem.coverAlt ?? poem.title) : null,
                   coverProvider: cover
-                    ? cover.url.startsWith("/objects/")
+                    ? cover.url.startsWith(`${mounts.objects}/`)
                       ? ("object-storage" as const)
                       : ("url" as const)
                     : null,
@@ -512,9 +518,7 @@ export function createImportService(
         return [...tagIdsOfPoem].map((tagId) => ({ poemId, tagId }));
       });
       if (links.length > 0) await tx.insert(poemTags).values(links).onConflictDoNothing();
-      // An import brings the poet's past, not news: followers are never sent these poems
-      // (docs/decisions/047-fediverse-delivery.md), decided in the transaction that makes them.
-      await markPoemsAsHistory(
+      await deps.markPoemsAsHistory(
         tx,
         inserted.map((row) => row.id),
       );
@@ -768,7 +772,7 @@ export function createImportService(
       .from(importRedirects)
       .innerJoin(poems, eq(poems.id, importRedirects.poemId))
       .where(isNull(poems.deletedAt));
-    return new Map(rows.map((row) => [row.path, `/poetry/${row.slug}`]));
+    return new Map(rows.map((row) => [row.path, paths.poem(row.slug)]));
   }
 
   return {

@@ -1,6 +1,11 @@
+import * as paths from "../../common/paths.ts";
 import type { DatabaseHandle } from "../db/client.ts";
+import { createFediverseAdminService } from "../fediverse/admin.ts";
 import type { FediverseDeliveryOptions } from "../fediverse/delivery.ts";
 import { createFediverse } from "../fediverse/federation.ts";
+import { createFediverseOutbound } from "../fediverse/outbound.ts";
+import { markPoemsAsHistory } from "../fediverse/publishing.ts";
+import { createFediverseReactionService } from "../fediverse/reactions.ts";
 import { digestClickToken } from "../insights/digest-links.ts";
 import { createJobs } from "../jobs/registry.ts";
 import type { Mailer } from "../mail/transport.ts";
@@ -20,9 +25,6 @@ import type { ServiceDeps } from "./deps.ts";
 import { createDigestService } from "./digest.ts";
 import { createDigestSender, type DigestSenderOptions } from "./digest-sender.ts";
 import { createEmberService } from "./embers.ts";
-import { createFediverseAdminService } from "./fediverse-admin.ts";
-import { createFediverseOutbound } from "./fediverse-outbound.ts";
-import { createFediverseReactionService } from "./fediverse-reactions.ts";
 import { createGuestSubmissionService } from "./guest-submissions.ts";
 import { createGuestVoiceService } from "./guest-voices.ts";
 import { createHealthService } from "./health.ts";
@@ -91,7 +93,7 @@ export function createServices(
     unsubscribeUrl: subscriptions.unsubscribeUrl,
     digestLinkUrl: (runId, position) =>
       new URL(
-        `/api/digest/link/${digestClickToken(secret, runId, position)}`,
+        paths.digestLink(digestClickToken(secret, runId, position)),
         deps.config.publicUrl,
       ).toString(),
     options: deps.digestSenderOptions,
@@ -133,6 +135,7 @@ export function createServices(
   const imports = createImportService({
     ...deps,
     contentChanges,
+    markPoemsAsHistory,
     fetchCover: deps.fetchCover,
     fetchReading: deps.fetchReading,
     options: deps.importOptions,

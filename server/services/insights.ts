@@ -1,4 +1,6 @@
 import { and, count, desc, eq, gte, inArray, isNull, like, or, sql } from "drizzle-orm";
+import * as pages from "../../common/pages.ts";
+import { prefixOf } from "../../common/path-builder.ts";
 import type {
   InsightsSummary,
   PoemInsights,
@@ -34,7 +36,7 @@ import { createCounting, METRICS, type PageView, type Reading } from "./insights
 const POEMS_REMEMBERED = 5_000;
 const TOP_POEMS = 10;
 const TOP_SOURCES = 20;
-const POEM_PATH_PREFIX = "/poetry/";
+const POEM_PATH_PREFIX = prefixOf(pages.poem);
 
 export type { PageView, Reading };
 

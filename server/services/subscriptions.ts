@@ -1,5 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
+import * as otherRoutes from "../../common/other-routes.ts";
+import * as pages from "../../common/pages.ts";
 import { subscriptions } from "../db/schema.ts";
 import { activeSubscribers } from "../db/visibility.ts";
 import { createBackgroundLoop } from "../jobs/loop.ts";
@@ -61,7 +63,7 @@ export function createSubscriptionService(
   const sign = (id: number) =>
     createHmac("sha256", deps.secret).update(`unsubscribe:${id}`).digest("base64url");
   const unsubscribeUrl = (id: number) => {
-    const url = new URL("/unsubscribe", config.publicUrl);
+    const url = new URL(pages.unsubscribe, config.publicUrl);
     url.searchParams.set("s", String(id));
     url.searchParams.set("sig", sign(id));
     return url;
@@ -71,7 +73,7 @@ export function createSubscriptionService(
   /** A fresh confirmation link for the subscription (only the token's hash is kept). */
   const newVerification = () => {
     const token = randomBytes(32).toString("base64url");
-    const url = new URL("/api/subscribe/verify", config.publicUrl);
+    const url = new URL(otherRoutes.verifySubscription.path, config.publicUrl);
     url.searchParams.set("token", token);
     return { tokenHash: hashToken(token), url };
   };

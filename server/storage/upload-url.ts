@@ -1,8 +1,13 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import * as otherRoutes from "../../common/other-routes.ts";
+import { pathTo } from "../../common/path-builder.ts";
 import type { UploadKind } from "../../common/uploads.ts";
 
 /** Where this server receives uploads of a kind when objects are kept on local disk. */
-export const localUploadPath = (kind: UploadKind) => `/uploads/${kind}`;
+const LOCAL_UPLOAD_PATHS = {
+  images: otherRoutes.uploadImage.path,
+  audio: otherRoutes.uploadAudio.path,
+} as const satisfies Record<UploadKind, string>;
 
 /** Upload ids are UUIDs: nothing else reaches the store, so no id can climb out of it. */
 export const UPLOAD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -23,7 +28,7 @@ export function signLocalUploadUrl(
   id: string,
   expiresAtSeconds: number,
 ): string {
-  const url = new URL(`${localUploadPath(kind)}/${id}`, publicUrl);
+  const url = new URL(pathTo(LOCAL_UPLOAD_PATHS[kind], { id }), publicUrl);
   url.searchParams.set("expires", String(expiresAtSeconds));
   url.searchParams.set("signature", sign(secret, kind, id, expiresAtSeconds));
   return url.toString();

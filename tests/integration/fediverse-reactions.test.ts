@@ -11,7 +11,7 @@ import {
   whispers,
 } from "../../server/db/schema.ts";
 import { poemObjectUrl, stanzaObjectUrl } from "../../server/fediverse/object-urls.ts";
-import type { RemoteAuthor } from "../../server/services/fediverse-reactions.ts";
+import type { RemoteAuthor } from "../../server/fediverse/reactions.ts";
 import { api } from "../helpers/api.ts";
 import { drivers } from "../helpers/database.ts";
 import { createPoem } from "../helpers/factories.ts";

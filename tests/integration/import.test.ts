@@ -16,6 +16,7 @@ import {
   subscriptions,
   tags,
 } from "../../server/db/schema.ts";
+import { markPoemsAsHistory } from "../../server/fediverse/publishing.ts";
 import { createLogger } from "../../server/logger.ts";
 import { type AdminActor, requireAdmin } from "../../server/services/actor.ts";
 import { createImportService } from "../../server/services/import.ts";
@@ -302,6 +303,7 @@ describe.each(drivers)("import on %s (docs/decisions/052-the-import-job.md)", (d
       now: () => NOW,
       ownsDatabase: false,
       contentChanges: t.services.contentChanges,
+      markPoemsAsHistory,
       options: { poemBatchSize: 2 },
     });
     expect(await restarted.step()).toBe(0);

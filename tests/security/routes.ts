@@ -1,7 +1,7 @@
 import { getTableName, is, sql } from "drizzle-orm";
 import { PgTable } from "drizzle-orm/pg-core";
 import { endpoints } from "../../common/endpoints.ts";
-import { otherRoutes } from "../../common/other-routes.ts";
+import * as otherRoutes from "../../common/other-routes.ts";
 import type { App } from "../../server/app.ts";
 import type { Database } from "../../server/db/client.ts";
 import * as schema from "../../server/db/schema.ts";

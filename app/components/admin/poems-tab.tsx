@@ -139,7 +139,8 @@ function PoemForm({
   async function checkCover() {
     const url = values.coverUrl.trim();
     if (!url) return;
-    if (!url.startsWith("/objects/")) {
+    // A cover uploaded here is in object storage already; only another site's URL is checked.
+    if (coverProviderOf(url) !== "object-storage") {
       try {
         await callApi(endpoints.validateImageUrl, { body: { url } });
       } catch {

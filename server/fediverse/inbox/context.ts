@@ -4,13 +4,13 @@ import { eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { remoteAccounts, users } from "../../db/schema.ts";
 import type { Logger } from "../../logger.ts";
+import { isBlocked, isBlockedColumn, serverOf } from "../blocks.ts";
+import { saveRemoteActor } from "../followers.ts";
 import {
   type FediverseReactionService,
   type RemoteAuthor,
   storedAccountColumns,
-} from "../../services/fediverse-reactions.ts";
-import { isBlocked, isBlockedColumn, serverOf } from "../blocks.ts";
-import { saveRemoteActor } from "../followers.ts";
+} from "../reactions.ts";
 
 /**
  * What every inbox handler works with (docs/decisions/045-federation-layer.md). Each activity

@@ -7,18 +7,18 @@ import {
   type FediverseFollowers,
 } from "../../common/schemas/fediverse.ts";
 import { remoteAccounts } from "../db/schema.ts";
-import { addBlock, listBlocks, removeBlock } from "../fediverse/blocks.ts";
-import type { Fediverse } from "../fediverse/federation.ts";
+import type { AdminActor } from "../services/actor.ts";
+import type { ServiceDeps } from "../services/deps.ts";
+import { notFound, ServiceError } from "../services/errors.ts";
+import { addBlock, listBlocks, removeBlock } from "./blocks.ts";
+import type { Fediverse } from "./federation.ts";
 import {
   followerCount,
   listFollowers,
   removeFollowers,
   removeFollowersOnServer,
-} from "../fediverse/followers.ts";
-import type { InboxReactions } from "../fediverse/inbox/context.ts";
-import type { AdminActor } from "./actor.ts";
-import type { ServiceDeps } from "./deps.ts";
-import { notFound, ServiceError } from "./errors.ts";
+} from "./followers.ts";
+import type { InboxReactions } from "./inbox/context.ts";
 
 const HANDLE = /^@?([^@\s/]+)@([a-z0-9.-]+(?::\d{1,5})?)$/i;
 const DOMAIN = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/i;

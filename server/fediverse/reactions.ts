@@ -3,13 +3,13 @@ import type { FediverseReactions } from "../../common/schemas/admin.ts";
 import type { Database } from "../db/client.ts";
 import { echoes, poemBoosts, poems, remoteAccounts, users, whispers } from "../db/schema.ts";
 import { isLive, onPoemStanzas } from "../db/visibility.ts";
-import { hostUnder } from "../fediverse/blocks.ts";
-import { readPoemObjectUrl } from "../fediverse/object-urls.ts";
-import type { AdminActor } from "./actor.ts";
-import type { ServiceDeps } from "./deps.ts";
-import { isUniqueViolation } from "./errors.ts";
-import type { InteractionService } from "./interactions.ts";
-import { remoteLabel, remoteLink, replyText, shownReplyText } from "./reply-text.ts";
+import type { AdminActor } from "../services/actor.ts";
+import type { ServiceDeps } from "../services/deps.ts";
+import { isUniqueViolation } from "../services/errors.ts";
+import type { InteractionService } from "../services/interactions.ts";
+import { remoteLabel, remoteLink, replyText, shownReplyText } from "../services/reply-text.ts";
+import { hostUnder } from "./blocks.ts";
+import { readPoemObjectUrl } from "./object-urls.ts";
 
 /**
  * A fediverse account as an inbound activity names it, its details read from its actor

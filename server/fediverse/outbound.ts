@@ -1,21 +1,21 @@
 import type { DocumentLoader } from "@fedify/vocab-runtime";
 import type { PoemDeliveryState } from "../../common/schemas/fediverse-delivery.ts";
+import type { AdminActor } from "../services/actor.ts";
+import type { ContentChanges } from "../services/content-changes.ts";
+import type { ServiceDeps } from "../services/deps.ts";
 import {
   createFediverseDelivery,
   deliveryStateByPoem,
   type FediverseDeliveryOptions,
-} from "../fediverse/delivery.ts";
-import type { SigningKeys } from "../fediverse/federation.ts";
-import { followerInboxes } from "../fediverse/followers.ts";
-import type { ObjectAddressing } from "../fediverse/objects.ts";
+} from "./delivery.ts";
+import type { SigningKeys } from "./federation.ts";
+import { followerInboxes } from "./followers.ts";
+import type { ObjectAddressing } from "./objects.ts";
 import {
   createFediversePublishing,
   type FediversePublishingOptions,
   markPoemsAsHistory,
-} from "../fediverse/publishing.ts";
-import type { AdminActor } from "./actor.ts";
-import type { ContentChanges } from "./content-changes.ts";
-import type { ServiceDeps } from "./deps.ts";
+} from "./publishing.ts";
 
 /**
  * What the site sends its fediverse followers (docs/decisions/047-fediverse-delivery.md):

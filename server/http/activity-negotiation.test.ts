@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { varyOnAccept, wantsActivityJson } from "./negotiation.ts";
+import { varyOnAccept, wantsActivityJson } from "./activity-negotiation.ts";
 
 describe("wantsActivityJson", () => {
   it.each([
