@@ -35,6 +35,7 @@ const DECLARATIONS = new Set([
 
 /** The modules that assemble the process, and so may name the fediverse adapter. */
 const COMPOSITION_ROOTS = new Set([
+  "server/compose.ts",
   "server/services/index.ts",
   "server/app.ts",
   "server/main.ts",

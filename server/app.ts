@@ -32,14 +32,10 @@ import { compressText } from "./http/compression.ts";
 import type { AppEnv } from "./http/env.ts";
 import { createErrorHandler, isConnectionError, withPageOutageErrors } from "./http/errors.ts";
 import type { PageHandler } from "./http/page-handler.ts";
-import type { PublicFetchOptions } from "./http/public-fetch.ts";
 import { requireSameOrigin } from "./http/same-origin.ts";
 import { assetHeaders, securityHeaders } from "./http/security-headers.ts";
 import type { Logger } from "./logger.ts";
-import { resolveSessionSecret } from "./secrets.ts";
 import { requireAdmin } from "./services/actor.ts";
-import { createAudioService } from "./services/audio.ts";
-import { createImageService } from "./services/images.ts";
 import type { Services } from "./services/index.ts";
 import type { ObjectStore } from "./storage/local.ts";
 
@@ -52,13 +48,12 @@ export interface AppDeps {
   config: Config;
   logger: Logger;
   services: Services;
+  /** The store the services were built on (server/compose.ts): stored files are served from it. */
   objectStore: ObjectStore;
   /** Absent in API-only tests; main.ts passes React Router's handler (dev or built). */
   pageHandler?: PageHandler;
   /** The built client (build/client) in production; absent in dev (Vite serves it) and tests. */
   clientAssetsDir?: string;
-  /** Tests point host names at their own loopback server; servers check real DNS answers. */
-  imageUrlCheck?: PublicFetchOptions;
 }
 
 /** JSON bodies on the API are small; larger ones are refused before they are read whole. */
@@ -101,17 +96,7 @@ export function createApp(deps: AppDeps) {
       }),
     );
   }
-  const storage = {
-    config,
-    objectStore: deps.objectStore,
-    secret: resolveSessionSecret(config),
-  };
-  const images = createImageService({
-    ...storage,
-    urlCheck: deps.imageUrlCheck,
-    rateLimiter: services.rateLimiter,
-  });
-  const audio = createAudioService(storage);
+  const { images, audio } = services;
   app.use(securityHeaders(config));
   // Before the pages: a poem's address answers its ActivityStreams object to a client that asks
   // for one, and the actor's documents and inboxes need no session. With FEDIVERSE=false the

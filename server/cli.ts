@@ -78,22 +78,10 @@ if (serverPid !== undefined) {
 } else {
   // The database, mail and services are loaded only here: a command handed to the running
   // server (most of them, a login link above all) starts in a tenth of the time without them.
-  const [
-    { openDatabaseFor },
-    { createLogger },
-    { createMailer },
-    { createServices },
-    { createCoverFetcher },
-    { createReadingFetcher },
-    { createObjectStore },
-  ] = await Promise.all([
+  const [{ openDatabaseFor }, { createLogger }, { composeProcess }] = await Promise.all([
     import("./db/open.ts"),
     import("./logger.ts"),
-    import("./mail/transport.ts"),
-    import("./services/index.ts"),
-    import("./services/images.ts"),
-    import("./services/audio.ts"),
-    import("./storage/object-store.ts"),
+    import("./compose.ts"),
   ]);
   // Only errors reach the operator's terminal: the command's answer is the output.
   const logger = createLogger(process.env.LOG_LEVEL ?? "warn");
@@ -102,21 +90,11 @@ if (serverPid !== undefined) {
   );
   try {
     if (name !== "migrate") await handle.migrate();
-    const mailer = createMailer(config, logger);
-    const objectStore = await createObjectStore(config);
-    const services = createServices({
-      db: handle.db,
-      config,
-      logger,
-      handle,
-      mailer,
-      fetchCover: createCoverFetcher(objectStore),
-      fetchReading: createReadingFetcher(objectStore),
-    });
+    const { services, close } = await composeProcess({ config, logger, handle });
     try {
       process.stdout.write(`${await command.run({ config, handle, logger, services }, args)}\n`);
     } finally {
-      mailer.close();
+      close();
     }
   } catch (error) {
     await handle.close();

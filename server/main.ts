@@ -6,6 +6,7 @@ import path from "node:path";
 import { getRequestListener } from "@hono/node-server";
 import type { ServerBuild } from "react-router";
 import { createApp, type PageCacheBindings } from "./app.ts";
+import { composeProcess } from "./compose.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { startControlSocket } from "./control/socket.ts";
 import { openDatabaseFor } from "./db/open.ts";
@@ -16,12 +17,7 @@ import { createPageCache } from "./http/page-cache.ts";
 import { createPageHandler, type PageHandler } from "./http/page-handler.ts";
 import { createPageViewCounter } from "./http/page-views.ts";
 import { createLogger } from "./logger.ts";
-import { createMailer } from "./mail/transport.ts";
-import { createReadingFetcher } from "./services/audio.ts";
 import { CONTENT_CHANGED_CHANNEL } from "./services/content-changes.ts";
-import { createCoverFetcher } from "./services/images.ts";
-import { createServices } from "./services/index.ts";
-import { createObjectStore } from "./storage/object-store.ts";
 
 /**
  * The process: validate configuration, open and migrate the database, seed demo content, serve
@@ -56,17 +52,14 @@ await handle
 await handle.migrate().catch((error: Error) => exitWith(`Migrations failed: ${error.message}`));
 if (config.demoContent) await seedDemo(handle.db, config, logger);
 
-const mailer = createMailer(config, logger);
-const objectStore = await createObjectStore(config);
-const services = createServices({
-  db: handle.db,
+const {
+  services,
+  objectStore,
+  close: closeMailer,
+} = await composeProcess({
   config,
   logger,
   handle,
-  mailer,
-  fetchCover: createCoverFetcher(objectStore),
-  fetchReading: createReadingFetcher(objectStore),
-  readStoredObject: (key) => objectStore.get(key),
 });
 
 const server = http.createServer();
@@ -181,7 +174,7 @@ async function shutdown(signal: string) {
   // The counts still in memory reach the database before it closes (the counting stops last).
   await services.jobs.stop();
   await stopListening();
-  mailer.close();
+  closeMailer();
   await handle.close();
   logger.info("stopped");
   process.exit(0);

@@ -6,17 +6,16 @@ import { createFediverse } from "../fediverse/federation.ts";
 import { createFediverseOutbound } from "../fediverse/outbound.ts";
 import { markPoemsAsHistory } from "../fediverse/publishing.ts";
 import { createFediverseReactionService } from "../fediverse/reactions.ts";
+import type { PublicFetchOptions } from "../http/public-fetch.ts";
 import { digestClickToken } from "../insights/digest-links.ts";
 import { createJobs } from "../jobs/registry.ts";
 import type { Mailer } from "../mail/transport.ts";
 import { resolveSessionSecret } from "../secrets.ts";
+import type { ObjectStore } from "../storage/local.ts";
 import { createAccountService } from "./accounts.ts";
+import { createAudioService, createReadingFetcher } from "./audio.ts";
 import { createBookService } from "./books.ts";
-import {
-  type ChapbookBuilderOptions,
-  createChapbookBuilder,
-  type ReadStoredObject,
-} from "./chapbook-builder.ts";
+import { type ChapbookBuilderOptions, createChapbookBuilder } from "./chapbook-builder.ts";
 import { createChapbookService } from "./chapbooks.ts";
 import { createContentAdminService } from "./content-admin.ts";
 import { createContentChanges } from "./content-changes.ts";
@@ -28,12 +27,8 @@ import { createEmberService } from "./embers.ts";
 import { createGuestSubmissionService } from "./guest-submissions.ts";
 import { createGuestVoiceService } from "./guest-voices.ts";
 import { createHealthService } from "./health.ts";
-import {
-  type CoverFetcher,
-  createImportService,
-  type ImportOptions,
-  type ReadingFetcher,
-} from "./import.ts";
+import { createCoverFetcher, createImageService } from "./images.ts";
+import { createImportService, type ImportOptions } from "./import.ts";
 import { createInsightsService } from "./insights.ts";
 import { createInteractionService } from "./interactions.ts";
 import { createPoemService } from "./poems.ts";
@@ -46,27 +41,33 @@ import { createSiteSettingsService } from "./site-settings.ts";
 import { createSitemapService } from "./sitemap.ts";
 import { createSubscriptionService } from "./subscriptions.ts";
 
-/** Every service of one app instance; API handlers and route loaders both call these. */
+/** What tests shorten or hold open; servers use each service's defaults. */
+export interface ServiceTuning {
+  /** The digest sender's retry delays. */
+  digestSenderOptions?: Partial<DigestSenderOptions>;
+  /** The import's lease and batches. */
+  importOptions?: Partial<ImportOptions>;
+  /** The fediverse delivery's retry delays. */
+  fediverseDeliveryOptions?: Partial<FediverseDeliveryOptions>;
+  /** A chapbook's build held open, or its lease. */
+  chapbookBuilderOptions?: Partial<ChapbookBuilderOptions>;
+}
+
+/**
+ * Every service of one app instance; API handlers and route loaders both call these. Built by
+ * the composition root, server/compose.ts.
+ */
 export function createServices(
-  given: Omit<ServiceDeps, "now" | "ownsDatabase"> & {
-    now?: () => Date;
-    handle: DatabaseHandle;
-    mailer: Mailer;
-    /** Tests shorten the sender's retry delays; servers use its defaults. */
-    digestSenderOptions?: Partial<DigestSenderOptions>;
-    /** Tests shorten the import's lease and batches; servers use its defaults. */
-    importOptions?: Partial<ImportOptions>;
-    /** Fetches an imported poem's cover into our storage (absent: covers stay references). */
-    fetchCover?: CoverFetcher;
-    /** Fetches an imported poem's reading into our storage (absent: readings stay links). */
-    fetchReading?: ReadingFetcher;
-    /** Tests shorten the fediverse delivery's retry delays; servers use its defaults. */
-    fediverseDeliveryOptions?: Partial<FediverseDeliveryOptions>;
-    /** Reads an uploaded reading for a chapbook's EPUB (absent: chapbooks carry no readings). */
-    readStoredObject?: ReadStoredObject;
-    /** Tests hold a chapbook's build open or shorten its lease; servers use its defaults. */
-    chapbookBuilderOptions?: Partial<ChapbookBuilderOptions>;
-  },
+  given: Omit<ServiceDeps, "now" | "ownsDatabase"> &
+    ServiceTuning & {
+      now?: () => Date;
+      handle: DatabaseHandle;
+      mailer: Mailer;
+      /** Where covers, readings and chapbook files are kept. */
+      objectStore: ObjectStore;
+      /** Tests point host names at their own loopback server; servers check real DNS answers. */
+      urlCheck?: PublicFetchOptions;
+    },
 ) {
   const deps = {
     ...given,
@@ -78,6 +79,9 @@ export function createServices(
     ownsDatabase: deps.ownsDatabase,
   });
   const secret = resolveSessionSecret(deps.config);
+  const { objectStore, urlCheck } = deps;
+  const images = createImageService({ ...deps, secret, rateLimiter });
+  const audio = createAudioService({ ...deps, secret });
   const contentChanges = createContentChanges(deps);
   const siteSettings = createSiteSettingsService({ ...deps, contentChanges });
   const mailSite = async () => ({
@@ -127,7 +131,7 @@ export function createServices(
     chapbooks,
     contentChanges,
     siteSettings,
-    readStoredObject: deps.readStoredObject,
+    readStoredObject: (key) => objectStore.get(key),
     options: deps.chapbookBuilderOptions,
   });
   const databaseUpkeep = createDatabaseUpkeep({ ...deps, recentlyDeleted });
@@ -136,8 +140,8 @@ export function createServices(
     ...deps,
     contentChanges,
     markPoemsAsHistory,
-    fetchCover: deps.fetchCover,
-    fetchReading: deps.fetchReading,
+    fetchCover: createCoverFetcher(objectStore, urlCheck),
+    fetchReading: createReadingFetcher(objectStore, urlCheck),
     options: deps.importOptions,
   });
   // Every loop of the process (docs/decisions/077-one-home-for-background-work.md).
@@ -164,6 +168,8 @@ export function createServices(
   );
   return {
     jobs,
+    images,
+    audio,
     health: createHealthService(deps.handle),
     chapbooks,
     chapbookBuilder,

@@ -1,11 +1,10 @@
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { composeProcess } from "../../server/compose.ts";
 import { loadConfig } from "../../server/config.ts";
 import { openDatabaseFor } from "../../server/db/open.ts";
 import { poemObjectUrl } from "../../server/fediverse/object-urls.ts";
 import { createLogger } from "../../server/logger.ts";
-import { createMailer } from "../../server/mail/transport.ts";
-import { createServices } from "../../server/services/index.ts";
 import { hydrated, openAdminAsPoet } from "../helpers/browser.ts";
 import { setUpBrowserSite } from "../helpers/browser-site.ts";
 import { createFreshPostgres, type FreshPostgres } from "../helpers/fresh-postgres.ts";
@@ -56,15 +55,9 @@ async function receiveFromAda() {
   });
   const logger = createLogger("warn");
   const handle = await openDatabaseFor(config);
-  const mailer = createMailer(config, logger);
+  const { services, close } = await composeProcess({ config, logger, handle });
   try {
-    const { fediverseReactions } = createServices({
-      db: handle.db,
-      config,
-      logger,
-      handle,
-      mailer,
-    });
+    const { fediverseReactions } = services;
     const poem = poemObjectUrl(config.publicUrl, SLUG).href;
     return [
       await fediverseReactions.receiveReply(ADA, {
@@ -84,7 +77,7 @@ async function receiveFromAda() {
       }),
     ];
   } finally {
-    mailer.close();
+    close();
     await handle.close();
   }
 }

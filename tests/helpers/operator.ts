@@ -1,10 +1,9 @@
 import { commands } from "../../server/cli/commands.ts";
+import { composeProcess } from "../../server/compose.ts";
 import { loadConfig } from "../../server/config.ts";
 import { sendControlRequest } from "../../server/control/socket.ts";
 import { openDatabaseFor } from "../../server/db/open.ts";
 import { createLogger } from "../../server/logger.ts";
-import { createMailer } from "../../server/mail/transport.ts";
-import { createServices } from "../../server/services/index.ts";
 import type { RunningServer } from "./server.ts";
 
 /** What the instances on one PostgreSQL database share; absent for the embedded database. */
@@ -49,8 +48,7 @@ export async function openOperator(
   });
   const logger = createLogger("warn");
   const handle = await openDatabaseFor(config);
-  const mailer = createMailer(config, logger);
-  const services = createServices({ db: handle.db, config, logger, handle, mailer });
+  const { services, close } = await composeProcess({ config, logger, handle });
   const context = { config, handle, logger, services };
   return {
     async run(name, ...args) {
@@ -59,7 +57,7 @@ export async function openOperator(
       return command.run(context, args);
     },
     async close() {
-      mailer.close();
+      close();
       await handle.close();
     },
   };

@@ -2,26 +2,18 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createApp } from "../../server/app.ts";
+import { composeProcess } from "../../server/compose.ts";
 import { loadConfig } from "../../server/config.ts";
-import type { FediverseDeliveryOptions } from "../../server/fediverse/delivery.ts";
 import type { PageHandler } from "../../server/http/page-handler.ts";
 import type { PublicFetchOptions } from "../../server/http/public-fetch.ts";
 import { createLogger } from "../../server/logger.ts";
-import { createMailer } from "../../server/mail/transport.ts";
-import { createReadingFetcher } from "../../server/services/audio.ts";
-import type { ChapbookBuilderOptions } from "../../server/services/chapbook-builder.ts";
-import type { DigestSenderOptions } from "../../server/services/digest-sender.ts";
-import { createCoverFetcher } from "../../server/services/images.ts";
-import type { ImportOptions } from "../../server/services/import.ts";
-import { createServices } from "../../server/services/index.ts";
-import { createLocalObjectStore } from "../../server/storage/local.ts";
+import type { ServiceTuning } from "../../server/services/index.ts";
+import { createLocalObjectStore, type ObjectStore } from "../../server/storage/local.ts";
 import { type Driver, openTestDatabase } from "./database.ts";
 import { dateRowsBy } from "./factories.ts";
 
-export interface TestAppOptions {
+export interface TestAppOptions extends ServiceTuning {
   env?: Record<string, string>;
-  digestSenderOptions?: Partial<DigestSenderOptions>;
-  fediverseDeliveryOptions?: Partial<FediverseDeliveryOptions>;
   /** Renders pages (React Router's handler for the build); without it pages answer a plain 404. */
   pageHandler?: PageHandler;
   /** A built client to serve under /assets, as in production; without it /assets is not served. */
@@ -34,12 +26,13 @@ export interface TestAppOptions {
   onQuery?: (statement: string) => void;
   /** The services' clock, for tests of publication times and schedules (default: the time). */
   now?: () => Date;
-  /** Smaller import batches and leases, for tests that stop a job halfway. */
-  importOptions?: Partial<ImportOptions>;
-  /** Where an import may fetch covers and readings from (a test's own loopback server); else public addresses. */
-  coverUrlCheck?: PublicFetchOptions;
-  /** A chapbook build held open, or a shorter lease. */
-  chapbookBuilderOptions?: Partial<ChapbookBuilderOptions>;
+  /**
+   * Where covers, readings and checked image URLs may be fetched from (a test's own loopback
+   * server); else public addresses only.
+   */
+  urlCheck?: PublicFetchOptions;
+  /** Where objects are kept (a test's bucket); else a folder of the test's own. */
+  objectStore?: ObjectStore;
 }
 
 /**
@@ -62,22 +55,14 @@ export async function createTestApp(driver: Driver, options: TestAppOptions = {}
     onQuery: options.onQuery,
   });
   if (options.now) dateRowsBy(handle.db, options.now);
-  const mailer = createMailer(config, logger);
-  const objectStore = createLocalObjectStore(dataDir);
-  const services = createServices({
-    db: handle.db,
+  const { services, objectStore, close } = await composeProcess({
     config,
     logger,
     handle,
-    mailer,
     now: options.now,
-    digestSenderOptions: options.digestSenderOptions,
-    importOptions: options.importOptions,
-    fetchCover: createCoverFetcher(objectStore, options.coverUrlCheck),
-    fetchReading: createReadingFetcher(objectStore, options.coverUrlCheck),
-    fediverseDeliveryOptions: options.fediverseDeliveryOptions,
-    readStoredObject: (key) => objectStore.get(key),
-    chapbookBuilderOptions: options.chapbookBuilderOptions,
+    objectStore: options.objectStore ?? createLocalObjectStore(dataDir),
+    urlCheck: options.urlCheck,
+    tuning: options,
   });
   const app = createApp({
     config,
@@ -95,7 +80,7 @@ export async function createTestApp(driver: Driver, options: TestAppOptions = {}
     services,
     dataDir,
     async close() {
-      mailer.close();
+      close();
       await handle.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -6,6 +6,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUDIO_UPLOAD_MAX_BYTES } from "../../common/constants.ts";
 import { createApp } from "../../server/app.ts";
+import { composeProcess } from "../../server/compose.ts";
 import { createLogger } from "../../server/logger.ts";
 import { createLocalObjectStore, type ObjectStore } from "../../server/storage/local.ts";
 import { createS3ObjectStore } from "../../server/storage/s3.ts";
@@ -160,15 +161,23 @@ describe.each(drivers)("audio uploads on %s", (driver) => {
         return local.get(key);
       },
     };
+    // Another instance on the same database and files, whose store counts whole reads.
+    const other = await composeProcess({
+      config: t.config,
+      logger: createLogger("silent"),
+      handle: t.handle,
+      objectStore: store,
+    });
     const app = createApp({
       config: t.config,
       logger: createLogger("silent"),
-      services: t.services,
-      objectStore: store,
+      services: other.services,
+      objectStore: other.objectStore,
     });
     await expectRangesServed(app, objectPath, wav);
     expect((await app.request(objectPath)).status).toBe(200);
     expect(readsWhole).toEqual([]);
+    other.close();
   });
 
   it("tells MP3, Ogg Opus and M4A by their bytes, whatever the browser called them", async () => {
@@ -281,8 +290,6 @@ describe.each(drivers)("audio uploads to an S3 bucket (s3rver) on %s", (driver) 
   };
 
   beforeAll(async () => {
-    t = await createTestApp(driver);
-    admin = await signIn(t, "poet@example.com", { admin: true });
     bucketDir = fs.mkdtempSync(path.join(os.tmpdir(), "ev-s3rver-"));
     bucketServer = new S3rver({
       address: "127.0.0.1",
@@ -299,12 +306,9 @@ describe.each(drivers)("audio uploads to an S3 bucket (s3rver) on %s", (driver) 
       accessKeyId: "S3RVER",
       secretAccessKey: "S3RVER",
     });
-    app = createApp({
-      config: t.config,
-      logger: createLogger("silent"),
-      services: t.services,
-      objectStore: bucket,
-    });
+    t = await createTestApp(driver, { objectStore: bucket });
+    admin = await signIn(t, "poet@example.com", { admin: true });
+    app = t.app;
   });
   afterAll(async () => {
     await bucketServer.close();

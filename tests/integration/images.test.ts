@@ -6,6 +6,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UPLOAD_MAX_BYTES } from "../../common/constants.ts";
 import { createApp } from "../../server/app.ts";
+import { composeProcess, type Process } from "../../server/compose.ts";
 import type { PublicFetchOptions } from "../../server/http/public-fetch.ts";
 import { isPublicAddress } from "../../server/images/public-address.ts";
 import { createLogger } from "../../server/logger.ts";
@@ -342,14 +343,24 @@ describe.each(drivers)("image URL validation on %s", (driver) => {
   let strictApp: ReturnType<typeof createApp>;
   /** Also lets the loopback test server in, standing for a public image host. */
   let loopbackApp: ReturnType<typeof createApp>;
-  const appWith = (imageUrlCheck: PublicFetchOptions) =>
-    createApp({
+  /** Another instance on the same database, whose URL checks resolve and admit as given. */
+  const instances: Process[] = [];
+  const appWith = async (urlCheck: PublicFetchOptions) => {
+    const instance = await composeProcess({
       config: t.config,
       logger: createLogger("silent"),
-      services: t.services,
+      handle: t.handle,
       objectStore: createLocalObjectStore(t.dataDir),
-      imageUrlCheck,
+      urlCheck,
     });
+    instances.push(instance);
+    return createApp({
+      config: t.config,
+      logger: createLogger("silent"),
+      services: instance.services,
+      objectStore: instance.objectStore,
+    });
+  };
 
   const validate = (app: ReturnType<typeof createApp>, url: unknown, cookie = admin) =>
     api(app, "POST", "/api/admin/images/validate-url", { body: { url }, cookie });
@@ -414,8 +425,8 @@ describe.each(drivers)("image URL validation on %s", (driver) => {
     });
     await new Promise<void>((resolve) => origin.listen(0, "127.0.0.1", resolve));
     port = (origin.address() as AddressInfo).port;
-    strictApp = appWith({ resolveHost });
-    loopbackApp = appWith({
+    strictApp = await appWith({ resolveHost });
+    loopbackApp = await appWith({
       resolveHost,
       isAllowedAddress: (address) => address === "127.0.0.1" || isPublicAddress(address),
       timeoutMs: 500,
@@ -424,6 +435,7 @@ describe.each(drivers)("image URL validation on %s", (driver) => {
   afterAll(async () => {
     origin.closeAllConnections();
     await new Promise((resolve) => origin.close(resolve));
+    for (const instance of instances) instance.close();
     await t.close();
   });
 
@@ -606,15 +618,10 @@ describe.each(drivers)("image uploads to a bucket on %s", (driver) => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp(driver);
-    admin = await signIn(t, "poet@example.com", { admin: true });
     bucket = createMemoryBucket();
-    app = createApp({
-      config: t.config,
-      logger: createLogger("silent"),
-      services: t.services,
-      objectStore: bucket,
-    });
+    t = await createTestApp(driver, { objectStore: bucket });
+    admin = await signIn(t, "poet@example.com", { admin: true });
+    app = t.app;
   });
   afterAll(() => t.close());
 

@@ -181,7 +181,7 @@ describe.each(drivers)("import on %s (docs/decisions/052-the-import-job.md)", (d
       pageHandler,
       now: () => NOW,
       importOptions: { poemBatchSize: 2, subscriberBatchSize: 2 },
-      coverUrlCheck: {
+      urlCheck: {
         resolveHost: async () => ["127.0.0.1"],
         isAllowedAddress: (address) => address === "127.0.0.1",
       },

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { composeProcess } from "../../server/compose.ts";
 import { mailRuns, subscriptions } from "../../server/db/schema.ts";
 import { nextVisibilityChange } from "../../server/db/visibility.ts";
 import { createLogger } from "../../server/logger.ts";
-import { createMailer } from "../../server/mail/transport.ts";
-import { createServices } from "../../server/services/index.ts";
 import { api, SITE_ORIGIN } from "../helpers/api.ts";
 import { startCachedServer } from "../helpers/cached-server.ts";
 import { drivers } from "../helpers/database.ts";
@@ -295,12 +294,10 @@ describe.each(drivers)("the poet's week on %s", (driver) => {
 
     it("sends once when due, from two instances at once, with the default subject", async () => {
       await createSubscribers(t.db, ["one@example.com", "two@example.com"]);
-      const other = createServices({
-        db: t.db,
+      const { services: other, close: closeOther } = await composeProcess({
         config: t.config,
         logger: createLogger("silent"),
         handle: t.handle,
-        mailer: createMailer(t.config, createLogger("silent")),
         now: () => clock,
       });
       clock = new Date("2026-11-30T08:59:00.000Z");
@@ -325,6 +322,7 @@ describe.each(drivers)("the poet's week on %s", (driver) => {
       const listed = await (await call("GET", "/api/admin/digest/runs")).json();
       expect(listed[0]).toMatchObject({ scheduledFor: "2026-11-30T09:00:00.000Z" });
       await t.services.digestSender.drain();
+      closeOther();
     });
 
     it("skips a week with nothing new, and lists the skip with its reason", async () => {
