@@ -1,4 +1,4 @@
-import type { Services } from "../server/services/index.ts";
+import type { Services } from "../server/services.ts";
 import type { Actor, AdminActor, Audience } from "./session.ts";
 
 /** Public facts about the site that pages render (never secrets). */

@@ -36,8 +36,9 @@ const DECLARATIONS = new Set([
 /** The modules that assemble the process, and so may name the fediverse adapter. */
 const COMPOSITION_ROOTS = new Set([
   "server/compose.ts",
-  "server/services/index.ts",
+  "server/services.ts",
   "server/app.ts",
+  "server/admin-router.ts",
   "server/main.ts",
   "server/cli.ts",
 ]);

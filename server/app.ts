@@ -5,24 +5,18 @@ import type { AppLoadContext } from "../common/load-context.ts";
 import { mounts } from "../common/mounts.ts";
 import * as otherRoutes from "../common/other-routes.ts";
 import { type Audience, audienceOf, isAdmin } from "../common/session.ts";
-import { accountRoutes } from "./api/account.ts";
-import { adminRoutes } from "./api/admin.ts";
-import { authRoutes } from "./api/auth.ts";
-import { chapbookFileRoutes } from "./api/chapbooks.ts";
-import { emberAndBookRoutes } from "./api/embers-books.ts";
-import { healthRoutes } from "./api/health.ts";
-import { digestLinkRoutes, readingBeaconRoutes } from "./api/insights.ts";
-import { interactionRoutes } from "./api/interactions.ts";
-import { objectRoutes } from "./api/objects.ts";
-import { ogRoutes } from "./api/og.ts";
-import { poemRoutes } from "./api/poems.ts";
-import { readingCaptionRoutes } from "./api/reading-captions.ts";
-import { searchRoutes } from "./api/search.ts";
-import { siteFileRoutes } from "./api/site-files.ts";
-import { subscriptionRoutes } from "./api/subscriptions.ts";
-import { localUploadRoutes } from "./api/uploads.ts";
-import { clearedSessionCookie, sessionCookieIn } from "./auth/session-cookie.ts";
+import { accountRoutes } from "./accounts/account-routes.ts";
+import { authRoutes } from "./accounts/auth-routes.ts";
+import { clearedSessionCookie, sessionCookieIn } from "./accounts/session-cookie.ts";
+import { adminRoutes } from "./admin-router.ts";
+import { chapbookFileRoutes } from "./chapbook/routes.ts";
 import type { Config } from "./config.ts";
+import { emberAndBookRoutes } from "./content/ember-book-routes.ts";
+import { poemRoutes } from "./content/poem-routes.ts";
+import { searchRoutes } from "./content/search-routes.ts";
+import { siteFileRoutes } from "./content/site-file-routes.ts";
+import { requireAdmin } from "./core/actor.ts";
+import { subscriptionRoutes } from "./digest/subscription-routes.ts";
 import { activityObjects, fediverseRoutes } from "./fediverse/routes.ts";
 import { apiBodyLimit } from "./http/body-limit.ts";
 import { builtFiles } from "./http/built-files.ts";
@@ -34,9 +28,15 @@ import { createErrorHandler, isConnectionError, withPageOutageErrors } from "./h
 import type { PageHandler } from "./http/page-handler.ts";
 import { requireSameOrigin } from "./http/same-origin.ts";
 import { assetHeaders, securityHeaders } from "./http/security-headers.ts";
+import { digestLinkRoutes, readingBeaconRoutes } from "./insights/routes.ts";
+import { interactionRoutes } from "./interactions/routes.ts";
 import type { Logger } from "./logger.ts";
-import { requireAdmin } from "./services/actor.ts";
-import type { Services } from "./services/index.ts";
+import { readingCaptionRoutes } from "./media/caption-routes.ts";
+import { objectRoutes } from "./media/object-routes.ts";
+import { localUploadRoutes } from "./media/upload-routes.ts";
+import { healthRoutes } from "./operations/health-routes.ts";
+import type { Services } from "./services.ts";
+import { ogRoutes } from "./share/card-routes.ts";
 import type { ObjectStore } from "./storage/local.ts";
 
 /** What the page cache hands `app.fetch` when it renders a page's shared copy for an audience. */
@@ -101,7 +101,7 @@ export function createApp(deps: AppDeps) {
   // Before the pages: a poem's address answers its ActivityStreams object to a client that asks
   // for one, and the actor's documents and inboxes need no session. With FEDIVERSE=false the
   // pages are only pages and the actor's addresses answer 404.
-  if (config.fediverse.enabled) app.use(activityObjects(services, audio, config));
+  if (config.fediverse.enabled) app.use(activityObjects(services, config));
   app.route(
     "/",
     fediverseRoutes(services, {
@@ -169,10 +169,10 @@ export function createApp(deps: AppDeps) {
   api.route("/", emberAndBookRoutes(services, config));
   api.route("/", searchRoutes(services));
   api.route("/", interactionRoutes(services));
-  api.route("/", accountRoutes(services, images));
+  api.route("/", accountRoutes(services));
   api.route("/", subscriptionRoutes(services, config));
   api.route("/", digestLinkRoutes(services, config));
-  api.route(mounts.admin.slice(mounts.api.length), adminRoutes(services, images, audio));
+  api.route(mounts.admin.slice(mounts.api.length), adminRoutes(services));
   api.all("*", (c) => c.json({ message: "Not found" }, 404));
   app.route(mounts.api, api);
   app.route("/", chapbookFileRoutes(services));

@@ -3,7 +3,7 @@ import type { DatabaseHandle } from "./db/client.ts";
 import type { PublicFetchOptions } from "./http/public-fetch.ts";
 import type { Logger } from "./logger.ts";
 import { createMailer } from "./mail/transport.ts";
-import { createServices, type ServiceTuning } from "./services/index.ts";
+import { createServices, type ServiceTuning } from "./services.ts";
 import type { ObjectStore } from "./storage/local.ts";
 import { createObjectStore } from "./storage/object-store.ts";
 

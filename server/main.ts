@@ -9,6 +9,7 @@ import { createApp, type PageCacheBindings } from "./app.ts";
 import { composeProcess } from "./compose.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { startControlSocket } from "./control/socket.ts";
+import { CONTENT_CHANGED_CHANNEL } from "./core/content-changes.ts";
 import { openDatabaseFor } from "./db/open.ts";
 import { seedDemo } from "./db/seed-demo.ts";
 import { nextVisibilityChange } from "./db/visibility.ts";
@@ -17,7 +18,6 @@ import { createPageCache } from "./http/page-cache.ts";
 import { createPageHandler, type PageHandler } from "./http/page-handler.ts";
 import { createPageViewCounter } from "./http/page-views.ts";
 import { createLogger } from "./logger.ts";
-import { CONTENT_CHANGED_CHANNEL } from "./services/content-changes.ts";
 
 /**
  * The process: validate configuration, open and migrate the database, seed demo content, serve
@@ -121,7 +121,7 @@ if (isDev) {
   });
 }
 
-// Other instances announce their admin writes through NOTIFY (server/services/content-changes.ts).
+// Other instances announce their admin writes through NOTIFY (server/core/content-changes.ts).
 const stopListening = await handle
   .listen(CONTENT_CHANGED_CHANNEL, services.contentChanges.received)
   .catch((error: Error) => exitWith(`Cannot listen for content changes: ${error.message}`));

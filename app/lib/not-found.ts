@@ -1,6 +1,6 @@
 /**
  * A service's "not found", as a page sees it: services throw errors that carry the status the API
- * would answer (server/services/errors.ts). The page reads that status, not the error's class,
+ * would answer (server/core/errors.ts). The page reads that status, not the error's class,
  * which stays on the server: app/ imports no server code (decision 037).
  */
 const isNotFound = (error: unknown) =>

@@ -198,7 +198,7 @@ export function meta({ matches, loaderData, params }: Route.MetaArgs) {
     title: poem.title,
     description: cutAtWord(stanzaText(poem.stanzas[0] ?? ""), POEM_DESCRIPTION_LENGTH),
     path: `/poetry/${poem.slug}`,
-    // A poem without a cover is shared with its first stanza's card (server/api/og.ts).
+    // A poem without a cover is shared with its first stanza's card (server/share/card-routes.ts).
     image: poem.coverUrl ?? (poem.stanzas.length > 0 ? `/og/stanza/${poem.slug}/0.png` : undefined),
     type: "article",
   });

@@ -3,7 +3,7 @@ import type { ChapbookTrim } from "../../common/schemas/chapbooks.ts";
 
 /**
  * Everything a chapbook's files are made from, gathered once by the builder
- * (server/services/chapbook-builder.ts) and handed to the EPUB and PDF makers, which read nothing
+ * (server/chapbook/builder.ts) and handed to the EPUB and PDF makers, which read nothing
  * else: they are pure, and run in a worker thread off the request path.
  */
 export interface ChapbookContent {

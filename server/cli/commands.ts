@@ -7,12 +7,12 @@ import {
   type ImportPreview,
 } from "../../common/schemas/import.ts";
 import type { Config } from "../config.ts";
+import { isServiceError } from "../core/errors.ts";
 import type { Backup, RestorePlan } from "../db/backup.ts";
 import type { DatabaseHandle } from "../db/client.ts";
 import { IMPORT_SOURCES, type ImportSource } from "../import/types.ts";
 import type { Logger } from "../logger.ts";
-import { isServiceError } from "../services/errors.ts";
-import type { Services } from "../services/index.ts";
+import type { Services } from "../services.ts";
 
 export interface CommandContext {
   config: Config;

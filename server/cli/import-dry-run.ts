@@ -2,8 +2,8 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { IMPORT_MAX_BYTES } from "../../common/schemas/import.ts";
 import { parseImport } from "../import/parse.ts";
+import { whyNotRedirectable } from "../import/redirect-reasons.ts";
 import { ImportFileError, type ImportSource } from "../import/types.ts";
-import { whyNotRedirectable } from "../services/import-redirect-reasons.ts";
 
 /**
  * `import FILE --dry-run` when no server holds the embedded database

@@ -6,10 +6,10 @@ import {
   type FediverseBlock,
   type FediverseFollowers,
 } from "../../common/schemas/fediverse.ts";
+import type { AdminActor } from "../core/actor.ts";
+import type { ServiceDeps } from "../core/deps.ts";
+import { notFound, ServiceError } from "../core/errors.ts";
 import { remoteAccounts } from "../db/schema.ts";
-import type { AdminActor } from "../services/actor.ts";
-import type { ServiceDeps } from "../services/deps.ts";
-import { notFound, ServiceError } from "../services/errors.ts";
 import { addBlock, listBlocks, removeBlock } from "./blocks.ts";
 import type { Fediverse } from "./federation.ts";
 import {

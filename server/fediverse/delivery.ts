@@ -4,12 +4,12 @@ import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { and, desc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { PoemDeliveryState } from "../../common/schemas/fediverse-delivery.ts";
+import type { ServiceDeps } from "../core/deps.ts";
 import type { Database } from "../db/client.ts";
 import { fediverseActivities, fediverseBlocks, fediverseDeliveries, poems } from "../db/schema.ts";
-import { isPublicAddress } from "../images/public-address.ts";
 import { createLeasedQueue } from "../jobs/leased-queue.ts";
 import { leasedRows } from "../jobs/leased-rows.ts";
-import type { ServiceDeps } from "../services/deps.ts";
+import { isPublicAddress } from "../media/public-address.ts";
 import { isUnderServer, serverOf } from "./blocks.ts";
 import { bodyDigest, signedHeaders } from "./http-signature.ts";
 
@@ -94,7 +94,7 @@ export function retryDelayMs(
 
 /**
  * Refuses, at connection time, any inbox whose host resolves to a private, loopback or otherwise
- * non-public address (the same rule as image URLs, server/images/public-address.ts): the socket
+ * non-public address (the same rule as image URLs, server/media/public-address.ts): the socket
  * goes to the address that was checked, so a second DNS answer cannot swap one in.
  */
 function guardedLookup(allowPrivate: boolean): LookupFunction {

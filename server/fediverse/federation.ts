@@ -29,15 +29,15 @@ import * as otherRoutes from "../../common/other-routes.ts";
 import { pathTo, uriTemplateOf } from "../../common/path-builder.ts";
 import packageJson from "../../package.json" with { type: "json" };
 import type { Config } from "../config.ts";
+import type { PoemService } from "../content/poems.ts";
 import type { Database } from "../db/client.ts";
 import { poems } from "../db/schema.ts";
 import { publishedPoems } from "../db/visibility.ts";
 import { escapeMarkup } from "../escape.ts";
 import { isConnectionError } from "../http/errors.ts";
-import { isPublicAddress } from "../images/public-address.ts";
 import type { Logger } from "../logger.ts";
-import type { PoemService } from "../services/poems.ts";
-import type { SiteSettingsService } from "../services/site-settings.ts";
+import { isPublicAddress } from "../media/public-address.ts";
+import type { SiteSettingsService } from "../settings/site-settings.ts";
 import { serverBlockCheck } from "./blocks.ts";
 import { followerCount } from "./followers.ts";
 import { onAnnounce } from "./inbox/announce.ts";
@@ -89,7 +89,7 @@ export interface FediverseDeps {
 
 /**
  * Fetches of remote documents (actors, keys, notes) reach only public addresses: every address a
- * host resolves to must pass the same rule as image URLs (server/images/public-address.ts),
+ * host resolves to must pass the same rule as image URLs (server/media/public-address.ts),
  * before Fedify's own check, unless FEDIVERSE_ALLOW_PRIVATE_ADDRESSES is on for tests.
  */
 function publicOnly(load: DocumentLoader, allowPrivate: boolean): DocumentLoader {

@@ -1,8 +1,8 @@
 import type { DocumentLoader } from "@fedify/vocab-runtime";
 import type { PoemDeliveryState } from "../../common/schemas/fediverse-delivery.ts";
-import type { AdminActor } from "../services/actor.ts";
-import type { ContentChanges } from "../services/content-changes.ts";
-import type { ServiceDeps } from "../services/deps.ts";
+import type { AdminActor } from "../core/actor.ts";
+import type { ContentChanges } from "../core/content-changes.ts";
+import type { ServiceDeps } from "../core/deps.ts";
 import {
   createFediverseDelivery,
   deliveryStateByPoem,

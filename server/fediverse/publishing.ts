@@ -4,12 +4,12 @@ import { type Activity, Create, Delete, PUBLIC_COLLECTION, Tombstone, Update } f
 import type { DocumentLoader } from "@fedify/vocab-runtime";
 import { Temporal as TemporalPolyfill } from "@js-temporal/polyfill";
 import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import { poemColumns, withTags } from "../content/poems.ts";
+import type { ServiceDeps } from "../core/deps.ts";
 import { type Database, rowsOf } from "../db/client.ts";
 import { fediverseActivities, fediversePoemState, poems, poemTags } from "../db/schema.ts";
 import { publishedPoems } from "../db/visibility.ts";
 import { createBackgroundLoop } from "../jobs/loop.ts";
-import type { ServiceDeps } from "../services/deps.ts";
-import { poemColumns, withTags } from "../services/poems.ts";
 import { type DeliverySigner, enqueueActivity } from "./delivery.ts";
 import { poemObjectUrl } from "./object-urls.ts";
 import { type ObjectAddressing, poemArticle } from "./objects.ts";

@@ -1,13 +1,13 @@
 import { and, count, desc, eq, inArray, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { FediverseReactions } from "../../common/schemas/admin.ts";
+import type { AdminActor } from "../core/actor.ts";
+import type { ServiceDeps } from "../core/deps.ts";
+import { isUniqueViolation } from "../core/errors.ts";
 import type { Database } from "../db/client.ts";
 import { echoes, poemBoosts, poems, remoteAccounts, users, whispers } from "../db/schema.ts";
 import { isLive, onPoemStanzas } from "../db/visibility.ts";
-import type { AdminActor } from "../services/actor.ts";
-import type { ServiceDeps } from "../services/deps.ts";
-import { isUniqueViolation } from "../services/errors.ts";
-import type { InteractionService } from "../services/interactions.ts";
-import { remoteLabel, remoteLink, replyText, shownReplyText } from "../services/reply-text.ts";
+import type { InteractionService } from "../interactions/interactions.ts";
+import { remoteLabel, remoteLink, replyText, shownReplyText } from "../interactions/reply-text.ts";
 import { hostUnder } from "./blocks.ts";
 import { readPoemObjectUrl } from "./object-urls.ts";
 

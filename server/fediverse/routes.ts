@@ -5,6 +5,8 @@ import { matcherOf } from "../../common/path-builder.ts";
 import type { Poem } from "../../common/schemas/poems.ts";
 import { readingExcerpt } from "../../common/stanza-timings.ts";
 import type { Config } from "../config.ts";
+import { ServiceError } from "../core/errors.ts";
+import { RATE_LIMITS, RateLimitedError } from "../core/rate-limit.ts";
 import { varyOnAccept, wantsActivityJson } from "../http/activity-negotiation.ts";
 import { apiBodyLimit } from "../http/body-limit.ts";
 import { clientAddress } from "../http/client-address.ts";
@@ -12,10 +14,7 @@ import type { AppEnv } from "../http/env.ts";
 import { isConnectionError } from "../http/errors.ts";
 import { routesAt } from "../http/routes.ts";
 import type { Logger } from "../logger.ts";
-import type { AudioService } from "../services/audio.ts";
-import { ServiceError } from "../services/errors.ts";
-import type { Services } from "../services/index.ts";
-import { RATE_LIMITS, RateLimitedError } from "../services/rate-limit.ts";
+import type { Services } from "../services.ts";
 import { readPoemObjectUrl } from "./object-urls.ts";
 import { poemArticle, type StanzaReading, stanzaNote } from "./objects.ts";
 
@@ -166,12 +165,8 @@ const AUDIO_TYPES: Record<string, string> = {
  * ActivityStreams, and the page to everyone else, both saying they vary with Accept. What may
  * be seen is the poem service's rule, as for readers: a draft or a scheduled poem is 404.
  */
-export function activityObjects(
-  services: Services,
-  audio: AudioService,
-  config: Config,
-): MiddlewareHandler<AppEnv> {
-  const { fediverse, poems, siteSettings } = services;
+export function activityObjects(services: Services, config: Config): MiddlewareHandler<AppEnv> {
+  const { fediverse, poems, siteSettings, audio } = services;
 
   /** A stanza's part of the reading for its Note, when the poet allows it (decision 073). */
   async function stanzaReading(poem: Poem, index: number): Promise<StanzaReading | null> {

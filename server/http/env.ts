@@ -1,7 +1,7 @@
 import type { RequestIdVariables } from "hono/request-id";
 import type { SecureHeadersVariables } from "hono/secure-headers";
 import type { Audience } from "../../common/session.ts";
-import type { Actor, AdminActor } from "../services/actor.ts";
+import type { Actor, AdminActor } from "../core/actor.ts";
 
 /** The Hono context every handler sees. */
 export interface AppEnv {
@@ -18,7 +18,7 @@ export interface AppEnv {
     };
 }
 
-/** Handlers on the admin router (server/api/admin.ts), behind its guard. */
+/** Handlers on the admin router (server/admin-router.ts), behind its guard. */
 export interface AdminEnv {
   Variables: AppEnv["Variables"] & {
     /** The guard's proof that the caller is an admin, which every admin service asks for. */

@@ -1,9 +1,9 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { data } from "react-router";
+import { ServiceError } from "../core/errors.ts";
+import { RateLimitedError } from "../core/rate-limit.ts";
 import type { Logger } from "../logger.ts";
-import { ServiceError } from "../services/errors.ts";
-import { RateLimitedError } from "../services/rate-limit.ts";
 
 /**
  * The API's one error handler: service errors become `{message, errors?}` with their status;

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { z } from "zod/mini";
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from "../../common/text.ts";
-import { invalid } from "../services/errors.ts";
+import { invalid } from "../core/errors.ts";
 
 /**
  * zod's own English messages, for an issue whose schema names none ("Too big: expected string to

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import type { Audience } from "../../common/session.ts";
-import { clearedSessionCookie, sessionCookieIn } from "../auth/session-cookie.ts";
+import { clearedSessionCookie, sessionCookieIn } from "../accounts/session-cookie.ts";
 import type { Logger } from "../logger.ts";
 import { wantsActivityJson } from "./activity-negotiation.ts";
 import type { Sharing } from "./cache-policy.ts";

@@ -4,8 +4,8 @@ import { mounts } from "../../common/mounts.ts";
 import * as otherRoutes from "../../common/other-routes.ts";
 import { matcherOf } from "../../common/path-builder.ts";
 import type { Config } from "../config.ts";
+import type { InsightsService } from "../insights/insights.ts";
 import { previewPlatformOf } from "../insights/sources.ts";
-import type { InsightsService } from "../services/insights.ts";
 import { isCanonicalPath } from "./canonical-path.ts";
 
 /**

@@ -3,7 +3,7 @@ import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
 import ipaddr from "ipaddr.js";
-import { isPublicAddress } from "../images/public-address.ts";
+import { isPublicAddress } from "../media/public-address.ts";
 
 /** Every address a host name resolves to. */
 export type ResolveHost = (hostname: string) => Promise<string[]>;

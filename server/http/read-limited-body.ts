@@ -1,5 +1,5 @@
 import { fileTooLargeMessage } from "../../common/uploads.ts";
-import { tooLarge } from "../services/errors.ts";
+import { tooLarge } from "../core/errors.ts";
 
 /**
  * Reads a request body whole, refusing (413) as soon as it passes maxBytes. The declared

@@ -4,7 +4,7 @@ import { z } from "zod/mini";
 import { type Endpoint, unreadBody } from "../../common/endpoints.ts";
 import { dateTime, noContent } from "../../common/schemas/answer.ts";
 import { idInText } from "../../common/schemas/input.ts";
-import { ServiceError } from "../services/errors.ts";
+import { ServiceError } from "../core/errors.ts";
 import { routesAt } from "./routes.ts";
 
 /** A made-up call for the helper alone: params, query and body, an answer with a Date. */

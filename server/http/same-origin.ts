@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import type { Config } from "../config.ts";
-import { forbidden } from "../services/errors.ts";
+import { forbidden } from "../core/errors.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 

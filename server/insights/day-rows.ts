@@ -7,7 +7,7 @@ import { dailyCounts, dayAddresses, dayVisitors, digestClicks } from "../db/sche
 /**
  * What a batch of counting writes to the day's rows (docs/decisions/049-counting-without-
  * tracking.md and 055-a-visit-per-page-and-a-crowd-per-address.md), in one transaction that
- * server/services/insights-counting.ts opens: the visitors' hashes, the addresses' numbers, the
+ * server/insights/counting.ts opens: the visitors' hashes, the addresses' numbers, the
  * readings joined to their visits, the clicks and the counts. Every statement holds at most SLICE
  * rows and is followed by a yield to the event loop, so the requests arriving meanwhile are
  * answered between two statements, never behind the whole batch.

@@ -1,5 +1,5 @@
 import { escapeMarkup } from "../escape.ts";
-import type { SiteIdentity } from "../services/site-settings.ts";
+import type { SiteIdentity } from "../settings/site-settings.ts";
 
 /** Whose email it is: the site's name as the poet set it, the poet's name, and the site's address. */
 export interface MailSite extends SiteIdentity {

@@ -7,7 +7,7 @@ import { loadConfig } from "../../server/config.ts";
 import type { PageHandler } from "../../server/http/page-handler.ts";
 import type { PublicFetchOptions } from "../../server/http/public-fetch.ts";
 import { createLogger } from "../../server/logger.ts";
-import type { ServiceTuning } from "../../server/services/index.ts";
+import type { ServiceTuning } from "../../server/services.ts";
 import { createLocalObjectStore, type ObjectStore } from "../../server/storage/local.ts";
 import { type Driver, openTestDatabase } from "./database.ts";
 import { dateRowsBy } from "./factories.ts";

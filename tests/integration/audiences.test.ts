@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AUDIENCE_LOOKUP_MS, createAccountService } from "../../server/accounts/accounts.ts";
+import { createRateLimiter } from "../../server/core/rate-limit.ts";
 import { users } from "../../server/db/schema.ts";
 import type { PageCache } from "../../server/http/page-cache.ts";
 import { createLogger } from "../../server/logger.ts";
 import { createMailer } from "../../server/mail/transport.ts";
 import { resolveSessionSecret } from "../../server/secrets.ts";
-import { AUDIENCE_LOOKUP_MS, createAccountService } from "../../server/services/accounts.ts";
-import { createRateLimiter } from "../../server/services/rate-limit.ts";
 import { api, SITE_ORIGIN } from "../helpers/api.ts";
 import { startCachedServer } from "../helpers/cached-server.ts";
 import { drivers } from "../helpers/database.ts";

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RATE_LIMITS } from "../../server/core/rate-limit.ts";
 import { rateLimits, sessions, users, verifications } from "../../server/db/schema.ts";
-import { RATE_LIMITS } from "../../server/services/rate-limit.ts";
 import { drivers, rowsOf } from "../helpers/database.ts";
 import { createPoem } from "../helpers/factories.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";

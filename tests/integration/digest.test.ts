@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { addDays, dayInZone } from "../../common/dates.ts";
 import { endpoints } from "../../common/endpoints.ts";
 import { digestDeliveries, echoes, mailRuns, subscriptions } from "../../server/db/schema.ts";
-import { SAMPLE_DIGEST_CONTENT } from "../../server/services/digest.ts";
+import { SAMPLE_DIGEST_CONTENT } from "../../server/digest/digest.ts";
 import { api, SITE_ORIGIN, wireAnswer } from "../helpers/api.ts";
 import { drivers } from "../helpers/database.ts";
 import { createEmber, createPoem, createSubscribers } from "../helpers/factories.ts";

@@ -1,8 +1,8 @@
 import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import packageJson from "../../package.json" with { type: "json" };
+import { requireAdmin } from "../../server/core/actor.ts";
 import { fediverseFollowers, fediverseKeys, remoteAccounts } from "../../server/db/schema.ts";
-import { requireAdmin } from "../../server/services/actor.ts";
 import nodeInfoSchema from "../fixtures/nodeinfo-2.1.schema.json" with { type: "json" };
 import { type ActivityPubPeer, startActivityPubPeer } from "../helpers/activitypub-peer.ts";
 import { drivers } from "../helpers/database.ts";

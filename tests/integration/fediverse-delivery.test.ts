@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { requireAdmin } from "../../server/core/actor.ts";
 import {
   fediverseActivities,
   fediverseBlocks,
@@ -14,7 +15,6 @@ import { createFediverseDelivery, enqueueActivity } from "../../server/fediverse
 import { actorKeyPairs } from "../../server/fediverse/keys.ts";
 import { DELETE_AFTER_UNDO_MS } from "../../server/fediverse/publishing.ts";
 import { createLogger } from "../../server/logger.ts";
-import { requireAdmin } from "../../server/services/actor.ts";
 import { api } from "../helpers/api.ts";
 import { drivers } from "../helpers/database.ts";
 import { createPoem } from "../helpers/factories.ts";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RATE_LIMITS } from "../../server/core/rate-limit.ts";
 import { echoes } from "../../server/db/schema.ts";
-import { RATE_LIMITS } from "../../server/services/rate-limit.ts";
 import { type ActivityPubPeer, startActivityPubPeer } from "../helpers/activitypub-peer.ts";
 import { drivers } from "../helpers/database.ts";
 import { createPoem } from "../helpers/factories.ts";

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { requireAdmin } from "../../server/core/actor.ts";
 import {
   echoes,
   fediverseFollowers,
@@ -7,7 +8,6 @@ import {
   remoteAccounts,
   whispers,
 } from "../../server/db/schema.ts";
-import { requireAdmin } from "../../server/services/actor.ts";
 import { type ActivityPubPeer, startActivityPubPeer } from "../helpers/activitypub-peer.ts";
 import { drivers } from "../helpers/database.ts";
 import { createPoem } from "../helpers/factories.ts";

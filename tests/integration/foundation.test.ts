@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, rowsOf } from "../../server/db/client.ts";
 import { echoes, poems, poemTags, tags, users } from "../../server/db/schema.ts";
-import { createHealthService } from "../../server/services/health.ts";
+import { createHealthService } from "../../server/operations/health.ts";
 import { drivers } from "../helpers/database.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 

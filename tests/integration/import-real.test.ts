@@ -4,6 +4,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { endpoints } from "../../common/endpoints.ts";
 import type { ImportJob, ImportPreview } from "../../common/schemas/import.ts";
+import { type AdminActor, requireAdmin } from "../../server/core/actor.ts";
 import {
   importItems,
   importJobs,
@@ -11,7 +12,6 @@ import {
   poemVersions,
   subscriptions,
 } from "../../server/db/schema.ts";
-import { type AdminActor, requireAdmin } from "../../server/services/actor.ts";
 import { api, SITE_ORIGIN, wireAnswer } from "../helpers/api.ts";
 import { drivers } from "../helpers/database.ts";
 import { loadPageHandler } from "../helpers/page-handler.ts";

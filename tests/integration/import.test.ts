@@ -9,6 +9,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { endpoints } from "../../common/endpoints.ts";
 import type { ImportJob, ImportPreview } from "../../common/schemas/import.ts";
+import { type AdminActor, requireAdmin } from "../../server/core/actor.ts";
 import {
   fediversePoemState,
   importJobs,
@@ -17,9 +18,8 @@ import {
   tags,
 } from "../../server/db/schema.ts";
 import { markPoemsAsHistory } from "../../server/fediverse/publishing.ts";
+import { createImportService } from "../../server/import/import.ts";
 import { createLogger } from "../../server/logger.ts";
-import { type AdminActor, requireAdmin } from "../../server/services/actor.ts";
-import { createImportService } from "../../server/services/import.ts";
 import { api, SITE_ORIGIN, wireAnswer } from "../helpers/api.ts";
 import { createMp3Frames } from "../helpers/audio-files.ts";
 import { startCachedServer } from "../helpers/cached-server.ts";

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { echoes, journalEntries, whispers } from "../../server/db/schema.ts";
-import { SHARED_ECHO_COUNTS_LIFE_MS } from "../../server/services/interactions.ts";
+import { SHARED_ECHO_COUNTS_LIFE_MS } from "../../server/interactions/interactions.ts";
 import { api } from "../helpers/api.ts";
 import { drivers } from "../helpers/database.ts";
 import { createPoem } from "../helpers/factories.ts";

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, dayInZone } from "../../common/dates.ts";
+import { createPoemService } from "../../server/content/poems.ts";
 import { openDatabase } from "../../server/db/client.ts";
 import { createLogger } from "../../server/logger.ts";
-import { createPoemService } from "../../server/services/poems.ts";
 import { drivers } from "../helpers/database.ts";
 import { createEmber, createPoem, ensureTags } from "../helpers/factories.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";

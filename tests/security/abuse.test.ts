@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RATE_LIMITS, type RateLimitRule } from "../../server/services/rate-limit.ts";
+import { RATE_LIMITS, type RateLimitRule } from "../../server/core/rate-limit.ts";
 import { startActivityPubPeer } from "../helpers/activitypub-peer.ts";
 import { api } from "../helpers/api.ts";
 import { drivers } from "../helpers/database.ts";
