@@ -28,7 +28,7 @@ import {
   subscriptions,
 } from "../db/schema.ts";
 import { activeSubscribers, onPoemStanzas, publishedPoems, shownEmbers } from "../db/visibility.ts";
-import { createBackgroundLoop } from "../jobs/loop.ts";
+import { createPeriodicLoop } from "../jobs/loop.ts";
 import { digestEmail } from "../mail/digest.ts";
 import type { MailSiteSource } from "../settings/site-settings.ts";
 import type { DigestSender } from "./digest-sender.ts";
@@ -420,13 +420,10 @@ export function createDigestService(
 
     sendScheduledDigest,
     /** Every instance looks for a due week; the unique scheduled time lets only one send it. */
-    scheduleLoop: createBackgroundLoop({
+    scheduleLoop: createPeriodicLoop({
       name: "digest schedule",
-      step: async () => {
-        await sendScheduledDigest();
-        return 0;
-      },
-      pollMs: SCHEDULE_POLL_MS,
+      run: sendScheduledDigest,
+      everyMs: SCHEDULE_POLL_MS,
       logger: deps.logger,
     }),
 

@@ -2,7 +2,7 @@ import { createHmac, hash, randomBytes } from "node:crypto";
 import { eq, lt } from "drizzle-orm";
 import type { ServiceDeps } from "../core/deps.ts";
 import { dayAddresses, dayVisitors, visitSalts } from "../db/schema.ts";
-import { createBackgroundLoop } from "../jobs/loop.ts";
+import { createPeriodicLoop } from "../jobs/loop.ts";
 import { addressKeyOf, createAddressBook, type TakenAddress } from "./address.ts";
 import {
   breathe,
@@ -289,14 +289,13 @@ export function createCounting(deps: ServiceDeps & { secret: string }) {
     }
   }
 
-  const loop = createBackgroundLoop({
+  const loop = createPeriodicLoop({
     name: "counting",
-    step: async () => {
+    run: async () => {
       await flush();
       await sources.refreshWhenDue();
-      return 0;
     },
-    pollMs: FLUSH_INTERVAL_MS,
+    everyMs: FLUSH_INTERVAL_MS,
     logger,
   });
 

@@ -58,3 +58,24 @@ export function createBackgroundLoop(options: {
     },
   };
 }
+
+/**
+ * Work done on a clock rather than found in a queue: `run` at start and then every `everyMs`,
+ * on every instance (the work itself makes sure that once is once: a unique row, a lock).
+ */
+export function createPeriodicLoop(options: {
+  name: string;
+  run: () => Promise<unknown>;
+  everyMs: number;
+  logger: Logger;
+}) {
+  return createBackgroundLoop({
+    name: options.name,
+    step: async () => {
+      await options.run();
+      return 0;
+    },
+    pollMs: options.everyMs,
+    logger: options.logger,
+  });
+}

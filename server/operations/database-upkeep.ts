@@ -3,7 +3,7 @@ import type { RecentlyDeletedService } from "../content/recently-deleted.ts";
 import type { ServiceDeps } from "../core/deps.ts";
 import type { DatabaseHandle } from "../db/client.ts";
 import * as schema from "../db/schema.ts";
-import { createBackgroundLoop } from "../jobs/loop.ts";
+import { createPeriodicLoop } from "../jobs/loop.ts";
 
 /** How often the server tidies the database (docs/decisions/014-database-upkeep.md). */
 export const UPKEEP_INTERVAL_MS = 60 * 60 * 1000;
@@ -66,14 +66,6 @@ export function createDatabaseUpkeep({
   return {
     run,
     /** Started by the server process (at start, then every UPKEEP_INTERVAL_MS); tests call run. */
-    loop: createBackgroundLoop({
-      name: "database upkeep",
-      step: async () => {
-        await run();
-        return 0;
-      },
-      pollMs: UPKEEP_INTERVAL_MS,
-      logger,
-    }),
+    loop: createPeriodicLoop({ name: "database upkeep", run, everyMs: UPKEEP_INTERVAL_MS, logger }),
   };
 }
