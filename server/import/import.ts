@@ -1,43 +1,39 @@
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, getTableColumns, isNull, lte, or, type SQL, sql } from "drizzle-orm";
-import { isCoverAllowedOnPages } from "../../common/cover-image.ts";
-import { mounts } from "../../common/mounts.ts";
 import * as paths from "../../common/paths.ts";
 import type {
   ImportConfirmInput,
   ImportJob,
   ImportPreview,
-  ImportPreviewPoem,
   ImportRedirect,
 } from "../../common/schemas/import.ts";
 import { redirectKey } from "../../common/site-pages.ts";
-import { SLUG_PATTERN, slugFromTitle } from "../../common/slug.ts";
 import type { AdminActor } from "../core/actor.ts";
 import type { ContentChanges } from "../core/content-changes.ts";
 import type { ServiceDeps } from "../core/deps.ts";
 import { conflict, invalid, notFound } from "../core/errors.ts";
 import type { Database } from "../db/client.ts";
 import {
-  importItems,
   importJobs,
   importRedirects,
   poems,
-  poemTags,
   type StoredParsedImport,
   subscriptions,
-  tags,
 } from "../db/schema.ts";
 import { leasedRows } from "../jobs/leased-rows.ts";
 import { createBackgroundLoop } from "../jobs/loop.ts";
 import {
-  findImported,
-  fingerprintOf,
-  itemKey,
-  planRedirects,
-  type StoredPoem,
-  textSet,
-} from "./identity.ts";
+  type CoverFetcher,
+  createFilePreparer,
+  hasReadingToCopy,
+  type PreparedPoem,
+  type ReadingFetcher,
+} from "./files.ts";
+import { findImported, itemKey, textSet } from "./identity.ts";
 import { type ImportInput, parseImport } from "./parse.ts";
+import { insertPoems, keepOldAddresses } from "./poem-batch.ts";
+import { isImportable, previewPoems, subscriberSummary, toStored } from "./preview.ts";
+import { tagIdsFor } from "./tags.ts";
 import { ImportFileError, type ImportSource, type ParsedImport } from "./types.ts";
 import { updateChangedPoems } from "./updates.ts";
 
@@ -62,25 +58,11 @@ const DEFAULTS: ImportOptions = {
   announceEveryMs: 10_000,
 };
 
-/** A cover fetched into our storage: its stored path and size (server/media/images.ts). */
-export type CoverFetcher = (
-  url: string,
-) => Promise<{ objectPath: string; width: number; height: number }>;
-
-/** A reading fetched into our storage: its stored path (server/media/audio.ts). */
-export type ReadingFetcher = (url: string) => Promise<{ objectPath: string }>;
-
 /** An unconfirmed preview is kept this long (the poet may read it over lunch), then dropped. */
 const PREVIEW_KEPT_MS = 24 * 60 * 60 * 1000;
-const SLUG_MAX_LENGTH = 180;
 /** Poems a batch when covers are fetched: at the fetch's 5 s deadline each, well inside the lease. */
 const COVER_BATCH_SIZE = 8;
 
-/** A reading still on the old site, to be copied when the job copies files. */
-const hasReadingToCopy = (poem: StoredPoem) => /^https?:\/\//i.test(poem.audioUrl ?? "");
-
-type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
-type Executor = Database | Transaction;
 /** A job as its progress is read: everything but the export it holds. */
 const { parsed: _parsed, ...jobColumns } = getTableColumns(importJobs);
 type JobRow = Omit<typeof importJobs.$inferSelect, "parsed">;
@@ -90,52 +72,6 @@ class LostClaimError extends Error {
   override name = "LostClaimError";
 }
 
-function toStored(parsed: ParsedImport): StoredParsedImport {
-  return {
-    source: parsed.source,
-    poems: parsed.poems.map((poem) => ({
-      ...poem,
-      publishAt: poem.publishAt ? poem.publishAt.toISOString() : null,
-    })),
-    subscribers: parsed.subscribers.map((subscriber) => ({
-      ...subscriber,
-      email: subscriber.email.trim().toLowerCase(),
-      subscribedAt: subscriber.subscribedAt ? subscriber.subscribedAt.toISOString() : null,
-    })),
-    skipped: parsed.skipped,
-  };
-}
-
-/** The slug a poem asks for: its own when it is one a slug may be, else made from its title. */
-function askedSlug(poem: StoredPoem): string {
-  const own = poem.slug?.trim().toLowerCase() ?? "";
-  const slug = SLUG_PATTERN.test(own) ? own : slugFromTitle(own || poem.title);
-  return (slug || slugFromTitle(poem.title) || "poem").slice(0, SLUG_MAX_LENGTH).replace(/-+$/, "");
-}
-
-/** Every slug in use among `asked` and their suffixed forms (deleted poems keep theirs). */
-async function takenSlugs(db: Executor, asked: string[]): Promise<Set<string>> {
-  if (asked.length === 0) return new Set();
-  const rows = await db
-    .select({ slug: poems.slug })
-    .from(poems)
-    .where(
-      or(
-        sql`${poems.slug} in ${textSet(asked)}`,
-        sql`${poems.slug} like any(array${textSet(asked.map((slug) => `${slug}-%`))})`,
-      ),
-    );
-  return new Set(rows.map((row) => row.slug));
-}
-
-/** The asked slug, or the first `-2`, `-3`… after it that is free; the answer is then taken. */
-function claimSlug(asked: string, taken: Set<string>): string {
-  let slug = asked;
-  for (let suffix = 2; taken.has(slug); suffix++) slug = `${asked}-${suffix}`;
-  taken.add(slug);
-  return slug;
-}
-
 /** The platforms by name, for the consent each imported subscriber keeps on record. */
 const PLATFORM_NAMES: Record<ImportSource, string> = {
   substack: "Substack",
@@ -143,10 +79,6 @@ const PLATFORM_NAMES: Record<ImportSource, string> = {
   wordpress: "WordPress",
   files: "plain files",
 };
-
-/** The subscribers of an export that may be imported: receiving email there, valid here. */
-const isImportable = (subscriber: StoredParsedImport["subscribers"][number]) =>
-  subscriber.receivingEmail && subscriber.skipReason === null;
 
 /**
  * Imports from other platforms (docs/product/import.md, docs/decisions/052-the-import-job.md):
@@ -171,8 +103,9 @@ export function createImportService(
     options?: Partial<ImportOptions>;
   },
 ) {
-  const { db, config, logger, now, contentChanges } = deps;
+  const { db, logger, now, contentChanges } = deps;
   const options = { ...DEFAULTS, ...deps.options };
+  const files = createFilePreparer(deps);
   /** This instance's claims; a restart is a new instance, whose claims are new. */
   const claimToken = randomUUID();
   let lastAnnounced = 0;
@@ -231,182 +164,6 @@ export function createImportService(
     }
   }
 
-  async function previewPoems(stored: StoredParsedImport): Promise<ImportPreviewPoem[]> {
-    const imported = await findImported(db, stored.source, stored.poems);
-    const plans = await planRedirects(db, stored.poems, imported);
-    const asked = stored.poems.map(askedSlug);
-    const taken = await takenSlugs(db, asked);
-    return stored.poems.map((poem, at) => {
-      const earlier = imported.get(itemKey(poem));
-      const wanted = asked[at] ?? "poem";
-      const slug = earlier ? wanted : claimSlug(wanted, taken);
-      const plan = plans[at] ?? { redirects: [], notRedirected: [] };
-      return {
-        site: poem.site ?? "",
-        sourceId: poem.sourceId,
-        title: poem.title,
-        slug,
-        clashedWith: slug === wanted ? null : wanted,
-        stanzas: poem.stanzas,
-        tags: poem.tags,
-        state: poem.state,
-        publishAt: poem.publishAt ? new Date(poem.publishAt) : null,
-        coverUrl: poem.coverUrl,
-        oldPaths: plan.redirects,
-        notRedirected: plan.notRedirected,
-        audioUrl: poem.audioUrl ?? null,
-        notes: poem.notes,
-        alreadyImported: earlier !== undefined,
-        changed:
-          earlier !== undefined &&
-          earlier.fingerprint !== null &&
-          earlier.fingerprint !== fingerprintOf(poem),
-        chosen: earlier === undefined && poem.chosen !== false,
-      };
-    });
-  }
-
-  async function subscriberSummary(stored: StoredParsedImport) {
-    const importable = stored.subscribers.filter(isImportable);
-    const emails = [...new Set(importable.map((subscriber) => subscriber.email))];
-    const existing =
-      emails.length === 0
-        ? 0
-        : ((
-            await db
-              .select({ count: sql<number>`count(*)::int` })
-              .from(subscriptions)
-              .where(sql`${subscriptions.email} in ${textSet(emails)}`)
-          )[0]?.count ?? 0);
-    const reasons = new Map<string, number>();
-    for (const subscriber of stored.subscribers) {
-      if (isImportable(subscriber)) continue;
-      const reason = subscriber.skipReason ?? "Not receiving email there";
-      reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
-    }
-    return {
-      found: stored.subscribers.length,
-      receiving: importable.length,
-      new: emails.length - existing,
-      skipped: [...reasons].map(([reason, count]) => ({ reason, count })),
-    };
-  }
-
-  /** What the job's next batch of poems writes, resolved before its transaction. */
-  interface PreparedPoem {
-    poem: StoredPoem;
-    cover: { url: string; width: number | null; height: number | null } | null;
-    /** Its reading: copied here, or the old site's https link, or none. */
-    audioUrl: string | null;
-    notes: string[];
-  }
-
-  /** A poem's cover and reading, fetched (or checked as links) outside the batch's transaction. */
-  async function prepareFiles(poem: StoredPoem, fetchFiles: boolean): Promise<PreparedPoem> {
-    const cover = await prepareCover(poem, fetchFiles);
-    const reading = await prepareReading(poem, fetchFiles);
-    return {
-      poem,
-      cover: cover.cover,
-      audioUrl: reading.audioUrl,
-      notes: [...cover.notes, ...reading.notes],
-    };
-  }
-
-  /**
-   * A reading on the old site is copied here when the job copies files; one that is not (or
-   * cannot be) is kept as its https link, which plays from there while the old site serves it.
-   */
-  async function prepareReading(
-    poem: StoredPoem,
-    fetchFiles: boolean,
-  ): Promise<{ audioUrl: string | null; notes: string[] }> {
-    const url = poem.audioUrl ?? null;
-    if (url === null || !hasReadingToCopy(poem)) return { audioUrl: url, notes: [] };
-    const isHttps = url.toLowerCase().startsWith("https://");
-    const reading = `“${poem.title}”: its reading ${url}`;
-    if (fetchFiles && deps.fetchReading) {
-      try {
-        return { audioUrl: (await deps.fetchReading(url)).objectPath, notes: [] };
-      } catch (error) {
-        const failed = `${reading} could not be copied (${(error as Error).message})`;
-        return isHttps
-          ? { audioUrl: url, notes: [`${failed}; it stays a link to the old site`] }
-          : {
-              audioUrl: null,
-              notes: [
-                `${failed}, and a link that is not https cannot play here; imported without it`,
-              ],
-            };
-      }
-    }
-    return isHttps
-      ? { audioUrl: url, notes: [] }
-      : {
-          audioUrl: null,
-          notes: [`${reading} is not https, so it cannot play here as a link; imported without it`],
-        };
-  }
-
-  /** Covers are fetched (or checked as references) outside the batch's transaction. */
-  async function prepareCover(
-    poem: StoredPoem,
-    fetchCovers: boolean,
-  ): Promise<Omit<PreparedPoem, "poem" | "audioUrl">> {
-    if (!poem.coverUrl) return { cover: null, notes: [] };
-    if (fetchCovers && deps.fetchCover) {
-      try {
-        const fetched = await deps.fetchCover(poem.coverUrl);
-        return {
-          cover: { url: fetched.objectPath, width: fetched.width, height: fetched.height },
-          notes: [],
-        };
-      } catch (error) {
-        return {
-          cover: null,
-          notes: [
-            `“${poem.title}”: its cover ${poem.coverUrl} could not be fetched (${(error as Error).message}); imported without it`,
-          ],
-        };
-      }
-    }
-    if (isCoverAllowedOnPages(poem.coverUrl, config.publicUrl.origin)) {
-      return { cover: { url: poem.coverUrl, width: null, height: null }, notes: [] };
-    }
-    return {
-      cover: null,
-      notes: [
-        `“${poem.title}”: its cover ${poem.coverUrl} is not https, so it cannot be shown as a reference; imported without it`,
-      ],
-    };
-  }
-
-  /** The tag ids for these names, creating the missing ones (names unique ignoring case). */
-  async function tagIdsFor(tx: Transaction, names: string[]): Promise<Map<string, number>> {
-    const wanted = [...new Set(names.map((name) => name.trim()).filter(Boolean))];
-    const ids = new Map<string, number>();
-    if (wanted.length === 0) return ids;
-    const lowered = wanted.map((name) => name.toLowerCase());
-    const find = () =>
-      tx
-        .select({ id: tags.id, name: tags.name })
-        .from(tags)
-        .where(sql`lower(${tags.name}) in ${textSet(lowered)}`);
-    const remember = (rows: Array<{ id: number; name: string }>) => {
-      for (const row of rows) ids.set(row.name.toLowerCase(), row.id);
-    };
-    remember(await find());
-    const missing = wanted.filter((name) => !ids.has(name.toLowerCase()));
-    if (missing.length > 0) {
-      await tx
-        .insert(tags)
-        .values(missing.map((name) => ({ name })))
-        .onConflictDoNothing();
-      remember(await find());
-    }
-    return ids;
-  }
-
   /**
    * The export a running job writes, read from its row once: a batch reads its slice from here.
    * It never changes after the preview, so the copy is good until the job ends.
@@ -448,7 +205,7 @@ export function createImportService(
       ? Math.min(options.poemBatchSize, COVER_BATCH_SIZE)
       : options.poemBatchSize;
     let batch = parsed.poems.slice(job.poemCursor, job.poemCursor + batchSize);
-    if (job.fetchCovers && deps.fetchReading) {
+    if (job.fetchCovers && files.copiesReadings) {
       // A reading may take half the lease to copy (server/media/fetch-reading.ts): a poem with
       // one is a batch of its own.
       const readingAt = batch.findIndex(hasReadingToCopy);
@@ -462,7 +219,7 @@ export function createImportService(
       prepared.push(
         earlier.has(itemKey(poem))
           ? { poem, cover: null, audioUrl: null, notes: [] }
-          : await prepareFiles(poem, job.fetchCovers),
+          : await files.prepareFiles(poem, job.fetchCovers),
       );
     }
     const asOf = now();
@@ -475,85 +232,14 @@ export function createImportService(
         replacedBy: job.createdBy,
         tagIdsFor: (names) => tagIdsFor(tx, names),
       });
-      const taken = await takenSlugs(
-        tx,
-        fresh.map((item) => askedSlug(item.poem)),
-      );
-      const tagIds = await tagIdsFor(
-        tx,
-        fresh.flatMap((item) => item.poem.tags),
-      );
-      const inserted =
-        fresh.length === 0
-          ? []
-          : await tx
-              .insert(poems)
-              .values(
-                fresh.map(({ poem, cover, audioUrl }) => ({
-                  title: poem.title,
-                  slug: claimSlug(askedSlug(poem), taken),
-                  stanzas: poem.stanzas,
-                  audioUrl,
-                  draft: poem.state === "draft",
-                  publishAt: poem.publishAt ? new Date(poem.publishAt) : asOf,
-                  coverUrl: cover?.url ?? null,
-                  coverAlt: cover ? (poem.coverAlt ?? poem.title) : null,
-                  coverProvider: cover
-                    ? cover.url.startsWith(`${mounts.objects}/`)
-                      ? ("object-storage" as const)
-                      : ("url" as const)
-                    : null,
-                  coverWidth: cover?.width ?? null,
-                  coverHeight: cover?.height ?? null,
-                  importedAt: asOf,
-                })),
-              )
-              .returning({ id: poems.id });
-      const links = fresh.flatMap(({ poem }, at) => {
-        const poemId = inserted[at]?.id;
-        if (poemId === undefined) return [];
-        const tagIdsOfPoem = new Set(
-          poem.tags.flatMap((name) => tagIds.get(name.trim().toLowerCase()) ?? []),
-        );
-        return [...tagIdsOfPoem].map((tagId) => ({ poemId, tagId }));
+      const inserted = await insertPoems(tx, {
+        job,
+        fresh,
+        asOf,
+        markPoemsAsHistory: deps.markPoemsAsHistory,
       });
-      if (links.length > 0) await tx.insert(poemTags).values(links).onConflictDoNothing();
-      await deps.markPoemsAsHistory(
-        tx,
-        inserted.map((row) => row.id),
-      );
-      if (inserted.length > 0) {
-        await tx.insert(importItems).values(
-          fresh.map(({ poem }, at) => ({
-            source: job.source,
-            site: poem.site ?? "",
-            sourceId: poem.sourceId,
-            fingerprint: fingerprintOf(poem),
-            poemId: inserted[at]?.id ?? 0,
-            jobId: job.id,
-          })),
-        );
-      }
       const notes = prepared.flatMap((item) => item.notes);
-      const plans = await planRedirects(
-        tx,
-        fresh.map((item) => item.poem),
-        done,
-      );
-      const redirects = fresh.flatMap(({ poem }, at) => {
-        const poemId = inserted[at]?.id;
-        const plan = plans[at];
-        if (poemId === undefined || plan === undefined) return [];
-        for (const { path, reason } of plan.notRedirected) {
-          notes.push(`“${poem.title}”: its old address ${path} is not redirected. ${reason}`);
-        }
-        return [...new Set(plan.redirects.flatMap((path) => redirectKey(path) ?? []))].map(
-          (path) => ({ path, poemId, jobId: job.id }),
-        );
-      });
-      if (redirects.length > 0) {
-        await tx.insert(importRedirects).values(redirects).onConflictDoNothing();
-      }
+      notes.push(...(await keepOldAddresses(tx, { job, fresh, inserted, done })));
       const moved = await tx
         .update(importJobs)
         .set({
@@ -724,8 +410,8 @@ export function createImportService(
     if (!job) throw new Error("import job insert returned nothing");
     return {
       job: jobView(job),
-      poems: await previewPoems(stored),
-      subscribers: await subscriberSummary(stored),
+      poems: await previewPoems(db, stored),
+      subscribers: await subscriberSummary(db, stored),
       skipped: stored.skipped,
     };
   }

@@ -4,7 +4,7 @@ import type { Config } from "../config.ts";
 import { unsupportedMediaType } from "../core/errors.ts";
 import type { ByteRange } from "../http/byte-range.ts";
 import type { PublicFetchOptions } from "../http/public-fetch.ts";
-import type { ReadingFetcher } from "../import/import.ts";
+import type { ReadingFetcher } from "../import/files.ts";
 import type { ObjectStore } from "../storage/local.ts";
 import { UPLOAD_ID } from "../storage/upload-url.ts";
 import { detectAudioType } from "./detect-audio-type.ts";

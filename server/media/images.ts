@@ -11,7 +11,7 @@ import type { AdminActor, SessionUser } from "../core/actor.ts";
 import { invalid, unsupportedMediaType } from "../core/errors.ts";
 import { RATE_LIMITS, type RateLimiter } from "../core/rate-limit.ts";
 import { type PublicFetchOptions, RemoteFileRefusedError } from "../http/public-fetch.ts";
-import type { CoverFetcher } from "../import/import.ts";
+import type { CoverFetcher } from "../import/files.ts";
 import type { ObjectStore } from "../storage/local.ts";
 import { checkImageUrl, fetchImage } from "./image-url-check.ts";
 import {
