@@ -1,7 +1,7 @@
 import * as pages from "./pages.ts";
 
 /** A path's first segment: "/poetry/:slug" has "poetry". */
-export const firstSegment = (path: string) => path.split("/")[1] ?? "";
+const firstSegment = (path: string) => path.split("/")[1] ?? "";
 
 /**
  * The first path segments of the site's pages: what the page path's one spelling is checked

@@ -91,4 +91,3 @@ export function createLeasedQueue<Row, Batch, Outcome extends string>(
   };
 }
 
-export type LeasedQueue = ReturnType<typeof createLeasedQueue>;

@@ -94,4 +94,3 @@ export function leasedRows<T extends LeasedTable, Fields extends SelectedFieldsF
   };
 }
 
-export type LeasedRows = ReturnType<typeof leasedRows>;

@@ -39,4 +39,3 @@ export function createJobs(jobs: BackgroundJob[], { ownsDatabase }: { ownsDataba
   };
 }
 
-export type Jobs = ReturnType<typeof createJobs>;
