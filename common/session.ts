@@ -13,7 +13,7 @@ export type Actor = SessionUser | null;
 declare const checkedByRequireAdmin: unique symbol;
 
 /**
- * An admin, as only the admin guard (`requireAdmin`, server/services/actor.ts) makes one. Admin
+ * An admin, as only the admin guard (`requireAdmin`, server/core/actor.ts) makes one. Admin
  * services take this type, so a door that skipped the check (an API handler outside the admin
  * router, a loader outside the admin layout) does not compile.
  */

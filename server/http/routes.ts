@@ -35,7 +35,7 @@ export type CallHandler<E extends Endpoint, V extends Env> = E extends { status:
 
 /**
  * A router whose routes are registered from their declarations (common/endpoints.ts,
- * common/other-routes.ts), so no method or path is written in server/api (decision 036):
+ * common/other-routes.ts), so no method or path is written in a feature's routes (decision 036):
  *
  *   routesAt<AppEnv>(mounts.api)
  *     .call(endpoints.getPoem, sharedRead, ({ params }, c) => poems.getPoem(c.get("audience"), params.slug))
