@@ -90,4 +90,3 @@ export function createLeasedQueue<Row, Batch, Outcome extends string>(
     stop: loop.stop,
   };
 }
-

@@ -93,4 +93,3 @@ export function leasedRows<T extends LeasedTable, Fields extends SelectedFieldsF
     },
   };
 }
-

@@ -38,4 +38,3 @@ export function createJobs(jobs: BackgroundJob[], { ownsDatabase }: { ownsDataba
     },
   };
 }
-
