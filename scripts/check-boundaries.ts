@@ -9,6 +9,9 @@
  *    undeclared address fails here. A literal naming a file of public/ is a file, not a route.
  * 2. The fediverse is an adapter: no module of server/ imports server/fediverse/ but the
  *    adapter's own and the places that assemble the process (the composition roots).
+ * 3. A feature takes what it uses: its routes and services name the services they call by their
+ *    own types, so no module of server/ imports server/services.ts, which assembles them all, but
+ *    the composition roots and the operator's commands (server/cli/), which drive the whole site.
  *
  * Prints each breach with its place and exits 1 if there is any.
  */
@@ -43,6 +46,7 @@ const COMPOSITION_ROOTS = new Set([
   "server/cli.ts",
 ]);
 const FEDIVERSE = "server/fediverse/";
+const ALL_SERVICES = "server/services.ts";
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(path.join(root, folder), { withFileTypes: true, recursive: true })
@@ -135,6 +139,8 @@ for (const file of [...sourceFiles("server"), ...sourceFiles("common"), ...sourc
   });
   const mayImportFediverse =
     !file.startsWith("server/") || file.startsWith(FEDIVERSE) || COMPOSITION_ROOTS.has(file);
+  const mayImportAllServices =
+    !file.startsWith("server/") || COMPOSITION_ROOTS.has(file) || file.startsWith("server/cli/");
   for (const node of nodesOf(program.program)) {
     const where = `${file}:${node.loc?.start.line ?? 0}`;
     if (IMPORTS.has(node.type)) {
@@ -145,6 +151,11 @@ for (const file of [...sourceFiles("server"), ...sourceFiles("common"), ...sourc
       if (!mayImportFediverse && target && target.startsWith(FEDIVERSE)) {
         breaches.push(
           `${where}: imports the fediverse adapter (${target}); take what it needs as a dependency`,
+        );
+      }
+      if (target === ALL_SERVICES && !mayImportAllServices) {
+        breaches.push(
+          `${where}: imports every service (${target}); take the services it calls by their types`,
         );
       }
       continue;
@@ -168,4 +179,6 @@ if (breaches.length > 0) {
   console.error(`\n${breaches.length} breaches of docs/ARCHITECTURE.md's boundaries`);
   process.exit(1);
 }
-console.log("boundaries held: every path from its declaration, the fediverse an adapter");
+console.log(
+  "boundaries held: every path from its declaration, the fediverse an adapter, features take what they use",
+);

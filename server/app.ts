@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { type Handler, Hono, type MiddlewareHandler } from "hono";
 import { requestId } from "hono/request-id";
 import { endpoints } from "../common/endpoints.ts";
 import type { AppLoadContext } from "../common/load-context.ts";
@@ -6,6 +6,7 @@ import { mounts } from "../common/mounts.ts";
 import * as otherRoutes from "../common/other-routes.ts";
 import { type Audience, audienceOf, isAdmin } from "../common/session.ts";
 import { accountRoutes } from "./accounts/account-routes.ts";
+import type { AccountService } from "./accounts/accounts.ts";
 import { authRoutes } from "./accounts/auth-routes.ts";
 import { clearedSessionCookie, sessionCookieIn } from "./accounts/session-cookie.ts";
 import { adminRoutes } from "./admin-router.ts";
@@ -66,20 +67,7 @@ export function createApp(deps: AppDeps) {
   app.onError(createErrorHandler(logger));
   app.use(tellCaches);
   app.use(requestId());
-  app.use(async (c, next) => {
-    const started = performance.now();
-    await next();
-    logger.info(
-      {
-        requestId: c.get("requestId"),
-        method: c.req.method,
-        path: c.req.path,
-        status: c.res.status,
-        ms: Math.round((performance.now() - started) * 10) / 10,
-      },
-      "request",
-    );
-  });
+  app.use(requestLog(logger));
   app.route("/", readingBeaconRoutes(services, config, apiBodyLimit(API_BODY_LIMIT_BYTES)));
   // Outside the assets too: a built file served as it is still says that it varies with
   // Accept-Encoding, and one without a compressed copy beside it is gzipped on the way out.
@@ -122,7 +110,36 @@ export function createApp(deps: AppDeps) {
   }
 
   // Static files and images above need no session; everything below knows who is asking.
-  app.use(async (c, next) => {
+  app.use(whoIsAsking(services.accounts));
+  app.route(mounts.api, apiRoutes(services, config));
+  app.route("/", chapbookFileRoutes(services));
+  app.route("/", readingCaptionRoutes(services));
+  app.all("*", pages(deps));
+
+  return app;
+}
+
+/** One line of the log for each request, once it is answered. */
+function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const started = performance.now();
+    await next();
+    logger.info(
+      {
+        requestId: c.get("requestId"),
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+      },
+      "request",
+    );
+  };
+}
+
+/** Sets the request's actor and audience, from its session cookie. */
+function whoIsAsking(accounts: AccountService): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
     // The page cache renders a page for an audience, as nobody in particular (server/main.ts):
     // a binding no request from the network can carry.
     const sharedFor = (c.env as PageCacheBindings | undefined)?.renderForAudience;
@@ -135,7 +152,7 @@ export function createApp(deps: AppDeps) {
     }
     let clearsCookie: string | undefined;
     try {
-      const actor = await services.accounts.resolveActor(c.req.raw);
+      const actor = await accounts.resolveActor(c.req.raw);
       c.set("actor", actor);
       c.set("audience", audienceOf(actor));
       // A session cookie naming no session (forged, garbled, expired, signed out): answered as
@@ -157,8 +174,11 @@ export function createApp(deps: AppDeps) {
     ) {
       c.header("Set-Cookie", clearedSessionCookie(clearsCookie), { append: true });
     }
-  });
+  };
+}
 
+/** Every call under /api, each feature's routes on one router. */
+function apiRoutes(services: Services, config: Config) {
   const api = new Hono<AppEnv>();
   api.use(apiBodyLimit(API_BODY_LIMIT_BYTES, (path) => path === endpoints.previewImport.path));
   // The one-click unsubscribe comes from mail providers, not our pages: its signed link allows it.
@@ -174,9 +194,14 @@ export function createApp(deps: AppDeps) {
   api.route("/", digestLinkRoutes(services, config));
   api.route(mounts.admin.slice(mounts.api.length), adminRoutes(services));
   api.all("*", (c) => c.json({ message: "Not found" }, 404));
-  app.route(mounts.api, api);
-  app.route("/", chapbookFileRoutes(services));
-  app.route("/", readingCaptionRoutes(services));
+  return api;
+}
+
+/**
+ * What no route above answers: a page, rendered by React Router with the request's load context,
+ * or an imported poem's old address.
+ */
+function pages({ config, services, pageHandler }: AppDeps): Handler<AppEnv> {
   const pageServices = withPageOutageErrors(services);
   /**
    * An imported poem's old address (docs/decisions/052-the-import-job.md): a 301 to its page, on
@@ -190,7 +215,7 @@ export function createApp(deps: AppDeps) {
       ? new Response(null, { status: 301, headers: { Location: location } })
       : undefined;
   };
-  app.all("*", async (c) => {
+  return async (c) => {
     const url = new URL(c.req.url);
     // One page, one path (server/http/canonical-path.ts): any other spelling is a 301 to it.
     const canonical =
@@ -207,7 +232,7 @@ export function createApp(deps: AppDeps) {
       const moved = await oldLink(c.req.method, url);
       if (moved) return moved;
     }
-    if (!deps.pageHandler)
+    if (!pageHandler)
       return (await oldLink(c.req.method, url)) ?? c.text("404 Page Not Found", 404);
     const actor = c.get("actor");
     const isDatabaseUnavailable = c.get("isDatabaseUnavailable") ?? false;
@@ -231,15 +256,13 @@ export function createApp(deps: AppDeps) {
     };
     // A HEAD is rendered as its GET, so compression tells it the GET's coding and length.
     const asked = c.req.method === "HEAD" ? new Request(c.req.raw, { method: "GET" }) : c.req.raw;
-    const page = await deps.pageHandler(asked, loadContext);
+    const page = await pageHandler(asked, loadContext);
     if (page.status === 404 && url.pathname !== "/") {
       const moved = await oldLink(c.req.method, url);
       if (moved) return moved;
     }
     return page;
-  });
-
-  return app;
+  };
 }
 
 export type App = ReturnType<typeof createApp>;

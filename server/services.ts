@@ -53,22 +53,56 @@ export interface ServiceTuning {
   chapbookBuilderOptions?: Partial<ChapbookBuilderOptions>;
 }
 
+/** What the composition root hands createServices. */
+export type ServiceInputs = Omit<ServiceDeps, "now" | "ownsDatabase"> &
+  ServiceTuning & {
+    now?: () => Date;
+    handle: DatabaseHandle;
+    mailer: Mailer;
+    /** Where covers, readings and chapbook files are kept. */
+    objectStore: ObjectStore;
+    /** Tests point host names at their own loopback server; servers check real DNS answers. */
+    urlCheck?: PublicFetchOptions;
+  };
+
 /**
  * Every service of one app instance; API handlers and route loaders both call these. Built by
- * the composition root, server/compose.ts.
+ * the composition root, server/compose.ts, one layer at a time: what every feature shares, the
+ * features, the fediverse adapter on what they export, and last the background jobs.
  */
-export function createServices(
-  given: Omit<ServiceDeps, "now" | "ownsDatabase"> &
-    ServiceTuning & {
-      now?: () => Date;
-      handle: DatabaseHandle;
-      mailer: Mailer;
-      /** Where covers, readings and chapbook files are kept. */
-      objectStore: ObjectStore;
-      /** Tests point host names at their own loopback server; servers check real DNS answers. */
-      urlCheck?: PublicFetchOptions;
-    },
-) {
+export function createServices(given: ServiceInputs) {
+  const shared = sharedParts(given);
+  const { deps, rateLimiter, contentChanges, mailSite } = shared;
+  const features = featureServices(shared);
+  const fediverse = fediverseAdapter(shared, features);
+  const jobs = createJobs(backgroundJobs(deps, { ...features, ...fediverse }), deps);
+  return {
+    ...features,
+    ...fediverse,
+    jobs,
+    images: shared.images,
+    audio: shared.audio,
+    health: createHealthService(deps.handle),
+    contentChanges,
+    siteSettings: shared.siteSettings,
+    sampleContent: createSampleContentService({ ...deps, contentChanges }),
+    contentAdmin: createContentAdminService({ ...deps, poems: features.poems, contentChanges }),
+    books: createBookService(deps),
+    guestSubmissions: createGuestSubmissionService({ ...deps, rateLimiter }),
+    guestVoices: createGuestVoiceService({ ...deps, mailSite, contentChanges }),
+    sitemap: createSitemapService(deps),
+    search: createSearchService(deps),
+    rateLimiter,
+    readerAccounts: createReaderAccountService({
+      ...deps,
+      accounts: features.accounts,
+      interactions: features.interactions,
+    }),
+  };
+}
+
+/** What the features share: the clock and database, limits, the secret, media, the site's name. */
+function sharedParts(given: ServiceInputs) {
   const deps = {
     ...given,
     now: given.now ?? (() => new Date()),
@@ -79,17 +113,35 @@ export function createServices(
     ownsDatabase: deps.ownsDatabase,
   });
   const secret = resolveSessionSecret(deps.config);
-  const { objectStore, urlCheck } = deps;
-  const images = createImageService({ ...deps, secret, rateLimiter });
-  const audio = createAudioService({ ...deps, secret });
   const contentChanges = createContentChanges(deps);
   const siteSettings = createSiteSettingsService({ ...deps, contentChanges });
-  const mailSite = async () => ({
-    ...(await siteSettings.identity()),
-    publicUrl: deps.config.publicUrl.toString(),
-  });
+  return {
+    deps,
+    rateLimiter,
+    secret,
+    contentChanges,
+    siteSettings,
+    images: createImageService({ ...deps, secret, rateLimiter }),
+    audio: createAudioService({ ...deps, secret }),
+    /** Who the site's mail comes from, as the poet named it. */
+    mailSite: async () => ({
+      ...(await siteSettings.identity()),
+      publicUrl: deps.config.publicUrl.toString(),
+    }),
+  };
+}
+
+/** The features that other services or the background jobs are built on. */
+function featureServices({
+  deps,
+  rateLimiter,
+  secret,
+  contentChanges,
+  siteSettings,
+  mailSite,
+}: ReturnType<typeof sharedParts>) {
+  const { objectStore, urlCheck } = deps;
   const embers = createEmberService(deps);
-  const poems = createPoemService(deps);
   const subscriptions = createSubscriptionService({ ...deps, mailSite, rateLimiter, secret });
   const digestSender = createDigestSender({
     ...deps,
@@ -107,7 +159,43 @@ export function createServices(
   const insights = createInsightsService({ ...deps, counting: deps.config.counting, secret });
   contentChanges.onChange(() => insights.contentChanged());
   const recentlyDeleted = createRecentlyDeletedService({ ...deps, contentChanges });
-  const accounts = createAccountService({ ...deps, mailSite, rateLimiter, secret });
+  const chapbooks = createChapbookService(deps);
+  return {
+    embers,
+    poems: createPoemService(deps),
+    subscriptions,
+    digestSender,
+    digest: createDigestService({ ...deps, embers, mailSite, sender: digestSender }),
+    interactions,
+    insights,
+    recentlyDeleted,
+    accounts: createAccountService({ ...deps, mailSite, rateLimiter, secret }),
+    chapbooks,
+    chapbookBuilder: createChapbookBuilder({
+      ...deps,
+      chapbooks,
+      contentChanges,
+      siteSettings,
+      readStoredObject: (key) => objectStore.get(key),
+      options: deps.chapbookBuilderOptions,
+    }),
+    databaseUpkeep: createDatabaseUpkeep({ ...deps, recentlyDeleted }),
+    imports: createImportService({
+      ...deps,
+      contentChanges,
+      markPoemsAsHistory,
+      fetchCover: createCoverFetcher(objectStore, urlCheck),
+      fetchReading: createReadingFetcher(objectStore, urlCheck),
+      options: deps.importOptions,
+    }),
+  };
+}
+
+/** The fediverse adapter (docs/decisions/045-federation-layer.md), on what the features export. */
+function fediverseAdapter(
+  { deps, contentChanges, siteSettings }: ReturnType<typeof sharedParts>,
+  { poems, interactions, insights }: ReturnType<typeof featureServices>,
+) {
   const fediverseReactions = createFediverseReactionService({ ...deps, interactions });
   const fediverse = createFediverse({
     ...deps,
@@ -117,93 +205,49 @@ export function createServices(
     // A new follower's server is a fediverse source at once, not at the next periodic read.
     onFollower: () => insights.refreshFollowerHosts(),
   });
-  const fediverseOutbound = createFediverseOutbound({
-    ...deps,
-    contentChanges,
-    addressing: fediverse.addressing,
-    contextLoader: fediverse.contextLoader,
-    signingKeys: fediverse.signingKeys,
-    deliveryOptions: deps.fediverseDeliveryOptions,
-  });
-  const chapbooks = createChapbookService(deps);
-  const chapbookBuilder = createChapbookBuilder({
-    ...deps,
-    chapbooks,
-    contentChanges,
-    siteSettings,
-    readStoredObject: (key) => objectStore.get(key),
-    options: deps.chapbookBuilderOptions,
-  });
-  const databaseUpkeep = createDatabaseUpkeep({ ...deps, recentlyDeleted });
-  const digest = createDigestService({ ...deps, embers, mailSite, sender: digestSender });
-  const imports = createImportService({
-    ...deps,
-    contentChanges,
-    markPoemsAsHistory,
-    fetchCover: createCoverFetcher(objectStore, urlCheck),
-    fetchReading: createReadingFetcher(objectStore, urlCheck),
-    options: deps.importOptions,
-  });
-  // Every loop of the process (docs/decisions/077-one-home-for-background-work.md).
-  const jobs = createJobs(
-    [
-      digestSender,
-      fediverseOutbound,
-      subscriptions.verificationRetries,
-      databaseUpkeep.loop,
-      digest.scheduleLoop,
-      { ...imports.loop, releaseOwnClaims: imports.releaseOwnClaims },
-      chapbookBuilder.loop,
-      {
-        name: "fediverse inbox queue",
-        start: () => {
-          if (deps.config.fediverse.enabled) fediverse.start();
-        },
-        stop: fediverse.stop,
-      },
-      // Last: its stop writes the counts still in memory.
-      { name: "counting", start: insights.start, stop: insights.stop },
-    ],
-    deps,
-  );
   return {
-    jobs,
-    images,
-    audio,
-    health: createHealthService(deps.handle),
-    chapbooks,
-    chapbookBuilder,
-    databaseUpkeep,
-    contentChanges,
-    recentlyDeleted,
-    siteSettings,
-    sampleContent: createSampleContentService({ ...deps, contentChanges }),
-    poems,
-    contentAdmin: createContentAdminService({ ...deps, poems, contentChanges }),
-    embers,
-    books: createBookService(deps),
-    guestSubmissions: createGuestSubmissionService({ ...deps, rateLimiter }),
-    guestVoices: createGuestVoiceService({ ...deps, mailSite, contentChanges }),
-    interactions,
-    fediverseReactions,
     fediverse,
+    fediverseReactions,
     fediverseAdmin: createFediverseAdminService({
       ...deps,
       reactions: fediverseReactions,
       fediverse,
     }),
-    insights,
-    sitemap: createSitemapService(deps),
-    search: createSearchService(deps),
-    subscriptions,
-    digest,
-    digestSender,
-    fediverseOutbound,
-    rateLimiter,
-    accounts,
-    readerAccounts: createReaderAccountService({ ...deps, accounts, interactions }),
-    imports,
+    fediverseOutbound: createFediverseOutbound({
+      ...deps,
+      contentChanges,
+      addressing: fediverse.addressing,
+      contextLoader: fediverse.contextLoader,
+      signingKeys: fediverse.signingKeys,
+      deliveryOptions: deps.fediverseDeliveryOptions,
+    }),
   };
+}
+
+/** Every loop of the process (docs/decisions/077-one-home-for-background-work.md). */
+function backgroundJobs(
+  deps: ReturnType<typeof sharedParts>["deps"],
+  services: ReturnType<typeof featureServices> & ReturnType<typeof fediverseAdapter>,
+) {
+  const { fediverse, imports, insights } = services;
+  return [
+    services.digestSender,
+    services.fediverseOutbound,
+    services.subscriptions.verificationRetries,
+    services.databaseUpkeep.loop,
+    services.digest.scheduleLoop,
+    { ...imports.loop, releaseOwnClaims: imports.releaseOwnClaims },
+    services.chapbookBuilder.loop,
+    {
+      name: "fediverse inbox queue",
+      start: () => {
+        if (deps.config.fediverse.enabled) fediverse.start();
+      },
+      stop: fediverse.stop,
+    },
+    // Last: its stop writes the counts still in memory.
+    { name: "counting", start: insights.start, stop: insights.stop },
+  ];
 }
 
 export type Services = ReturnType<typeof createServices>;

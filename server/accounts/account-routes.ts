@@ -7,15 +7,23 @@ import { answer } from "../http/answer.ts";
 import type { AppEnv } from "../http/env.ts";
 import { parseInput, readJsonBody } from "../http/json-body.ts";
 import { routesAt } from "../http/routes.ts";
-import type { Services } from "../services.ts";
+import type { ImageService } from "../media/images.ts";
+import type { AccountService } from "./accounts.ts";
+import type { ReaderAccountService } from "./reader-accounts.ts";
 
 /**
  * The signed-in reader's own account (/account): name and avatar, their data as JSON, signing
  * out everywhere and deleting the account. Every rule is in the reader-account service.
  */
-export function accountRoutes(services: Services) {
-  const { accounts, readerAccounts, images } = services;
-
+export function accountRoutes({
+  accounts,
+  readerAccounts,
+  images,
+}: {
+  accounts: AccountService;
+  readerAccounts: ReaderAccountService;
+  images: ImageService;
+}) {
   /** Ends this browser's session as /api/logout does, so its cookie is cleared with the answer. */
   async function clearSessionCookie(c: Context<AppEnv>) {
     const response = await accounts.auth.api.signOut({

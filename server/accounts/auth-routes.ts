@@ -12,7 +12,7 @@ import { clientAddress } from "../http/client-address.ts";
 import type { AppEnv } from "../http/env.ts";
 import { parseInput, readFormBody, readJsonBody } from "../http/json-body.ts";
 import { routesAt } from "../http/routes.ts";
-import type { Services } from "../services.ts";
+import type { AccountService } from "./accounts.ts";
 import { safeReturnPath } from "./accounts.ts";
 
 const continueRequest = z.object({
@@ -60,8 +60,7 @@ function returnPathOf(c: Context, config: Config): string {
   }
 }
 
-export function authRoutes(services: Services, config: Config) {
-  const { accounts } = services;
+export function authRoutes({ accounts }: { accounts: AccountService }, config: Config) {
   return (
     routesAt<AppEnv>(mounts.api)
       .route(otherRoutes.login, (c) => {

@@ -3,15 +3,14 @@ import { mounts } from "../../common/mounts.ts";
 import * as otherRoutes from "../../common/other-routes.ts";
 import type { AdminEnv, AppEnv } from "../http/env.ts";
 import { routesAt } from "../http/routes.ts";
-import type { Services } from "../services.ts";
+import type { ChapbookService } from "./chapbooks.ts";
 
 /** How long a reader is asked to wait while a chapbook's files are being made. */
 const RETRY_AFTER_SECONDS = 10;
 const TYPES = { pdf: "application/pdf", epub: "application/epub+zip" } as const;
 
 /** The poet's chapbook calls (docs/product/chapbook.md), on the admin router. */
-export function chapbookAdminRoutes(services: Services) {
-  const { chapbooks } = services;
+export function chapbookAdminRoutes({ chapbooks }: { chapbooks: ChapbookService }) {
   return routesAt<AdminEnv>(mounts.admin)
     .call(endpoints.listChapbooks, (_input, c) => chapbooks.list(c.var.admin))
     .call(endpoints.createChapbook, ({ body }, c) => chapbooks.create(c.var.admin, body))
@@ -42,7 +41,7 @@ export function attachmentName(title: string, extension: string): string {
  * admin always, 404 otherwise; 503 with Retry-After while its files are being made. Its ETag
  * names what the files were made from, so it changes exactly when they do.
  */
-export function chapbookFileRoutes(services: Services) {
+export function chapbookFileRoutes(services: { chapbooks: ChapbookService }) {
   return routesAt<AppEnv>("/").route(otherRoutes.chapbookFile, async (c) => {
     const file = c.req.param("file");
     const format = file.endsWith(".pdf") ? "pdf" : "epub";

@@ -1,16 +1,25 @@
 import { endpoints } from "../../common/endpoints.ts";
 import { mounts } from "../../common/mounts.ts";
+import type { GuestSubmissionService } from "../guests/guest-submissions.ts";
 import type { AdminEnv } from "../http/env.ts";
 import { routesAt } from "../http/routes.ts";
-import type { Services } from "../services.ts";
+import type { ContentAdminService } from "./content-admin.ts";
+import type { RecentlyDeletedService } from "./recently-deleted.ts";
 
 /**
  * The admin's content calls (docs/product/api.md) and the guest submissions' review, on the
  * admin router (server/admin-router.ts): 201 on create and 200 on update with the record, 204 on
  * delete; the schemas' messages on 400, 404 for unknown ids, 409 for taken slugs and names.
  */
-export function adminContentRoutes(services: Services) {
-  const { contentAdmin, fediverseReactions, guestSubmissions, recentlyDeleted } = services;
+export function adminContentRoutes({
+  contentAdmin,
+  guestSubmissions,
+  recentlyDeleted,
+}: {
+  contentAdmin: ContentAdminService;
+  guestSubmissions: GuestSubmissionService;
+  recentlyDeleted: RecentlyDeletedService;
+}) {
   return (
     routesAt<AdminEnv>(mounts.admin)
       .call(endpoints.listAdminPoems, (_input, c) => contentAdmin.listPoems(c.var.admin))
@@ -78,9 +87,6 @@ export function adminContentRoutes(services: Services) {
         await contentAdmin.moveWhisper(c.var.admin, params.id, body.stanzaIndex);
         return { message: `Whisper moved to stanza ${body.stanzaIndex + 1}` };
       })
-      .call(endpoints.listFediverseReactions, (_input, c) =>
-        fediverseReactions.reactions(c.var.admin),
-      )
       .call(endpoints.listGuestSubmissions, (_input, c) =>
         guestSubmissions.listSubmissions(c.var.admin),
       )

@@ -1,18 +1,26 @@
 import { endpoints } from "../../common/endpoints.ts";
 import { mounts } from "../../common/mounts.ts";
 import type { Config } from "../config.ts";
+import type { GuestSubmissionService } from "../guests/guest-submissions.ts";
 import { sharedRead } from "../http/cache-policy.ts";
 import { clientAddress } from "../http/client-address.ts";
 import type { AppEnv } from "../http/env.ts";
 import { routesAt } from "../http/routes.ts";
-import type { Services } from "../services.ts";
+import type { BookService } from "./books.ts";
+import type { EmberService } from "./embers.ts";
 
 /**
  * Public reads for embers and books, and the guest submission form. Each ember read answers
  * only the fields its schema names (docs/product/api.md).
  */
-export function emberAndBookRoutes(services: Services, config: Config) {
-  const { embers, books, guestSubmissions } = services;
+export function emberAndBookRoutes(
+  {
+    embers,
+    books,
+    guestSubmissions,
+  }: { embers: EmberService; books: BookService; guestSubmissions: GuestSubmissionService },
+  config: Config,
+) {
   return routesAt<AppEnv>(mounts.api)
     .call(endpoints.getFeaturedEmber, sharedRead, () => embers.getFeaturedEmber())
     .call(endpoints.getTodaysEmber, sharedRead, () => embers.getTodaysEmber())

@@ -2,8 +2,7 @@ import { endpoints } from "../../common/endpoints.ts";
 import { mounts } from "../../common/mounts.ts";
 import type { AppEnv } from "../http/env.ts";
 import { routesAt } from "../http/routes.ts";
-import type { Services } from "../services.ts";
-import type { SnippetPart } from "./search.ts";
+import type { SearchService, SnippetPart } from "./search.ts";
 
 const HTML_ESCAPES: Record<string, string> = {
   "&": "&amp;",
@@ -27,7 +26,7 @@ function snippetHtml(parts: SnippetPart[]): string {
  * GET /api/search?q=&limit=. Not declared shared: every query is its own answer, and the page
  * cache keeps only what a route declares (decision 008), so none of them fills it.
  */
-export function searchRoutes(services: Services) {
+export function searchRoutes(services: { search: SearchService }) {
   return routesAt<AppEnv>(mounts.api).call(endpoints.search, async ({ query }) => {
     const results = await services.search.find(query.q, query.limit);
     return {

@@ -6,10 +6,12 @@ import { tagSlug } from "../../common/slug.ts";
 import { stanzaLines, stanzaText } from "../../common/stanza.ts";
 import type { Config } from "../config.ts";
 import { escapeMarkup as escapeXml } from "../escape.ts";
+import type { GuestVoiceService } from "../guests/guest-voices.ts";
 import { sharedRead } from "../http/cache-policy.ts";
 import type { AppEnv } from "../http/env.ts";
 import { routesAt } from "../http/routes.ts";
-import type { Services } from "../services.ts";
+import type { SiteSettingsService } from "../settings/site-settings.ts";
+import type { SitemapService } from "./sitemap.ts";
 
 const FEED_SIZE = 30;
 const CACHE = "public, max-age=300";
@@ -24,7 +26,14 @@ const STATIC_PAGES = [
 ];
 
 /** /robots.txt, /sitemap.xml and the Atom feed of poems /feed.xml. */
-export function siteFileRoutes(services: Services, config: Config) {
+export function siteFileRoutes(
+  services: {
+    sitemap: SitemapService;
+    guestVoices: GuestVoiceService;
+    siteSettings: SiteSettingsService;
+  },
+  config: Config,
+) {
   const origin = config.publicUrl.origin;
   const absolute = (path: string) => `${origin}${path}`;
   return routesAt<AppEnv>(pages.home)

@@ -41,3 +41,5 @@ export function createSitemapService({ db, now }: ServiceDeps) {
     },
   };
 }
+
+export type SitemapService = ReturnType<typeof createSitemapService>;

@@ -16,6 +16,8 @@ import * as schema from "./schema.ts";
 export type Schema = typeof schema;
 /** The one database type services see, whichever driver is underneath. */
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+/** What `db.transaction` hands its callback: writes that commit or roll back together. */
+export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 export interface DatabaseHandle {
   db: Database;

@@ -7,7 +7,7 @@ import { uploadedObjectPath } from "../../common/uploads.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { createLocalObjectStore, type ObjectStore } from "../storage/local.ts";
-import type { Database } from "./client.ts";
+import type { Database, Transaction } from "./client.ts";
 import { DEMO_BOOK, DEMO_EMBERS, DEMO_POEMS, DEMO_TAGS } from "./demo/content.ts";
 import { books, embers, emberTags, poems, poemTags, tags } from "./schema.ts";
 
@@ -116,33 +116,7 @@ export async function seedDemo(db: Database, config: Config, logger: Logger): Pr
         ),
       );
 
-    const emberDays = Array.from({ length: EMBER_DAYS_BACK + EMBER_DAYS_AHEAD + 1 }, (_, i) =>
-      addDays(today, i - EMBER_DAYS_BACK),
-    );
-    const featuredDay = addDays(today, -FEATURED_EMBER_DAYS_AGO);
-    const emberRows = await tx
-      .insert(embers)
-      .values(
-        emberDays.map((day, index) => {
-          const ember = DEMO_EMBERS[index % DEMO_EMBERS.length];
-          const isFeatured = day === featuredDay;
-          return {
-            text: ember?.text ?? "",
-            date: dayToDate(day),
-            isFeatured,
-            featuredAt: isFeatured ? new Date(now) : null,
-            isSample: true,
-          };
-        }),
-      )
-      .returning({ id: embers.id });
-    const emberTagRows = emberDays.flatMap((_, index) =>
-      (DEMO_EMBERS[index % DEMO_EMBERS.length]?.tags ?? []).map((name) => ({
-        emberId: emberRows[index]?.id as number,
-        tagId: idOf(name),
-      })),
-    );
-    if (emberTagRows.length > 0) await tx.insert(emberTags).values(emberTagRows);
+    await insertDemoEmbers(tx, today, now, idOf);
 
     await tx.insert(books).values({
       title: DEMO_BOOK.title,
@@ -157,4 +131,43 @@ export async function seedDemo(db: Database, config: Config, logger: Logger): Pr
   });
   logger.info({ poems: DEMO_POEMS.length, tags: DEMO_TAGS.length }, "seeded demo content");
   return true;
+}
+
+/**
+ * The demo's embers, one a day from EMBER_DAYS_BACK days ago to EMBER_DAYS_AHEAD days ahead, so
+ * the schedule and the archive both have some; one of them featured.
+ */
+async function insertDemoEmbers(
+  tx: Transaction,
+  today: string,
+  now: number,
+  idOf: (tagName: string) => number,
+) {
+  const emberDays = Array.from({ length: EMBER_DAYS_BACK + EMBER_DAYS_AHEAD + 1 }, (_, i) =>
+    addDays(today, i - EMBER_DAYS_BACK),
+  );
+  const featuredDay = addDays(today, -FEATURED_EMBER_DAYS_AGO);
+  const emberRows = await tx
+    .insert(embers)
+    .values(
+      emberDays.map((day, index) => {
+        const ember = DEMO_EMBERS[index % DEMO_EMBERS.length];
+        const isFeatured = day === featuredDay;
+        return {
+          text: ember?.text ?? "",
+          date: dayToDate(day),
+          isFeatured,
+          featuredAt: isFeatured ? new Date(now) : null,
+          isSample: true,
+        };
+      }),
+    )
+    .returning({ id: embers.id });
+  const emberTagRows = emberDays.flatMap((_, index) =>
+    (DEMO_EMBERS[index % DEMO_EMBERS.length]?.tags ?? []).map((name) => ({
+      emberId: emberRows[index]?.id as number,
+      tagId: idOf(name),
+    })),
+  );
+  if (emberTagRows.length > 0) await tx.insert(emberTags).values(emberTagRows);
 }

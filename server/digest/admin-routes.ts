@@ -3,14 +3,20 @@ import { mounts } from "../../common/mounts.ts";
 import * as otherRoutes from "../../common/other-routes.ts";
 import type { AdminEnv } from "../http/env.ts";
 import { routesAt } from "../http/routes.ts";
-import type { Services } from "../services.ts";
+import type { DigestService } from "./digest.ts";
+import type { SubscriptionService } from "./subscriptions.ts";
 
 /**
  * The weekly digest on the admin router (server/admin-router.ts): content, preview, sending, runs,
  * and the verified subscribers as CSV.
  */
-export function digestRoutes(services: Services) {
-  const { digest, subscriptions } = services;
+export function digestRoutes({
+  digest,
+  subscriptions,
+}: {
+  digest: DigestService;
+  subscriptions: SubscriptionService;
+}) {
   return routesAt<AdminEnv>(mounts.admin)
     .call(endpoints.getDigestContent, (_input, c) => digest.content(c.var.admin))
     .call(endpoints.previewDigest, ({ body }, c) => digest.preview(c.var.admin, body))

@@ -9,10 +9,12 @@ import { clientAddress } from "../http/client-address.ts";
 import type { AppEnv } from "../http/env.ts";
 import { parseInput, readFormBody } from "../http/json-body.ts";
 import { routesAt } from "../http/routes.ts";
-import type { Services } from "../services.ts";
+import type { SubscriptionService } from "./subscriptions.ts";
 
-export function subscriptionRoutes(services: Services, config: Config) {
-  const { subscriptions } = services;
+export function subscriptionRoutes(
+  { subscriptions }: { subscriptions: SubscriptionService },
+  config: Config,
+) {
   return (
     routesAt<AppEnv>(mounts.api)
       .call(endpoints.subscribe, ({ body }, c) =>

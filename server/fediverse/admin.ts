@@ -115,3 +115,5 @@ export function createFediverseAdminService({
     },
   };
 }
+
+export type FediverseAdminService = ReturnType<typeof createFediverseAdminService>;

@@ -5,8 +5,9 @@ import { matcherOf } from "../../common/path-builder.ts";
 import type { Poem } from "../../common/schemas/poems.ts";
 import { readingExcerpt } from "../../common/stanza-timings.ts";
 import type { Config } from "../config.ts";
+import type { PoemService } from "../content/poems.ts";
 import { ServiceError } from "../core/errors.ts";
-import { RATE_LIMITS, RateLimitedError } from "../core/rate-limit.ts";
+import { RATE_LIMITS, RateLimitedError, type RateLimiter } from "../core/rate-limit.ts";
 import { varyOnAccept, wantsActivityJson } from "../http/activity-negotiation.ts";
 import { apiBodyLimit } from "../http/body-limit.ts";
 import { clientAddress } from "../http/client-address.ts";
@@ -14,7 +15,9 @@ import type { AppEnv } from "../http/env.ts";
 import { isConnectionError } from "../http/errors.ts";
 import { routesAt } from "../http/routes.ts";
 import type { Logger } from "../logger.ts";
-import type { Services } from "../services.ts";
+import type { AudioService } from "../media/audio.ts";
+import type { SiteSettingsService } from "../settings/site-settings.ts";
+import type { Fediverse } from "./federation.ts";
 import { readPoemObjectUrl } from "./object-urls.ts";
 import { poemArticle, type StanzaReading, stanzaNote } from "./objects.ts";
 
@@ -58,10 +61,9 @@ function signingServer(c: Context): string | null {
 }
 
 export function fediverseRoutes(
-  services: Services,
+  { fediverse, rateLimiter }: { fediverse: Fediverse; rateLimiter: RateLimiter },
   { isEnabled, logger, trustProxy }: { isEnabled: boolean; logger: Logger; trustProxy: number },
 ) {
-  const { fediverse } = services;
   const federationAnswer = (c: Context<AppEnv>) =>
     isEnabled ? federate(c) : json(404, "Not found");
   /**
@@ -97,7 +99,6 @@ export function fediverseRoutes(
       onUnauthorized: () => json(401, UNSIGNED),
     });
 
-  const { rateLimiter } = services;
   const refusalOnly = (error: unknown) => {
     if (error instanceof RateLimitedError) return error;
     throw error;
@@ -112,7 +113,7 @@ export function fediverseRoutes(
     const address = clientAddress(c, trustProxy);
     const server = signingServer(c);
     if (!server) return unverifiedFrom(address);
-    if (await services.fediverse.isServerBlocked(server)) {
+    if (await fediverse.isServerBlocked(server)) {
       return json(403, "This server is blocked here");
     }
     // Only refused here once its budget is spent; spent below, by what its key verified.
@@ -121,7 +122,7 @@ export function fediverseRoutes(
     const spent = await rateLimiter
       .check(RATE_LIMITS.fediverseInboxUnverifiedPerIp, address)
       .then(() => null, refusalOnly);
-    if (spent && !(await services.fediverse.signedByKnownKey(c.req.raw.clone()))) throw spent;
+    if (spent && !(await fediverse.signedByKnownKey(c.req.raw.clone()))) throw spent;
     await next();
     const { status } = c.res;
     if (status === 401) c.res = await unverifiedFrom(address);
@@ -165,9 +166,20 @@ const AUDIO_TYPES: Record<string, string> = {
  * ActivityStreams, and the page to everyone else, both saying they vary with Accept. What may
  * be seen is the poem service's rule, as for readers: a draft or a scheduled poem is 404.
  */
-export function activityObjects(services: Services, config: Config): MiddlewareHandler<AppEnv> {
-  const { fediverse, poems, siteSettings, audio } = services;
-
+export function activityObjects(
+  {
+    fediverse,
+    poems,
+    siteSettings,
+    audio,
+  }: {
+    fediverse: Fediverse;
+    poems: PoemService;
+    siteSettings: SiteSettingsService;
+    audio: AudioService;
+  },
+  config: Config,
+): MiddlewareHandler<AppEnv> {
   /** A stanza's part of the reading for its Note, when the poet allows it (decision 073). */
   async function stanzaReading(poem: Poem, index: number): Promise<StanzaReading | null> {
     if (!(await siteSettings.view()).stanzaNotesCarryReading) return null;

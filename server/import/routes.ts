@@ -7,7 +7,7 @@ import type { AdminEnv } from "../http/env.ts";
 import { parseInput } from "../http/json-body.ts";
 import { readLimitedBody } from "../http/read-limited-body.ts";
 import { routesAt } from "../http/routes.ts";
-import type { Services } from "../services.ts";
+import type { ImportService } from "./import.ts";
 
 /** Over the import's size limit, naming the file and the limit. */
 const overLimit = (fileName: string) =>
@@ -18,8 +18,7 @@ const overLimit = (fileName: string) =>
  * export itself, read up to IMPORT_MAX_BYTES (the API's 100 KB limit for JSON is lifted for this
  * one path in server/app.ts), so it is registered with `.route` and answers through `answer`.
  */
-export function importRoutes(services: Services) {
-  const { imports } = services;
+export function importRoutes({ imports }: { imports: ImportService }) {
   return routesAt<AdminEnv>(mounts.admin)
     .route(endpoints.previewImport, async (c) => {
       const query = parseInput(importPreviewQuery, c.req.query());

@@ -10,8 +10,7 @@ import { readLimitedBody } from "../http/read-limited-body.ts";
 import { routesAt } from "../http/routes.ts";
 import { requireSameOrigin } from "../http/same-origin.ts";
 import { resolveSessionSecret } from "../secrets.ts";
-import type { Services } from "../services.ts";
-import type { Reading } from "./insights.ts";
+import type { InsightsService, Reading } from "./insights.ts";
 
 /** A beacon names a poem and at most a few hundred stanzas: anything larger is not ours. */
 export const BEACON_MAX_BYTES = 2_048;
@@ -79,12 +78,11 @@ function createBeaconLimit(scale: number) {
  * session lookup (server/app.ts): a 204 needs neither, and a reader's leaving should cost little.
  */
 export function readingBeaconRoutes(
-  services: Services,
+  { insights }: { insights: InsightsService },
   config: Config,
   /** The API's own body limit (413 past it), ahead of the beacon's smaller one (400). */
   apiBodyLimit: MiddlewareHandler<AppEnv>,
 ) {
-  const { insights } = services;
   const limit = createBeaconLimit(config.rateLimitScale);
   return routesAt<AppEnv>("/").route(
     otherRoutes.readingBeacon,
@@ -131,8 +129,7 @@ export function readingBeaconRoutes(
  * The digest's click redirect (docs/product/insights.md), on the API router: it always leads on,
  * and counts the click only for a reader who did not ask not to be counted.
  */
-export function digestLinkRoutes(services: Services, config: Config) {
-  const { insights } = services;
+export function digestLinkRoutes({ insights }: { insights: InsightsService }, config: Config) {
   const secret = resolveSessionSecret(config);
   return routesAt<AppEnv>(mounts.api).route(otherRoutes.digestLink, async (c) => {
     const uncounted = !insights.counting || isUncounted((name) => c.req.header(name));
@@ -145,8 +142,7 @@ export function digestLinkRoutes(services: Services, config: Config) {
 }
 
 /** The admin's insights on the admin router (server/admin-router.ts). */
-export function adminInsightRoutes(services: Services) {
-  const { insights } = services;
+export function adminInsightRoutes({ insights }: { insights: InsightsService }) {
   return routesAt<AdminEnv>(mounts.admin)
     .call(endpoints.getInsights, ({ query }, c) => insights.summary(c.var.admin, query.days))
     .call(endpoints.getPoemInsights, ({ params, query }, c) =>

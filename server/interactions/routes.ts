@@ -3,12 +3,11 @@ import { mounts } from "../../common/mounts.ts";
 import { anonymousRead } from "../http/cache-policy.ts";
 import type { AppEnv } from "../http/env.ts";
 import { routesAt } from "../http/routes.ts";
-import type { Services } from "../services.ts";
+import type { InteractionService } from "./interactions.ts";
 import { SHARED_ECHO_COUNTS_LIFE_MS } from "./interactions.ts";
 
 /** Echoes, whispers and the journal (docs/product/api.md). Every rule is in the interaction service. */
-export function interactionRoutes(services: Services) {
-  const { interactions } = services;
+export function interactionRoutes({ interactions }: { interactions: InteractionService }) {
   return routesAt<AppEnv>(mounts.api)
     .call(endpoints.toggleEcho, ({ params, body }, c) =>
       interactions.toggleEcho(c.get("actor"), params.slug, body.stanzaIndex),

@@ -1,10 +1,10 @@
 import * as otherRoutes from "../../common/other-routes.ts";
 import { stanzaLines } from "../../common/stanza.ts";
 import { vttTimestamp } from "../../common/stanza-timings.ts";
+import type { PoemService } from "../content/poems.ts";
 import { isServiceError } from "../core/errors.ts";
 import type { AppEnv } from "../http/env.ts";
 import { routesAt } from "../http/routes.ts";
-import type { Services } from "../services.ts";
 
 /** Cue text: WebVTT reads '<' and '&' as markup, and an arrow would end the cue's timing line. */
 const cueText = (line: string) =>
@@ -29,7 +29,7 @@ export function readingCaptions(poem: {
  * /poetry/{slug}/reading.vtt (docs/product/chapbook.md): the captions of a poem's reading, for the
  * page's audio element, screen readers and search engines; 404 for a poem without a timed reading.
  */
-export function readingCaptionRoutes(services: Services) {
+export function readingCaptionRoutes(services: { poems: PoemService }) {
   return routesAt<AppEnv>("/").route(otherRoutes.readingCaptions, async (c) => {
     const poem = await services.poems
       .getPoem(c.get("audience"), c.req.param("slug"))

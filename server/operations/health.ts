@@ -22,3 +22,5 @@ export function createHealthService(handle: DatabaseHandle) {
     },
   };
 }
+
+export type HealthService = ReturnType<typeof createHealthService>;

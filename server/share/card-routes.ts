@@ -1,9 +1,10 @@
 import { mounts } from "../../common/mounts.ts";
 import * as otherRoutes from "../../common/other-routes.ts";
 import { clampStanzaIndex, stanzaLines } from "../../common/stanza.ts";
+import type { PoemService } from "../content/poems.ts";
 import type { AppEnv } from "../http/env.ts";
 import { routesAt } from "../http/routes.ts";
-import type { Services } from "../services.ts";
+import type { SiteSettingsService } from "../settings/site-settings.ts";
 import { renderStanzaCard } from "./stanza-card.ts";
 
 /** Rendered cards kept in memory, least recently used dropped first (~30-110 KB each). */
@@ -13,7 +14,7 @@ const CACHE_ENTRIES = 200;
  * Open Graph images: GET /og/stanza/{slug}/{index}.png, a 1200x630 PNG of one stanza. The index
  * is 0-based and held within the poem's stanzas; an unknown slug is a JSON 404.
  */
-export function ogRoutes(services: Services) {
+export function ogRoutes(services: { poems: PoemService; siteSettings: SiteSettingsService }) {
   // Promises, so that concurrent requests for one card share a single render.
   const cache = new Map<string, Promise<Uint8Array<ArrayBuffer>>>();
 
