@@ -244,6 +244,7 @@ function backgroundJobs(
         if (deps.config.fediverse.enabled) fediverse.start();
       },
       stop: fediverse.stop,
+      releaseOwnClaims: fediverse.queue.releaseOwnClaims,
     },
     // Last: its stop writes the counts still in memory.
     { name: "counting", start: insights.start, stop: insights.stop },

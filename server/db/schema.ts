@@ -474,10 +474,13 @@ export const subscriptions = pgTable(
     unsubscribedAt: timestamp("unsubscribed_at", { withTimezone: true }),
     /**
      * Set while the confirmation email still has to go out (the mail server was down): when to
-     * try next, or until when one instance is trying. Null once it was handed over.
+     * try next. Null once it was handed over.
      */
     verificationDueAt: timestamp("verification_due_at", { withTimezone: true }),
     verificationAttempts: integer("verification_attempts").notNull().default(0),
+    /** The instance trying to send it now, and until when (server/jobs/leased-rows.ts). */
+    claimedBy: text("claimed_by"),
+    leaseUntil: timestamp("lease_until", { withTimezone: true }),
     /**
      * An imported subscriber's consent (docs/decisions/052-the-import-job.md): confirmed without
      * our double opt-in because they subscribed on the platform named here and the poet confirmed
@@ -782,7 +785,9 @@ export const fediverseMessages = pgTable(
     /** Messages with the same key are handled one at a time, in order. */
     orderingKey: text("ordering_key"),
     readyAt: timestamp("ready_at", { withTimezone: true }).notNull().defaultNow(),
-    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    /** The instance handling it now, and until when (server/jobs/leased-rows.ts). */
+    claimedBy: text("claimed_by"),
+    leaseUntil: timestamp("lease_until", { withTimezone: true }),
     createdAt: createdAt(),
   },
   (table) => [index("fediverse_messages_ready_idx").on(table.readyAt, table.id)],
@@ -1098,6 +1103,8 @@ export const chapbooks = pgTable("chapbooks", {
   buildError: text("build_error"),
   builtFrom: text("built_from"),
   builtAt: timestamp("built_at", { withTimezone: true }),
+  /** The instance building it now, and until when (server/jobs/leased-rows.ts). */
+  claimedBy: text("claimed_by"),
   leaseUntil: timestamp("lease_until", { withTimezone: true }),
   pdf: bytea("pdf"),
   epub: bytea("epub"),

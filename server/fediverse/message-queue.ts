@@ -1,23 +1,25 @@
+import { randomUUID } from "node:crypto";
 import type {
   MessageQueue,
   MessageQueueEnqueueOptions,
   MessageQueueListenOptions,
 } from "@fedify/fedify";
-import { eq, sql } from "drizzle-orm";
+import { and, asc, eq, gte, isNull, lt, lte, ne, notExists, or, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import { type Database, rowsOf } from "../db/client.ts";
 import { fediverseMessages } from "../db/schema.ts";
+import { leasedRows } from "../jobs/leased-rows.ts";
 import { createBackgroundLoop } from "../jobs/loop.ts";
 import type { Logger } from "../logger.ts";
 
 /**
  * Fedify's message queue on our own schema (docs/decisions/044-fediverse-store-and-queue.md):
  * the inbox work and the few activities Fedify sends itself (the Accept of a Follow). A message
- * is a row; an instance claims ready rows with `FOR UPDATE SKIP LOCKED`, as the digest sender
- * does, locking them for `LOCK_SECONDS`, and deletes each once its handler has returned. A
- * message whose instance died is taken again when its lock ends; Fedify's own retries (the queue
- * is not `nativeRetrial`) enqueue a new message with a delay.
+ * is a row, claimed with a lease like every queue's (server/jobs/leased-rows.ts) and deleted once
+ * its handler has returned. A message whose instance died is taken again when its lease ends;
+ * Fedify's own retries (the queue is not `nativeRetrial`) enqueue a new message with a delay.
  */
-const LOCK_SECONDS = 120;
+const LEASE_SECONDS = 120;
 /** How many messages one claim takes and handles side by side. */
 const CLAIM_BATCH = 8;
 /** How often an idle instance looks for messages others queued or whose delay ended. */
@@ -26,37 +28,49 @@ const POLL_MS = 500;
 export interface DatabaseMessageQueue extends MessageQueue {
   /** Claims and handles what is ready now, once; tests and `listen` call it. */
   drain(): Promise<number>;
+  /** Ends this process's claims from before a restart (server/jobs/registry.ts). */
+  releaseOwnClaims(): Promise<void>;
 }
+
+/** Another message of the same ordering key, to wait for. */
+const earlier = alias(fediverseMessages, "earlier");
 
 export function createMessageQueue(db: Database, logger: Logger): DatabaseMessageQueue {
   let handler: ((message: unknown) => Promise<void> | void) | undefined;
   const wakers = new Set<() => void>();
-
-  async function claim(): Promise<Array<{ id: number; message: unknown }>> {
-    // A message waits while another with its ordering key is locked, so those run in order.
-    const result = await db.execute(sql`
-      update ${fediverseMessages} set locked_until = now() + make_interval(secs => ${LOCK_SECONDS})
-      where id in (
-        select m.id from ${fediverseMessages} m
-        where m.ready_at <= now()
-          and (m.locked_until is null or m.locked_until < now())
-          and (m.ordering_key is null or not exists (
-            select 1 from ${fediverseMessages} o
-            where o.ordering_key = m.ordering_key and o.id <> m.id
-              and (o.id < m.id or o.locked_until >= now())
-          ))
-        order by m.ready_at, m.id
-        limit ${CLAIM_BATCH}
-        for update skip locked
-      )
-      returning id, message`);
-    return rowsOf<{ id: number; message: unknown }>(result);
-  }
+  const messages = leasedRows(db, {
+    table: fediverseMessages,
+    // A message waits while an older one with its ordering key is queued or another is being
+    // handled, so those run in order.
+    claimable: and(
+      lte(fediverseMessages.readyAt, sql`now()`),
+      or(isNull(fediverseMessages.leaseUntil), lt(fediverseMessages.leaseUntil, sql`now()`)),
+      or(
+        isNull(fediverseMessages.orderingKey),
+        notExists(
+          db
+            .select({ id: earlier.id })
+            .from(earlier)
+            .where(
+              and(
+                eq(earlier.orderingKey, fediverseMessages.orderingKey),
+                ne(earlier.id, fediverseMessages.id),
+                or(lt(earlier.id, fediverseMessages.id), gte(earlier.leaseUntil, sql`now()`)),
+              ),
+            ),
+        ),
+      ),
+    ),
+    orderBy: [asc(fediverseMessages.readyAt), asc(fediverseMessages.id)],
+    returning: { id: fediverseMessages.id, message: fediverseMessages.message },
+    leaseSeconds: LEASE_SECONDS,
+  });
 
   async function drain(): Promise<number> {
     const current = handler;
     if (!current) return 0;
-    const claimed = await claim();
+    const claimToken = randomUUID();
+    const claimed = await messages.claim(claimToken, CLAIM_BATCH);
     await Promise.all(
       claimed.map(async ({ id, message }) => {
         try {
@@ -64,7 +78,7 @@ export function createMessageQueue(db: Database, logger: Logger): DatabaseMessag
         } catch (error) {
           logger.warn({ err: error, messageId: id }, "fediverse message failed");
         }
-        await db.delete(fediverseMessages).where(eq(fediverseMessages.id, id));
+        await db.delete(fediverseMessages).where(messages.ownedBy(id, claimToken));
       }),
     );
     return claimed.length;
@@ -74,11 +88,11 @@ export function createMessageQueue(db: Database, logger: Logger): DatabaseMessag
     for (const waker of wakers) waker();
   }
 
-  async function enqueueRows(messages: readonly unknown[], options?: MessageQueueEnqueueOptions) {
-    if (messages.length === 0) return;
+  async function enqueueRows(queued: readonly unknown[], options?: MessageQueueEnqueueOptions) {
+    if (queued.length === 0) return;
     const delayMs = options?.delay ? Math.max(0, options.delay.total({ unit: "millisecond" })) : 0;
     await db.insert(fediverseMessages).values(
-      messages.map((message) => ({
+      queued.map((message) => ({
         message,
         orderingKey: options?.orderingKey ?? null,
         readyAt: sql`now() + make_interval(secs => ${delayMs / 1000})`,
@@ -90,8 +104,9 @@ export function createMessageQueue(db: Database, logger: Logger): DatabaseMessag
   return {
     nativeRetrial: false,
     enqueue: (message, options) => enqueueRows([message], options),
-    enqueueMany: (messages, options) => enqueueRows(messages, options),
+    enqueueMany: (queued, options) => enqueueRows(queued, options),
     drain,
+    releaseOwnClaims: () => messages.releaseAll(undefined),
 
     async getDepth() {
       const [row] = rowsOf<{ queued: number; ready: number }>(

@@ -126,4 +126,38 @@ describe.each(drivers)("fediverse store and queue on %s", (driver: Driver) => {
     expect(order).toEqual([0, 1, 2, 3, 4, 5]);
     expect(overlapped).toBe(false);
   });
+
+  it("takes a message again once a dead claim's lease ends, and at a restart its own at once", async () => {
+    const queue = createMessageQueue(db, createLogger("silent"));
+    const handled: string[] = [];
+    // listen() gives the queue its handler; stopped at once, so each drain() below is one step of
+    // its loop, run by hand.
+    const stop = new AbortController();
+    const listening = queue.listen(
+      (message: { from: string }) => {
+        handled.push(message.from);
+      },
+      { signal: stop.signal },
+    );
+    stop.abort();
+    await listening;
+    await db.insert(fediverseMessages).values([
+      {
+        message: { from: "a claim whose lease ran out" },
+        claimedBy: "instance that died",
+        leaseUntil: new Date(Date.now() - 1000),
+      },
+      {
+        message: { from: "a claim still leased" },
+        claimedBy: "this process before its restart",
+        leaseUntil: new Date(Date.now() + 3_600_000),
+      },
+    ]);
+    await queue.drain();
+    expect(handled).toEqual(["a claim whose lease ran out"]);
+    await queue.releaseOwnClaims();
+    await queue.drain();
+    expect(handled).toEqual(["a claim whose lease ran out", "a claim still leased"]);
+    expect(await db.select().from(fediverseMessages)).toHaveLength(0);
+  });
 });
