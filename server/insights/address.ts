@@ -49,6 +49,16 @@ export interface TakenAddress {
   state: AddressToday;
 }
 
+/** Past ADDRESSES_REMEMBERED, those already written go first, then all of them. */
+function makeRoom(addresses: Map<string, AddressToday>) {
+  if (addresses.size >= ADDRESSES_REMEMBERED) {
+    for (const [key, state] of addresses) {
+      if (state.newVisitors === 0 && state.newViews === 0) addresses.delete(key);
+    }
+    if (addresses.size >= ADDRESSES_REMEMBERED) addresses.clear();
+  }
+}
+
 /**
  * The day's addresses on this instance (docs/decisions/055-a-visit-per-page-and-a-crowd-per-
  * address.md): which views and visitors each may still add, from what this instance saw and
@@ -65,12 +75,7 @@ export function createAddressBook() {
     }
     let known = addresses.get(address);
     if (!known) {
-      if (addresses.size >= ADDRESSES_REMEMBERED) {
-        for (const [key, state] of addresses) {
-          if (state.newVisitors === 0 && state.newViews === 0) addresses.delete(key);
-        }
-        if (addresses.size >= ADDRESSES_REMEMBERED) addresses.clear();
-      }
+      makeRoom(addresses);
       known = { agents: new Set(), full: false, hour, views: 0, newVisitors: 0, newViews: 0 };
       addresses.set(address, known);
     }
@@ -155,3 +160,5 @@ export function createAddressBook() {
     },
   };
 }
+
+export type AddressBook = ReturnType<typeof createAddressBook>;
