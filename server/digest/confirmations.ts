@@ -1,8 +1,9 @@
-import { createHash, randomBytes } from "node:crypto";
-import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { and, asc, eq, isNotNull, isNull, lt, lte, or, sql } from "drizzle-orm";
 import * as otherRoutes from "../../common/other-routes.ts";
 import type { ServiceDeps } from "../core/deps.ts";
 import { subscriptions } from "../db/schema.ts";
+import { leasedRows } from "../jobs/leased-rows.ts";
 import { createBackgroundLoop } from "../jobs/loop.ts";
 import type { Mailer } from "../mail/transport.ts";
 import { verificationMessage } from "../mail/verification.ts";
@@ -21,8 +22,8 @@ const VERIFICATION_BATCH = 20;
 export const retryDelayMs = (attempts: number) =>
   Math.min(VERIFICATION_RETRY_BASE_MS * 2 ** (attempts - 1), VERIFICATION_RETRY_MAX_MS);
 /**
- * When a confirmation is tried again: a backoff timed by the database's clock, which claims it
- * (`verificationDueAt <= now()` with a lease) on every instance alike; the site's clock says
+ * When a confirmation is tried again: a backoff timed by the database's clock, by which every
+ * instance claims it (`verificationDueAt <= now()`) alike; the site's clock says
  * what "now" is for the product, not how long a mail server is left alone.
  */
 export const retryAfter = (delayMs: number) =>
@@ -55,67 +56,52 @@ export type ConfirmationMail = ReturnType<typeof createConfirmationMail>;
 /** The confirmations the mail server refused, sent again in the background on every instance. */
 export function confirmationRetries(deps: ServiceDeps, mail: ConfirmationMail) {
   const { db } = deps;
+  const owed = leasedRows(db, {
+    table: subscriptions,
+    claimable: and(
+      lte(subscriptions.verificationDueAt, sql`now()`),
+      eq(subscriptions.verified, false),
+      eq(subscriptions.unsubscribed, false),
+      or(isNull(subscriptions.leaseUntil), lt(subscriptions.leaseUntil, sql`now()`)),
+    ),
+    orderBy: [asc(subscriptions.verificationDueAt)],
+    returning: {
+      id: subscriptions.id,
+      email: subscriptions.email,
+      attempts: subscriptions.verificationAttempts,
+    },
+    onClaim: { verificationAttempts: sql`${subscriptions.verificationAttempts} + 1` },
+    leaseSeconds: VERIFICATION_LEASE_SECONDS,
+  });
 
   /**
-   * Sends the confirmations that are due: claimed with a lease (FOR UPDATE SKIP LOCKED), each
+   * Sends the confirmations that are due, claimed with a lease (server/jobs/leased-rows.ts), each
    * with a fresh link, then cleared, or put off with backoff when the mail server still refuses.
    */
   async function sendDueVerifications(): Promise<number> {
-    const due = db
-      .select({ id: subscriptions.id })
-      .from(subscriptions)
-      .where(
-        and(
-          lte(subscriptions.verificationDueAt, sql`now()`),
-          eq(subscriptions.verified, false),
-          eq(subscriptions.unsubscribed, false),
-        ),
-      )
-      .orderBy(asc(subscriptions.verificationDueAt))
-      .limit(VERIFICATION_BATCH)
-      .for("update", { skipLocked: true });
-    const claimed = await db
-      .update(subscriptions)
-      .set({
-        // Whole milliseconds, so the claim can be matched again from a JavaScript Date.
-        verificationDueAt: sql`date_trunc('milliseconds', now() + make_interval(secs => ${VERIFICATION_LEASE_SECONDS}))`,
-        verificationAttempts: sql`${subscriptions.verificationAttempts} + 1`,
-      })
-      .where(inArray(subscriptions.id, due))
-      .returning({
-        id: subscriptions.id,
-        email: subscriptions.email,
-        attempts: subscriptions.verificationAttempts,
-        leaseUntil: subscriptions.verificationDueAt,
-      });
+    const claimToken = randomUUID();
+    const claimed = await owed.claim(claimToken, VERIFICATION_BATCH);
     for (const row of claimed) {
       // Only while this claim stands: subscribing again meanwhile has sent its own link.
-      const stillOurs = and(
-        eq(subscriptions.id, row.id),
-        eq(subscriptions.verificationDueAt, row.leaseUntil ?? new Date(0)),
-      );
       const verification = mail.newVerification();
       const [current] = await db
         .update(subscriptions)
         .set({ token: verification.tokenHash })
-        .where(stillOurs)
+        .where(owed.ownedBy(row.id, claimToken))
         .returning({ id: subscriptions.id });
       if (!current) continue;
       try {
         await mail.sendVerification(row.email, row.id, verification.url);
-        await db.update(subscriptions).set({ verificationDueAt: null }).where(stillOurs);
+        await owed.settle(row.id, claimToken, { verificationDueAt: null });
       } catch (error) {
         const isLastTry = row.attempts >= VERIFICATION_MAX_ATTEMPTS;
         deps.logger.warn(
           { err: error, subscriptionId: row.id, attempts: row.attempts },
           isLastTry ? "confirmation email given up" : "confirmation email will be retried",
         );
-        await db
-          .update(subscriptions)
-          .set({
-            verificationDueAt: isLastTry ? null : retryAfter(retryDelayMs(row.attempts)),
-          })
-          .where(stillOurs);
+        await owed.settle(row.id, claimToken, {
+          verificationDueAt: isLastTry ? null : retryAfter(retryDelayMs(row.attempts)),
+        });
       }
     }
     return claimed.length;
@@ -124,11 +110,14 @@ export function confirmationRetries(deps: ServiceDeps, mail: ConfirmationMail) {
   return {
     sendDueVerifications,
     /** Started by the server process; tests call sendDueVerifications themselves. */
-    verificationRetries: createBackgroundLoop({
-      name: "confirmation emails",
-      step: sendDueVerifications,
-      pollMs: 10_000,
-      logger: deps.logger,
-    }),
+    verificationRetries: {
+      ...createBackgroundLoop({
+        name: "confirmation emails",
+        step: sendDueVerifications,
+        pollMs: 10_000,
+        logger: deps.logger,
+      }),
+      releaseOwnClaims: () => owed.releaseAll(isNotNull(subscriptions.claimedBy)),
+    },
   };
 }

@@ -37,6 +37,9 @@ export function signUp(deps: ServiceDeps & { rateLimiter: RateLimiter }, mail: C
         unsubscribedAt: null,
         verificationDueAt: null,
         verificationAttempts: 0,
+        // A retry in flight for the old link loses its claim: this one is sent now.
+        claimedBy: null,
+        leaseUntil: null,
       };
       const [row] = await db
         .insert(subscriptions)

@@ -35,32 +35,38 @@ export interface DatabaseMessageQueue extends MessageQueue {
 /** Another message of the same ordering key, to wait for. */
 const earlier = alias(fediverseMessages, "earlier");
 
+/**
+ * The messages a claim may take: ready, held by no live lease, and not waiting on another of
+ * their ordering key, which waits while an older one is queued or another is being handled, so
+ * those run in order.
+ */
+const claimable = (db: Database) =>
+  and(
+    lte(fediverseMessages.readyAt, sql`now()`),
+    or(isNull(fediverseMessages.leaseUntil), lt(fediverseMessages.leaseUntil, sql`now()`)),
+    or(
+      isNull(fediverseMessages.orderingKey),
+      notExists(
+        db
+          .select({ id: earlier.id })
+          .from(earlier)
+          .where(
+            and(
+              eq(earlier.orderingKey, fediverseMessages.orderingKey),
+              ne(earlier.id, fediverseMessages.id),
+              or(lt(earlier.id, fediverseMessages.id), gte(earlier.leaseUntil, sql`now()`)),
+            ),
+          ),
+      ),
+    ),
+  );
+
 export function createMessageQueue(db: Database, logger: Logger): DatabaseMessageQueue {
   let handler: ((message: unknown) => Promise<void> | void) | undefined;
   const wakers = new Set<() => void>();
   const messages = leasedRows(db, {
     table: fediverseMessages,
-    // A message waits while an older one with its ordering key is queued or another is being
-    // handled, so those run in order.
-    claimable: and(
-      lte(fediverseMessages.readyAt, sql`now()`),
-      or(isNull(fediverseMessages.leaseUntil), lt(fediverseMessages.leaseUntil, sql`now()`)),
-      or(
-        isNull(fediverseMessages.orderingKey),
-        notExists(
-          db
-            .select({ id: earlier.id })
-            .from(earlier)
-            .where(
-              and(
-                eq(earlier.orderingKey, fediverseMessages.orderingKey),
-                ne(earlier.id, fediverseMessages.id),
-                or(lt(earlier.id, fediverseMessages.id), gte(earlier.leaseUntil, sql`now()`)),
-              ),
-            ),
-        ),
-      ),
-    ),
+    claimable: claimable(db),
     orderBy: [asc(fediverseMessages.readyAt), asc(fediverseMessages.id)],
     returning: { id: fediverseMessages.id, message: fediverseMessages.message },
     leaseSeconds: LEASE_SECONDS,

@@ -275,4 +275,54 @@ describe("subscribing in development without SMTP", () => {
       }
     },
   );
+
+  it.each(drivers)(
+    "leaves a confirmation another instance is sending alone until its lease ends, and takes its own back at a restart (%s)",
+    async (driver) => {
+      const smtp = await startSmtpCapture();
+      const t = await createTestApp(driver, { env: { SMTP_URL: smtp.url } });
+      try {
+        const [row] = await t.db
+          .insert(subscriptions)
+          .values({
+            email: "claimed@example.com",
+            verificationDueAt: new Date(Date.now() - 1000),
+            verificationAttempts: 1,
+            claimedBy: "another instance",
+            leaseUntil: new Date(Date.now() + 60_000),
+          })
+          .returning();
+        const { sendDueVerifications, verificationRetries } = t.services.subscriptions;
+        expect(await sendDueVerifications()).toBe(0);
+
+        // Its instance died: the lease ends and this one takes it.
+        const lapse = () =>
+          t.db
+            .update(subscriptions)
+            .set({ leaseUntil: new Date(Date.now() - 1000) })
+            .where(eq(subscriptions.id, row?.id ?? 0));
+        await lapse();
+        expect(await sendDueVerifications()).toBe(1);
+        await smtp.waitFor("claimed@example.com");
+        const [sent] = await t.db.select().from(subscriptions);
+        expect(sent).toMatchObject({ verificationDueAt: null, claimedBy: null, leaseUntil: null });
+
+        // A claim this process held before a restart is released at once.
+        await t.db
+          .update(subscriptions)
+          .set({
+            verificationDueAt: new Date(Date.now() - 1000),
+            claimedBy: "this process before its restart",
+            leaseUntil: new Date(Date.now() + 60_000),
+          })
+          .where(eq(subscriptions.id, row?.id ?? 0));
+        await verificationRetries.releaseOwnClaims();
+        expect(await sendDueVerifications()).toBe(1);
+        expect(smtp.messages).toHaveLength(2);
+      } finally {
+        await t.close();
+        await smtp.close();
+      }
+    },
+  );
 });
