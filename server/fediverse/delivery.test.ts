@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { outcomeOfStatus, retryAfterMs, retryDelayMs } from "./delivery.ts";
+import { outcomeOfStatus, retryAfterMs, retryDelayMs } from "./delivery-attempt.ts";
 
 /** What an inbox's answer means, and when to try again (docs/decisions/047-fediverse-delivery.md). */
 describe("a delivery's answer", () => {

@@ -1,59 +1,29 @@
 import dns from "node:dns/promises";
-import {
-  createFederation,
-  type Federation,
-  getAuthenticatedDocumentLoader,
-  type InboxContext,
-} from "@fedify/fedify";
-import {
-  Announce,
-  Create,
-  Delete,
-  Endpoints,
-  Follow,
-  Image,
-  Like,
-  Person,
-  PUBLIC_COLLECTION,
-  Undo,
-  Update,
-} from "@fedify/vocab";
+import { createFederation, type Federation, getAuthenticatedDocumentLoader } from "@fedify/fedify";
 import {
   type DocumentLoader,
   getDocumentLoader,
   preloadedContexts,
   UrlError,
 } from "@fedify/vocab-runtime";
-import { count } from "drizzle-orm";
 import * as otherRoutes from "../../common/other-routes.ts";
 import { pathTo, uriTemplateOf } from "../../common/path-builder.ts";
-import packageJson from "../../package.json" with { type: "json" };
 import type { Config } from "../config.ts";
 import type { PoemService } from "../content/poems.ts";
 import type { Database } from "../db/client.ts";
-import { poems } from "../db/schema.ts";
-import { publishedPoems } from "../db/visibility.ts";
-import { escapeMarkup } from "../escape.ts";
-import { isConnectionError } from "../http/errors.ts";
 import type { Logger } from "../logger.ts";
 import { isPublicAddress } from "../media/public-address.ts";
 import type { SiteSettingsService } from "../settings/site-settings.ts";
+import { nodeInfo, outboxPage, publishedCount, siteActor } from "./actor-documents.ts";
 import { serverBlockCheck } from "./blocks.ts";
 import { followerCount } from "./followers.ts";
-import { onAnnounce } from "./inbox/announce.ts";
 import { type InboxDeps, type InboxReactions, prepareSenderRead } from "./inbox/context.ts";
-import { onCreate } from "./inbox/create.ts";
-import { onDelete } from "./inbox/delete.ts";
-import { onFollow } from "./inbox/follow.ts";
-import { onLike } from "./inbox/like.ts";
-import { onUndo } from "./inbox/undo.ts";
-import { onUpdate } from "./inbox/update.ts";
+import { listenToActivities } from "./inbox/listeners.ts";
 import { actorKeyPairs } from "./keys.ts";
 import { knownKeyCheck } from "./known-keys.ts";
 import { createKvStore } from "./kv-store.ts";
 import { createMessageQueue } from "./message-queue.ts";
-import { type ObjectAddressing, poemArticle } from "./objects.ts";
-import { sentCreateIds } from "./publishing.ts";
+import type { ObjectAddressing } from "./objects.ts";
 import { rememberPublicKeys } from "./remembered-keys.ts";
 
 /**
@@ -72,8 +42,6 @@ export const FEDIVERSE_PATHS = {
   followers: uriTemplateOf(otherRoutes.fediverseFollowers.path),
   nodeInfo: uriTemplateOf(otherRoutes.nodeInfo.path),
 } as const;
-
-const OUTBOX_PAGE_SIZE = 20;
 
 export interface FediverseDeps {
   db: Database;
@@ -108,19 +76,17 @@ function publicOnly(load: DocumentLoader, allowPrivate: boolean): DocumentLoader
   };
 }
 
-export function createFediverse(deps: FediverseDeps) {
-  const { db, config, logger } = deps;
-  const { handle, allowPrivateAddresses } = config.fediverse;
-  const publicUrl = config.publicUrl;
-  if (allowPrivateAddresses) {
-    logger.warn(
-      "FEDIVERSE_ALLOW_PRIVATE_ADDRESSES is on: fediverse fetches may reach loopback and private addresses (tests only)",
-    );
-  }
-  // Senders' keys are read on every inbound activity: remembered in front of the shared store.
-  const kv = rememberPublicKeys(createKvStore(db));
-  const queue = createMessageQueue(db, logger);
-  const federation: Federation<void> = createFederation<void>({
+/**
+ * Fedify on our schema: its key-value store (senders' keys remembered in front of it) and its
+ * outbox queue, loading remote documents from public addresses only.
+ */
+function federationOn(
+  kv: ReturnType<typeof rememberPublicKeys>,
+  queue: ReturnType<typeof createMessageQueue>,
+  publicUrl: URL,
+  allowPrivateAddresses: boolean,
+): Federation<void> {
+  return createFederation<void>({
     kv,
     // Inbound activities are handled within their request (nothing to lose in a crash: the
     // sender retries until it is answered); what Fedify sends itself goes through the queue.
@@ -143,155 +109,17 @@ export function createFediverse(deps: FediverseDeps) {
     // Most of the fediverse (Mastodon among it) reads draft-cavage signatures: sent first.
     firstKnock: "draft-cavage-http-signatures-12",
   });
+}
 
-  const actorUrl = () =>
-    new URL(pathTo(otherRoutes.fediverseActor.path, { identifier: handle }), publicUrl);
-  const addressing = (): ObjectAddressing => ({
-    publicUrl,
-    actorUrl: actorUrl(),
-    followersUrl: new URL(
-      pathTo(otherRoutes.fediverseFollowers.path, { identifier: handle }),
-      publicUrl,
-    ),
-  });
-
-  federation
-    .setActorDispatcher(FEDIVERSE_PATHS.actor, async (ctx, identifier) => {
-      if (identifier !== handle) return null;
-      const [site, keys] = await Promise.all([
-        deps.siteSettings.view(),
-        ctx.getActorKeyPairs(identifier),
-      ]);
-      return new Person({
-        id: ctx.getActorUri(identifier),
-        preferredUsername: identifier,
-        name: site.siteTitle,
-        summary: site.poetBio
-          ? site.poetBio
-              .split(/\n{2,}/)
-              .map((paragraph) => `<p>${escapeMarkup(paragraph).replace(/\n/g, "<br>")}</p>`)
-              .join("")
-          : null,
-        icon: site.portraitUrl ? new Image({ url: new URL(site.portraitUrl, publicUrl) }) : null,
-        url: new URL("/", publicUrl),
-        inbox: ctx.getInboxUri(identifier),
-        outbox: ctx.getOutboxUri(identifier),
-        followers: ctx.getFollowersUri(identifier),
-        endpoints: new Endpoints({ sharedInbox: ctx.getInboxUri() }),
-        manuallyApprovesFollowers: false,
-        discoverable: true,
-        indexable: true,
-        publicKey: keys[0]?.cryptographicKey ?? null,
-        assertionMethods: keys.map((key) => key.multikey),
-      });
-    })
-    .setKeyPairsDispatcher(async (_ctx, identifier) =>
-      identifier === handle ? actorKeyPairs(db) : [],
-    );
-
-  const publishedCount = async () => {
-    const [row] = await db.select({ n: count() }).from(poems).where(publishedPoems(deps.now()));
-    return row?.n ?? 0;
-  };
-
-  federation
-    .setOutboxDispatcher(FEDIVERSE_PATHS.outbox, async (ctx, identifier, cursor) => {
-      if (identifier !== handle || cursor === null) return null;
-      const offset = /^\d{1,9}$/.test(cursor) ? Number(cursor) : 0;
-      const page = await deps.poems.listPoems({ limit: OUTBOX_PAGE_SIZE + 1, offset });
-      const objects = addressing();
-      const shown = page.slice(0, OUTBOX_PAGE_SIZE);
-      // The Create followers were sent keeps its id here; a poem sent to nobody has its own.
-      const sent = await sentCreateIds(
-        db,
-        shown.map((poem) => poem.id),
-      );
-      const items = shown.map((poem) => {
-        const article = poemArticle(objects, poem);
-        return new Create({
-          id: new URL(sent.get(poem.id) ?? new URL("#create", article.id ?? undefined).href),
-          actor: ctx.getActorUri(identifier),
-          object: article,
-          to: PUBLIC_COLLECTION,
-          cc: objects.followersUrl,
-          published: article.published,
-        });
-      });
-      return {
-        items,
-        nextCursor: page.length > OUTBOX_PAGE_SIZE ? String(offset + OUTBOX_PAGE_SIZE) : null,
-        prevCursor: offset > 0 ? String(Math.max(0, offset - OUTBOX_PAGE_SIZE)) : null,
-      };
-    })
-    .setCounter((_ctx, identifier) => (identifier === handle ? publishedCount() : null))
-    .setFirstCursor(() => "0");
-
-  // The followers collection tells anyone how many follow; who they are is the poet's to see, in
-  // the admin, not the world's.
-  federation
-    .setFollowersDispatcher(FEDIVERSE_PATHS.followers, (_ctx, identifier) =>
-      identifier === handle ? { items: [] } : null,
-    )
-    .setCounter((_ctx, identifier) => (identifier === handle ? followerCount(db) : null));
-
-  federation.setNodeInfoDispatcher(FEDIVERSE_PATHS.nodeInfo, async () => ({
-    software: { name: packageJson.name, version: packageJson.version, homepage: publicUrl },
-    protocols: ["activitypub"],
-    usage: {
-      users: { total: 1, activeMonth: 1, activeHalfyear: 1 },
-      localPosts: await publishedCount(),
-      localComments: 0,
-    },
-    openRegistrations: false,
-  }));
-
-  const inboxDeps: InboxDeps = {
-    db,
-    logger,
-    publicUrl,
-    handle,
-    reactions: deps.reactions,
-    knownSender: prepareSenderRead(db),
-    onFollower: deps.onFollower,
-  };
-  const isServerBlocked = serverBlockCheck(db);
-  /**
-   * A handler that fails on what an activity says is the sender's problem, not a reason for a
-   * 5xx: it is logged and the activity answered as received. A database away is rethrown, so
-   * Fedify answers 500 and the sender tries again later.
-   */
-  const settled =
-    <A>(handler: (ctx: InboxContext<void>, activity: A) => Promise<void>) =>
-    async (ctx: InboxContext<void>, activity: A) => {
-      try {
-        await handler(ctx, activity);
-      } catch (error) {
-        if (isConnectionError(error)) throw error;
-        logger.warn({ err: error }, "fediverse activity could not be handled");
-      }
-    };
-  federation
-    .setInboxListeners(FEDIVERSE_PATHS.inbox, FEDIVERSE_PATHS.sharedInbox)
-    .setSharedKeyDispatcher(() => ({ identifier: handle }))
-    .on(Follow, settled(onFollow(inboxDeps)))
-    .on(Undo, settled(onUndo(inboxDeps)))
-    .on(Create, settled(onCreate(inboxDeps)))
-    .on(Update, settled(onUpdate(inboxDeps)))
-    .on(Delete, settled(onDelete(inboxDeps)))
-    .on(Like, settled(onLike(inboxDeps)))
-    .on(Announce, settled(onAnnounce(inboxDeps)))
-    .onError((_ctx, error) => {
-      logger.warn({ err: error }, "fediverse inbox activity failed");
-    });
-
-  /**
-   * The keys the site signs with, under the ids its actor document publishes (Fedify names them
-   * from the key pairs' order, server/fediverse/keys.ts): the RSA key as `#main-key` for HTTP
-   * signatures, and the Ed25519 key as the Multikey `#multikey-2` for integrity proofs, so a
-   * verifier that reads the actor finds the very key a proof names. Made once per process.
-   */
+/**
+ * The keys the site signs with, under the ids its actor document publishes (Fedify names them
+ * from the key pairs' order, server/fediverse/keys.ts): the RSA key as `#main-key` for HTTP
+ * signatures, and the Ed25519 key as the Multikey `#multikey-2` for integrity proofs, so a
+ * verifier that reads the actor finds the very key a proof names. Made once per process.
+ */
+function signingKeysOf(federation: Federation<void>, publicUrl: URL, handle: string) {
   let signing: Promise<SigningKeys> | undefined;
-  const signingKeys = (): Promise<SigningKeys> => {
+  return (): Promise<SigningKeys> => {
     signing ??= federation
       .createContext(publicUrl, undefined)
       .getActorKeyPairs(handle)
@@ -308,6 +136,71 @@ export function createFediverse(deps: FediverseDeps) {
     });
     return signing;
   };
+}
+
+export function createFediverse(deps: FediverseDeps) {
+  const { db, config, logger } = deps;
+  const { handle, allowPrivateAddresses } = config.fediverse;
+  const publicUrl = config.publicUrl;
+  if (allowPrivateAddresses) {
+    logger.warn(
+      "FEDIVERSE_ALLOW_PRIVATE_ADDRESSES is on: fediverse fetches may reach loopback and private addresses (tests only)",
+    );
+  }
+  // Senders' keys are read on every inbound activity: remembered in front of the shared store.
+  const kv = rememberPublicKeys(createKvStore(db));
+  const queue = createMessageQueue(db, logger);
+  const federation = federationOn(kv, queue, publicUrl, allowPrivateAddresses);
+
+  const actorUrl = () =>
+    new URL(pathTo(otherRoutes.fediverseActor.path, { identifier: handle }), publicUrl);
+  const addressing = (): ObjectAddressing => ({
+    publicUrl,
+    actorUrl: actorUrl(),
+    followersUrl: new URL(
+      pathTo(otherRoutes.fediverseFollowers.path, { identifier: handle }),
+      publicUrl,
+    ),
+  });
+  const documents = { ...deps, publicUrl, handle, addressing };
+
+  federation
+    .setActorDispatcher(FEDIVERSE_PATHS.actor, siteActor(documents))
+    .setKeyPairsDispatcher(async (_ctx, identifier) =>
+      identifier === handle ? actorKeyPairs(db) : [],
+    );
+
+  federation
+    .setOutboxDispatcher(FEDIVERSE_PATHS.outbox, outboxPage(documents))
+    .setCounter((_ctx, identifier) => (identifier === handle ? publishedCount(deps) : null))
+    .setFirstCursor(() => "0");
+
+  // The followers collection tells anyone how many follow; who they are is the poet's to see, in
+  // the admin, not the world's.
+  federation
+    .setFollowersDispatcher(FEDIVERSE_PATHS.followers, (_ctx, identifier) =>
+      identifier === handle ? { items: [] } : null,
+    )
+    .setCounter((_ctx, identifier) => (identifier === handle ? followerCount(db) : null));
+
+  federation.setNodeInfoDispatcher(FEDIVERSE_PATHS.nodeInfo, nodeInfo(documents));
+
+  const inboxDeps: InboxDeps = {
+    db,
+    logger,
+    publicUrl,
+    handle,
+    reactions: deps.reactions,
+    knownSender: prepareSenderRead(db),
+    onFollower: deps.onFollower,
+  };
+  const isServerBlocked = serverBlockCheck(db);
+  listenToActivities(
+    federation
+      .setInboxListeners(FEDIVERSE_PATHS.inbox, FEDIVERSE_PATHS.sharedInbox)
+      .setSharedKeyDispatcher(() => ({ identifier: handle })),
+    inboxDeps,
+  );
 
   let stopQueue: AbortController | undefined;
   let queueRun: Promise<void> | undefined;
@@ -318,7 +211,7 @@ export function createFediverse(deps: FediverseDeps) {
     kv,
     addressing,
     actorUrl,
-    signingKeys,
+    signingKeys: signingKeysOf(federation, publicUrl, handle),
     /** Expands the ActivityStreams contexts from Fedify's preloaded copies, never the network. */
     contextLoader: getDocumentLoader(),
     /** Whether an inbox request verifies against a key already held, with no fetch. */

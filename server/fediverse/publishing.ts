@@ -1,18 +1,14 @@
-import { randomUUID } from "node:crypto";
-import { signObject } from "@fedify/fedify";
-import { type Activity, Create, Delete, PUBLIC_COLLECTION, Tombstone, Update } from "@fedify/vocab";
 import type { DocumentLoader } from "@fedify/vocab-runtime";
-import { Temporal as TemporalPolyfill } from "@js-temporal/polyfill";
 import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
-import { poemColumns, withTags } from "../content/poems.ts";
 import type { ServiceDeps } from "../core/deps.ts";
 import { type Database, rowsOf } from "../db/client.ts";
-import { fediverseActivities, fediversePoemState, poems, poemTags } from "../db/schema.ts";
+import { fediverseActivities, fediversePoemState, poems } from "../db/schema.ts";
 import { publishedPoems } from "../db/visibility.ts";
 import { createBackgroundLoop } from "../jobs/loop.ts";
 import { type DeliverySigner, enqueueActivity } from "./delivery.ts";
 import { poemObjectUrl } from "./object-urls.ts";
-import { type ObjectAddressing, poemArticle } from "./objects.ts";
+import type { ObjectAddressing } from "./objects.ts";
+import { activitiesFor, activityJson, contentHash, type Plan } from "./publishing-activities.ts";
 
 /**
  * How long after a delete the Delete waits. The admin's Undo lives in the delete's toast
@@ -39,20 +35,6 @@ export interface FediversePublishingOptions {
   intervalMs: number;
 }
 
-/** The title and stanzas, hashed as the database sees them: what an Update is sent for. */
-const contentHash = sql<string>`md5(${poems.title} || chr(10) || ${poems.stanzas}::text)`;
-
-/**
- * Fedify's types name the built-in Temporal (lib esnext.temporal) while it runs on the polyfill,
- * which Node 24 still needs: an instant made by the polyfill, typed as the built-in.
- */
-const instant = (date: Date) =>
-  TemporalPolyfill.Instant.fromEpochMilliseconds(date.getTime()) as unknown as Temporal.Instant;
-
-type Plan =
-  | { kind: "create" | "update" | "move"; poemId: number }
-  | { kind: "delete"; poemId: number; objectId: string; deletedAt: Date | null };
-
 /**
  * Publishing federates by reconciliation (docs/decisions/047-fediverse-delivery.md): every
  * instance, every `intervalMs` and soon after a content write, compares the poems readers can see
@@ -75,233 +57,15 @@ export function createFediversePublishing(
   const { db, now, logger } = deps;
   const intervalMs = deps.options?.intervalMs ?? 15_000;
 
-  /** Poems whose followers' copy differs from what readers see, as of `asOf`. */
-  async function plan(executor: Database, asOf: Date, onlyPoemId?: number): Promise<Plan[]> {
-    const visible = publishedPoems(asOf);
-    const undoPassed = new Date(asOf.getTime() - DELETE_AFTER_UNDO_MS);
-    const rows = await executor
-      .select({
-        poemId: poems.id,
-        slug: poems.slug,
-        isVisible: sql<boolean>`${visible}`,
-        deletedAt: poems.deletedAt,
-        hash: contentHash,
-        state: fediversePoemState.state,
-        sentHash: fediversePoemState.contentHash,
-        objectId: fediversePoemState.objectId,
-        sentSlug: fediversePoemState.slug,
-      })
-      .from(poems)
-      .leftJoin(fediversePoemState, eq(fediversePoemState.poemId, poems.id))
-      .where(
-        and(
-          onlyPoemId === undefined ? undefined : eq(poems.id, onlyPoemId),
-          or(
-            and(
-              visible,
-              or(
-                isNull(fediversePoemState.state),
-                eq(fediversePoemState.state, "deleted"),
-                and(
-                  eq(fediversePoemState.state, "created"),
-                  or(
-                    sql`${fediversePoemState.contentHash} is distinct from ${contentHash}`,
-                    sql`${fediversePoemState.slug} is distinct from ${poems.slug}`,
-                  ),
-                ),
-              ),
-            ),
-            and(sql`not (${visible})`, eq(fediversePoemState.state, "created")),
-          ),
-        ),
-      );
-    const plans: Plan[] = [];
-    for (const row of rows) {
-      const objectId = poemObjectUrl(deps.config.publicUrl, row.slug).href;
-      if (row.isVisible) {
-        if (row.state === "created" && row.sentSlug !== row.slug) {
-          plans.push({ kind: "move", poemId: row.poemId });
-        } else if (row.state === "created") {
-          if (row.sentHash !== row.hash) plans.push({ kind: "update", poemId: row.poemId });
-        } else {
-          plans.push({ kind: "create", poemId: row.poemId });
-        }
-      } else if (!row.deletedAt || row.deletedAt <= undoPassed) {
-        plans.push({
-          kind: "delete",
-          poemId: row.poemId,
-          objectId: row.objectId ?? objectId,
-          deletedAt: row.deletedAt,
-        });
-      }
-    }
-    // Poems purged while their Article was still out (deleted and never reconciled since).
-    const orphans = await executor
-      .select({ poemId: fediversePoemState.poemId, objectId: fediversePoemState.objectId })
-      .from(fediversePoemState)
-      .where(
-        and(
-          onlyPoemId === undefined ? undefined : eq(fediversePoemState.poemId, onlyPoemId),
-          eq(fediversePoemState.state, "created"),
-          sql`not exists (select 1 from ${poems} where ${poems.id} = ${fediversePoemState.poemId})`,
-        ),
-      );
-    for (const orphan of orphans) {
-      if (orphan.objectId) {
-        plans.push({
-          kind: "delete",
-          poemId: orphan.poemId,
-          objectId: orphan.objectId,
-          deletedAt: null,
-        });
-      }
-    }
-    return plans;
-  }
-
-  async function activityJson(
-    identity: PublishingIdentity,
-    activity: Activity,
-  ): Promise<Record<string, unknown>> {
-    const signed = identity.proofSigner
-      ? await signObject(activity, identity.proofSigner.privateKey, identity.proofSigner.keyId, {
-          contextLoader: identity.contextLoader,
-        })
-      : activity;
-    return (await signed.toJsonLd({
-      format: "compact",
-      contextLoader: identity.contextLoader,
-    })) as Record<string, unknown>;
-  }
-
-  /** Builds the activities for one poem's plan, re-read inside its lock. */
-  async function activitiesFor(
-    tx: Database,
-    identity: PublishingIdentity,
-    step: Plan,
-    asOf: Date,
-  ): Promise<{
-    activities: { type: "Create" | "Update" | "Delete"; activity: Activity }[];
-    state: typeof fediversePoemState.$inferInsert;
-  }> {
-    const { addressing } = identity;
-    const activityUrl = (objectId: string) => new URL(`${objectId}#activity-${randomUUID()}`);
-    const envelope = {
-      actor: addressing.actorUrl,
-      to: PUBLIC_COLLECTION,
-      cc: addressing.followersUrl,
-    };
-    // The Tombstone says when the poem was deleted; a poem withdrawn otherwise (unpublished,
-    // given a new address, purged unseen) is gone as of now.
-    const deletion = (objectId: string, deletedAt: Date | null) =>
-      new Delete({
-        ...envelope,
-        id: activityUrl(objectId),
-        object: new Tombstone({ id: new URL(objectId), deleted: instant(deletedAt ?? asOf) }),
-        published: instant(asOf),
-      });
-    if (step.kind === "delete") {
-      return {
-        activities: [{ type: "Delete", activity: deletion(step.objectId, step.deletedAt) }],
-        state: {
-          poemId: step.poemId,
-          objectId: step.objectId,
-          slug: null,
-          state: "deleted",
-          contentHash: null,
-        },
-      };
-    }
-    const [row] = await tx
-      .select({ ...poemColumns, hash: contentHash, sentObjectId: fediversePoemState.objectId })
-      .from(poems)
-      .leftJoin(fediversePoemState, eq(fediversePoemState.poemId, poems.id))
-      .where(eq(poems.id, step.poemId));
-    if (!row) throw new Error(`poem ${step.poemId} vanished while it was being federated`);
-    const [poem] = await withTags(tx, [row], poemTags);
-    if (!poem) throw new Error(`poem ${step.poemId} vanished while it was being federated`);
-    const article = poemArticle(addressing, poem);
-    const objectId = poemObjectUrl(deps.config.publicUrl, poem.slug).href;
-    const creation = new Create({
-      ...envelope,
-      id: activityUrl(objectId),
-      object: article,
-      published: instant(poem.publishAt > asOf ? asOf : poem.publishAt),
-    });
-    const state = {
-      poemId: poem.id,
-      objectId,
-      slug: poem.slug,
-      state: "created" as const,
-      contentHash: row.hash,
-    };
-    if (step.kind === "update") {
-      // Mastodon applies an edit only when the object says when it was edited.
-      const edited = article.updated ? article : article.clone({ updated: instant(asOf) });
-      const update = new Update({
-        ...envelope,
-        id: activityUrl(objectId),
-        object: edited,
-        updated: edited.updated,
-      });
-      return { activities: [{ type: "Update", activity: update }], state };
-    }
-    if (step.kind === "move" && row.sentObjectId) {
-      return {
-        activities: [
-          { type: "Delete", activity: deletion(row.sentObjectId, null) },
-          { type: "Create", activity: creation },
-        ],
-        state,
-      };
-    }
-    return { activities: [{ type: "Create", activity: creation }], state };
-  }
-
-  /** Acts on one poem's plan if no other instance holds it; true when something was queued. */
-  async function act(step: Plan, identity: PublishingIdentity, inboxes: string[]) {
-    const asOf = now();
-    return db.transaction(async (tx) => {
-      const [lock] = rowsOf<{ locked: boolean }>(
-        await tx.execute(
-          sql`select pg_try_advisory_xact_lock(${POEM_LOCK_CLASS}, ${step.poemId}) as locked`,
-        ),
-      );
-      if (!lock?.locked) return false;
-      // Another instance may have acted a moment ago: decide again, now that the poem is ours.
-      const [current] = await plan(tx as Database, asOf, step.poemId);
-      if (!current || current.kind !== step.kind) return false;
-      const { activities, state } = await activitiesFor(tx as Database, identity, current, asOf);
-      // With nobody following, only the state moves on: a later follower is not sent the past.
-      for (const { type, activity } of inboxes.length === 0 ? [] : activities) {
-        const activityId = activity.id?.href;
-        if (!activityId) throw new Error("an activity without an id");
-        await enqueueActivity(
-          tx,
-          { activityId, type, poemId: step.poemId, body: await activityJson(identity, activity) },
-          inboxes,
-        );
-      }
-      await tx
-        .insert(fediversePoemState)
-        .values({ ...state, updatedAt: asOf })
-        .onConflictDoUpdate({
-          target: fediversePoemState.poemId,
-          set: { ...state, updatedAt: asOf },
-        });
-      return true;
-    });
-  }
-
   /** One round: queues what differs; answers how many poems it acted on. */
   async function reconcile(): Promise<number> {
-    const plans = await plan(db, now());
+    const plans = await plan(deps, db, now());
     if (plans.length === 0) return 0;
     const [identity, inboxes] = await Promise.all([deps.identity(), deps.followerInboxes(db)]);
     let acted = 0;
     for (const step of plans) {
       try {
-        if (await act(step, identity, inboxes)) acted += 1;
+        if (await act(deps, step, identity, inboxes)) acted += 1;
       } catch (error) {
         logger.error({ err: error, poemId: step.poemId }, "a poem could not be federated");
       }
@@ -331,6 +95,142 @@ export function createFediversePublishing(
 }
 
 export type FediversePublishing = ReturnType<typeof createFediversePublishing>;
+
+/** Poems whose followers' copy differs from what readers see, as of `asOf`. */
+async function plan(
+  deps: Pick<ServiceDeps, "config">,
+  executor: Database,
+  asOf: Date,
+  onlyPoemId?: number,
+): Promise<Plan[]> {
+  const visible = publishedPoems(asOf);
+  const undoPassed = new Date(asOf.getTime() - DELETE_AFTER_UNDO_MS);
+  const rows = await executor
+    .select({
+      poemId: poems.id,
+      slug: poems.slug,
+      isVisible: sql<boolean>`${visible}`,
+      deletedAt: poems.deletedAt,
+      hash: contentHash,
+      state: fediversePoemState.state,
+      sentHash: fediversePoemState.contentHash,
+      objectId: fediversePoemState.objectId,
+      sentSlug: fediversePoemState.slug,
+    })
+    .from(poems)
+    .leftJoin(fediversePoemState, eq(fediversePoemState.poemId, poems.id))
+    .where(
+      and(
+        onlyPoemId === undefined ? undefined : eq(poems.id, onlyPoemId),
+        or(
+          and(
+            visible,
+            or(
+              isNull(fediversePoemState.state),
+              eq(fediversePoemState.state, "deleted"),
+              and(
+                eq(fediversePoemState.state, "created"),
+                or(
+                  sql`${fediversePoemState.contentHash} is distinct from ${contentHash}`,
+                  sql`${fediversePoemState.slug} is distinct from ${poems.slug}`,
+                ),
+              ),
+            ),
+          ),
+          and(sql`not (${visible})`, eq(fediversePoemState.state, "created")),
+        ),
+      ),
+    );
+  const plans: Plan[] = [];
+  for (const row of rows) {
+    const objectId = poemObjectUrl(deps.config.publicUrl, row.slug).href;
+    if (row.isVisible) {
+      if (row.state === "created" && row.sentSlug !== row.slug) {
+        plans.push({ kind: "move", poemId: row.poemId });
+      } else if (row.state === "created") {
+        if (row.sentHash !== row.hash) plans.push({ kind: "update", poemId: row.poemId });
+      } else {
+        plans.push({ kind: "create", poemId: row.poemId });
+      }
+    } else if (!row.deletedAt || row.deletedAt <= undoPassed) {
+      plans.push({
+        kind: "delete",
+        poemId: row.poemId,
+        objectId: row.objectId ?? objectId,
+        deletedAt: row.deletedAt,
+      });
+    }
+  }
+  // Poems purged while their Article was still out (deleted and never reconciled since).
+  const orphans = await executor
+    .select({ poemId: fediversePoemState.poemId, objectId: fediversePoemState.objectId })
+    .from(fediversePoemState)
+    .where(
+      and(
+        onlyPoemId === undefined ? undefined : eq(fediversePoemState.poemId, onlyPoemId),
+        eq(fediversePoemState.state, "created"),
+        sql`not exists (select 1 from ${poems} where ${poems.id} = ${fediversePoemState.poemId})`,
+      ),
+    );
+  for (const orphan of orphans) {
+    if (orphan.objectId) {
+      plans.push({
+        kind: "delete",
+        poemId: orphan.poemId,
+        objectId: orphan.objectId,
+        deletedAt: null,
+      });
+    }
+  }
+  return plans;
+}
+
+/** Acts on one poem's plan if no other instance holds it; true when something was queued. */
+async function act(
+  deps: Pick<ServiceDeps, "db" | "config" | "now">,
+  step: Plan,
+  identity: PublishingIdentity,
+  inboxes: string[],
+) {
+  const { db } = deps;
+  const asOf = deps.now();
+  return db.transaction(async (tx) => {
+    const [lock] = rowsOf<{ locked: boolean }>(
+      await tx.execute(
+        sql`select pg_try_advisory_xact_lock(${POEM_LOCK_CLASS}, ${step.poemId}) as locked`,
+      ),
+    );
+    if (!lock?.locked) return false;
+    // Another instance may have acted a moment ago: decide again, now that the poem is ours.
+    const [current] = await plan(deps, tx as Database, asOf, step.poemId);
+    if (!current || current.kind !== step.kind) return false;
+    const { activities, state } = await activitiesFor(
+      deps,
+      tx as Database,
+      identity,
+      current,
+      asOf,
+    );
+    // With nobody following, only the state moves on: a later follower is not sent the past.
+    for (const { type, activity } of inboxes.length === 0 ? [] : activities) {
+      const activityId = activity.id?.href;
+      if (!activityId) throw new Error("an activity without an id");
+      await enqueueActivity(
+        tx,
+        { activityId, type, poemId: step.poemId, body: await activityJson(identity, activity) },
+        inboxes,
+      );
+    }
+    await tx
+      .insert(fediversePoemState)
+      .values({ ...state, updatedAt: asOf })
+      .onConflictDoUpdate({
+        target: fediversePoemState.poemId,
+        set: { ...state, updatedAt: asOf },
+      });
+    return true;
+  });
+}
 
 /**
  * The id of the Create each poem's followers were last sent, by poem: the outbox lists the same
