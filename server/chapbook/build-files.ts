@@ -1,27 +1,21 @@
-import { and, eq } from "drizzle-orm";
 import type { ServiceDeps } from "../core/deps.ts";
 import { chapbooks } from "../db/schema.ts";
 import { type GatherDeps, gather } from "./build-content.ts";
-import { type Claimed, fingerprintOf } from "./build-queue.ts";
+import { type BuildClaims, type Claimed, fingerprintOf } from "./build-queue.ts";
 import type { ChapbookFiles, renderChapbook } from "./render.ts";
 
 /** Progress is written at most this often: it is for the poet's eyes, not a log. */
 const PROGRESS_EVERY_MS = 500;
 
-/** Writes only while this build still holds its claim: an edit meanwhile queued it again. */
-const ours = (id: number, leaseUntil: Date) =>
-  and(
-    eq(chapbooks.id, id),
-    eq(chapbooks.buildState, "building"),
-    eq(chapbooks.leaseUntil, leaseUntil),
-  );
-
 /** Makes a claimed chapbook's files and keeps them in its row, or its failure. */
 export async function build(
   deps: GatherDeps & Pick<ServiceDeps, "now">,
   render: typeof renderChapbook,
-  { id, leaseUntil }: Claimed,
+  claims: BuildClaims,
+  claimed: Claimed,
 ): Promise<void> {
+  const { id } = claimed;
+  const ours = claims.ours(claimed);
   const { db, logger, now } = deps;
   const builtFrom = await fingerprintOf(db, id);
   const content = await gather(deps, id);
@@ -35,15 +29,20 @@ export async function build(
       void db
         .update(chapbooks)
         .set({ buildProgress: done })
-        .where(ours(id, leaseUntil))
+        .where(ours)
         .catch(() => {});
     });
   } catch (error) {
     logger.error({ err: error, chapbookId: id }, "a chapbook could not be made");
     await db
       .update(chapbooks)
-      .set({ buildState: "failed", buildError: "The files could not be made; see the log" })
-      .where(ours(id, leaseUntil));
+      .set({
+        buildState: "failed",
+        buildError: "The files could not be made; see the log",
+        claimedBy: null,
+        leaseUntil: null,
+      })
+      .where(ours);
     return;
   }
   await db
@@ -55,7 +54,8 @@ export async function build(
       epub: Buffer.from(files.epub),
       builtFrom,
       builtAt: now(),
+      claimedBy: null,
       leaseUntil: null,
     })
-    .where(ours(id, leaseUntil));
+    .where(ours);
 }

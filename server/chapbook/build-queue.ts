@@ -1,8 +1,8 @@
-import { createHash } from "node:crypto";
-import { and, asc, eq, inArray, lt, or } from "drizzle-orm";
-import type { ServiceDeps } from "../core/deps.ts";
+import { createHash, randomUUID } from "node:crypto";
+import { and, asc, eq, inArray, lt, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { chapbookPoems, chapbooks, poems, siteSettings } from "../db/schema.ts";
+import { leasedRows } from "../jobs/leased-rows.ts";
 
 /*
  * Which chapbooks are built, and by which instance (docs/decisions/068-chapbook-builds.md): one
@@ -10,10 +10,10 @@ import { chapbookPoems, chapbooks, poems, siteSettings } from "../db/schema.ts";
  * lease (builder.ts).
  */
 
-/** A build this instance holds until `leaseUntil`. */
+/** A build this instance holds, by its claim. */
 export interface Claimed {
   id: number;
-  leaseUntil: Date;
+  claimToken: string;
 }
 
 /** What the files are made from: the chapbook, its poems' last saves, the poet's name. */
@@ -49,30 +49,35 @@ export async function queueChanged(db: Database): Promise<void> {
   }
 }
 
-/** Claims the oldest queued chapbook, or one whose builder's lease ran out. */
-export async function claim(
-  { db, now }: Pick<ServiceDeps, "db" | "now">,
-  leaseMs: number,
-): Promise<Claimed | undefined> {
-  const leaseUntil = new Date(now().getTime() + leaseMs);
-  return db.transaction(async (tx) => {
-    const [next] = await tx
-      .select({ id: chapbooks.id })
-      .from(chapbooks)
-      .where(
-        or(
-          eq(chapbooks.buildState, "queued"),
-          and(eq(chapbooks.buildState, "building"), lt(chapbooks.leaseUntil, now())),
-        ),
-      )
-      .orderBy(asc(chapbooks.updatedAt), asc(chapbooks.id))
-      .limit(1)
-      .for("update", { skipLocked: true });
-    if (!next) return undefined;
-    await tx
-      .update(chapbooks)
-      .set({ buildState: "building", buildProgress: 0, leaseUntil })
-      .where(eq(chapbooks.id, next.id));
-    return { id: next.id, leaseUntil };
+/**
+ * The builds as leased rows (server/jobs/leased-rows.ts): the oldest queued chapbook goes first,
+ * or one whose builder's lease ran out. A claim marks it building from nothing.
+ */
+export function buildClaims(db: Database, leaseSeconds: number) {
+  const builds = leasedRows(db, {
+    table: chapbooks,
+    claimable: or(
+      eq(chapbooks.buildState, "queued"),
+      and(eq(chapbooks.buildState, "building"), lt(chapbooks.leaseUntil, sql`now()`)),
+    ),
+    orderBy: [asc(chapbooks.updatedAt), asc(chapbooks.id)],
+    returning: { id: chapbooks.id },
+    onClaim: { buildState: "building", buildProgress: 0 },
+    leaseSeconds,
   });
+  return {
+    async next(): Promise<Claimed | undefined> {
+      const claimToken = randomUUID();
+      const [claimed] = await builds.claim(claimToken, 1);
+      return claimed && { id: claimed.id, claimToken };
+    },
+    /** Writes only while this build still holds its claim: an edit meanwhile queued it again. */
+    ours: ({ id, claimToken }: Claimed) =>
+      and(builds.ownedBy(id, claimToken), eq(chapbooks.buildState, "building")),
+    /** A build this process was making when it stopped is queued again, to start afresh. */
+    releaseOwnClaims: () =>
+      builds.releaseAll(eq(chapbooks.buildState, "building"), { buildState: "queued" }),
+  };
 }
+
+export type BuildClaims = ReturnType<typeof buildClaims>;

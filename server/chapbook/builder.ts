@@ -4,7 +4,7 @@ import { createBackgroundLoop } from "../jobs/loop.ts";
 import type { SiteSettingsService } from "../settings/site-settings.ts";
 import type { ReadStoredObject } from "./build-content.ts";
 import { build } from "./build-files.ts";
-import { claim, queueChanged } from "./build-queue.ts";
+import { buildClaims, queueChanged } from "./build-queue.ts";
 import type { ChapbookService } from "./chapbooks.ts";
 import { renderChapbook } from "./render.ts";
 
@@ -26,9 +26,9 @@ const DEFAULTS: ChapbookBuilderOptions = {
 
 /**
  * Makes chapbooks' files in the background (docs/decisions/068-chapbook-builds.md): a claimed
- * build at a time, on every instance (`FOR UPDATE SKIP LOCKED` with a lease, as the import
- * does), laid out in a worker thread. After any content change, a chapbook whose poems changed
- * since its files were made (its fingerprint differs) is queued again; nothing else is.
+ * build at a time, on every instance (a lease, as every queue's: server/jobs/leased-rows.ts),
+ * laid out in a worker thread. After any content change, a chapbook whose poems changed since
+ * its files were made (its fingerprint differs) is queued again; nothing else is.
  */
 export function createChapbookBuilder(
   deps: ServiceDeps & {
@@ -42,7 +42,7 @@ export function createChapbookBuilder(
   const { db, logger } = deps;
   const options = { ...DEFAULTS, ...deps.options };
   let isRecheckDue = true;
-  const claimNext = () => claim(deps, options.leaseMs);
+  const claims = buildClaims(db, options.leaseMs / 1000);
 
   const loop = createBackgroundLoop({
     name: "chapbook builder",
@@ -53,9 +53,9 @@ export function createChapbookBuilder(
         isRecheckDue = false;
         await queueChanged(db);
       }
-      const claimed = await claimNext();
+      const claimed = await claims.next();
       if (!claimed) return 0;
-      await build(deps, options.render, claimed);
+      await build(deps, options.render, claims, claimed);
       return 1;
     },
   });
@@ -66,7 +66,7 @@ export function createChapbookBuilder(
   deps.chapbooks.whenQueued(() => loop.wake());
 
   return {
-    loop,
+    loop: { ...loop, releaseOwnClaims: claims.releaseOwnClaims },
     /** Builds what is queued now, to the end (tests, the CLI). */
     async buildQueued(): Promise<number> {
       let built = 0;
@@ -74,8 +74,8 @@ export function createChapbookBuilder(
         isRecheckDue = false;
         await queueChanged(db);
       }
-      for (let claimed = await claimNext(); claimed; claimed = await claimNext()) {
-        await build(deps, options.render, claimed);
+      for (let claimed = await claims.next(); claimed; claimed = await claims.next()) {
+        await build(deps, options.render, claims, claimed);
         built += 1;
       }
       return built;

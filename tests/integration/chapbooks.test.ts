@@ -191,6 +191,27 @@ describe.each(drivers)("chapbooks on %s", (driver) => {
     expect((await download(book.pdfUrl)).status).toBe(200);
   }, 300_000);
 
+  it("leaves a build another instance holds alone, and starts its own again after a restart", async () => {
+    const book = await wireAnswer(
+      endpoints.createChapbook,
+      await call("POST", "/api/admin/chapbooks", input({ title: "Held" })),
+    );
+    const hold = (claimedBy: string) =>
+      t.db
+        .update(chapbooks)
+        .set({ buildState: "building", claimedBy, leaseUntil: new Date(Date.now() + 60_000) })
+        .where(eq(chapbooks.id, book.id));
+    await hold("another instance");
+    expect(await t.services.chapbookBuilder.buildQueued()).toBe(0);
+    // On the embedded database a claim found at start was this process's own, from before.
+    await hold("this process before its restart");
+    await t.services.chapbookBuilder.loop.releaseOwnClaims();
+    const [released] = await t.db.select().from(chapbooks).where(eq(chapbooks.id, book.id));
+    expect(released).toMatchObject({ buildState: "queued", claimedBy: null, leaseUntil: null });
+    expect(await t.services.chapbookBuilder.buildQueued()).toBe(1);
+    expect((await download(book.pdfUrl)).status).toBe(200);
+  }, 300_000);
+
   /** The poet saves a poem through the admin API. */
   async function savePoem(id: number, title: string) {
     const response = await call("PUT", `/api/admin/poems/${id}`, {
