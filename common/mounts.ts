@@ -20,7 +20,7 @@ export const SIGN_IN_LINK_PATH = "/api/auth/email-link";
 
 /**
  * better-auth's base path, and its own endpoints that the server calls in-process
- * (server/accounts/accounts.ts, server/accounts/auth-routes.ts): none is routed to it from outside but the
+ * (server/accounts/sign-in.ts, server/accounts/auth-routes.ts): none is routed to it from outside but the
  * OIDC callback (common/other-routes.ts).
  */
 export const AUTH_BASE_PATH = "/api/auth";

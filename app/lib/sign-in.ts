@@ -3,7 +3,7 @@ import { notify } from "./toast.ts";
 /**
  * Sign-in that brings the reader back where they were, their stanza (#s-N) included: the
  * address says so, since a browser's Referer never carries the fragment. The sign-in page, the
- * emailed link and its Continue hand it on (server/accounts/accounts.ts, safeReturnPath).
+ * emailed link and its Continue hand it on (server/accounts/sign-in.ts, safeReturnPath).
  */
 export function signInAddress(): string {
   const { pathname, search, hash } = window.location;

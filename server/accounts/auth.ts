@@ -104,31 +104,31 @@ export function createAuth({ db, config, logger, secret, deliverSignInLink }: Au
         allowedAttempts: 1,
         sendMagicLink: ({ email, url }) => deliverSignInLink(email, url),
       }),
-      ...(config.oidc
-        ? [
-            genericOAuth({
-              config: [
-                {
-                  providerId: OIDC_PROVIDER_ID,
-                  discoveryUrl: `${config.oidc.issuer.replace(/\/$/, "")}/.well-known/openid-configuration`,
-                  clientId: config.oidc.clientId,
-                  clientSecret: config.oidc.clientSecret,
-                  scopes: ["openid", "email", "profile"],
-                  pkce: true,
-                  overrideUserInfo: true,
-                  mapProfileToUser: (profile) => ({
-                    email:
-                      typeof profile.email === "string" ? profile.email.toLowerCase() : undefined,
-                    name: [profile.given_name, profile.family_name].filter(Boolean).join(" "),
-                    firstName: typeof profile.given_name === "string" ? profile.given_name : null,
-                    lastName: typeof profile.family_name === "string" ? profile.family_name : null,
-                    image: typeof profile.picture === "string" ? profile.picture : undefined,
-                  }),
-                },
-              ],
-            }),
-          ]
-        : []),
+      ...(config.oidc ? [oidcSignIn(config.oidc)] : []),
+    ],
+  });
+}
+
+/** OpenID Connect with PKCE: the provider's profile names the reader and gives their picture. */
+function oidcSignIn(oidc: NonNullable<Config["oidc"]>) {
+  return genericOAuth({
+    config: [
+      {
+        providerId: OIDC_PROVIDER_ID,
+        discoveryUrl: `${oidc.issuer.replace(/\/$/, "")}/.well-known/openid-configuration`,
+        clientId: oidc.clientId,
+        clientSecret: oidc.clientSecret,
+        scopes: ["openid", "email", "profile"],
+        pkce: true,
+        overrideUserInfo: true,
+        mapProfileToUser: (profile) => ({
+          email: typeof profile.email === "string" ? profile.email.toLowerCase() : undefined,
+          name: [profile.given_name, profile.family_name].filter(Boolean).join(" "),
+          firstName: typeof profile.given_name === "string" ? profile.given_name : null,
+          lastName: typeof profile.family_name === "string" ? profile.family_name : null,
+          image: typeof profile.picture === "string" ? profile.picture : undefined,
+        }),
+      },
     ],
   });
 }

@@ -1,5 +1,6 @@
 import { Parser } from "htmlparser2";
 import { stanzaFromLines, stanzaLines } from "../../common/stanza.ts";
+import { BLOCKS, DROPPED, droppedByClass, VOID } from "./html-elements.ts";
 import { HTML_MAX_DEPTH } from "./limits.ts";
 import { storable } from "./text.ts";
 
@@ -18,114 +19,6 @@ export interface ReducedPoem {
 }
 
 class TooDeep extends Error {}
-
-/** Elements that are a paragraph boundary: their start and end end a stanza's paragraph. */
-const BLOCKS = new Set([
-  "p",
-  "div",
-  "section",
-  "article",
-  "main",
-  "header",
-  "footer",
-  "aside",
-  "blockquote",
-  "pre",
-  "ul",
-  "ol",
-  "li",
-  "dl",
-  "dt",
-  "dd",
-  "hr",
-  "address",
-  "center",
-  "details",
-  "summary",
-  "body",
-  "html",
-]);
-
-/** Elements dropped with their content, and how the preview names what was dropped. */
-const DROPPED: Record<string, string> = {
-  h1: "heading",
-  h2: "heading",
-  h3: "heading",
-  h4: "heading",
-  h5: "heading",
-  h6: "heading",
-  img: "image",
-  picture: "image",
-  figure: "figure",
-  svg: "drawing",
-  canvas: "drawing",
-  iframe: "embed",
-  embed: "embed",
-  object: "embed",
-  video: "video",
-  audio: "audio player",
-  script: "script",
-  noscript: "script",
-  style: "style sheet",
-  form: "form",
-  button: "button",
-  input: "form field",
-  select: "form field",
-  textarea: "form field",
-  table: "table",
-  template: "template",
-  head: "page head",
-  title: "page head",
-  math: "formula",
-};
-
-/** Elements with no content: they never get a closing tag to wait for. */
-const VOID = new Set([
-  "img",
-  "embed",
-  "input",
-  "br",
-  "hr",
-  "wbr",
-  "source",
-  "track",
-  "area",
-  "col",
-]);
-
-/**
- * Blocks the platforms wrap around things that are not the poem (Substack's subscribe widgets,
- * image containers and embeds; Ghost's cards; WordPress's buttons), by class.
- */
-const DROPPED_CLASSES: [RegExp, string][] = [
-  [/\bsubscription-widget/, "subscribe button"],
-  [/\bbutton-wrapper\b|\bwp-block-buttons?\b/, "button"],
-  [/\bcaptioned-image-container\b|\bimage-gallery-embed\b/, "image"],
-  [
-    /\bembedded-post|\byoutube-wrap\b|\btweet\b|\bspotify-wrap\b|\binstagram\b|\bpoll-embed\b/,
-    "embed",
-  ],
-  [/\bwp-block-embed\b/, "embed"],
-  [/\bfootnotes?\b/, "footnote"],
-];
-
-/** What a Ghost card is called in a note: kg-image-card is an image, kg-toggle-card a toggle card. */
-const GHOST_CARD = /\bkg-(?!text-|width-)([a-z]+)-card\b/;
-const GHOST_CARD_KINDS: Record<string, string> = {
-  image: "image",
-  gallery: "image gallery",
-  embed: "embed",
-  video: "video",
-  audio: "audio player",
-  button: "button",
-  signup: "subscribe button",
-};
-
-function droppedByClass(className: string): string | undefined {
-  const card = GHOST_CARD.exec(className)?.[1];
-  if (card !== undefined) return GHOST_CARD_KINDS[card] ?? `${card} card`;
-  return DROPPED_CLASSES.find(([pattern]) => pattern.test(className))?.[1];
-}
 
 /** Characters that keep their width where a browser collapses spaces: indentation in HTML. */
 const HARD_SPACES = /[\u00a0\u2000-\u200a\u202f\u205f\u3000]/g;
@@ -153,111 +46,26 @@ function describe(kind: string, count: number): string {
  * Headings, images, embeds, scripts and the platforms' widgets are dropped and named in `notes`.
  */
 export function reduceHtml(html: string, whitespace: Whitespace = "html"): ReducedPoem {
-  const paragraphs: Paragraph[] = [];
-  let lines: string[] = [];
-  let line = "";
-  let preDepth = whitespace === "pre" ? 1 : 0;
-  // Elements being dropped, outermost first; a figure is named by what it holds (an image, a video).
-  const dropping: { kind: string; isCaption?: boolean }[] = [];
-  let headingText = "";
-  // A dropped figure's caption is words the poet wrote: the note quotes it.
-  let captionText = "";
-  const dropped = new Map<string, number>();
-  const headings: string[] = [];
-  const captions: string[] = [];
-
-  // htmlparser2 keeps its open elements in an array it shifts at the front: nesting thousands deep
-  // costs time in the square of the depth, so a poem's HTML is read no deeper than HTML_MAX_DEPTH.
-  let depth = 0;
-  let held = false;
-  const countDropped = (kind: string) => dropped.set(kind, (dropped.get(kind) ?? 0) + 1);
-  const endLine = () => {
-    lines.push(finishLine(line));
-    line = "";
+  const reading: Reading = {
+    whitespace,
+    paragraphs: [],
+    lines: [],
+    line: "",
+    preDepth: whitespace === "pre" ? 1 : 0,
+    dropping: [],
+    headingText: "",
+    captionText: "",
+    dropped: new Map(),
+    headings: [],
+    captions: [],
+    depth: 0,
+    held: false,
   };
-  const endParagraph = (explicit: boolean) => {
-    if (line !== "") endLine();
-    if (explicit || held || lines.some((text) => text.trim() !== "")) {
-      paragraphs.push({ lines, explicit, held });
-    }
-    lines = [];
-    held = false;
-  };
-  const appendText = (text: string) => {
-    if (preDepth > 0 || whitespace === "breaks") {
-      const parts = text.split(/\r\n|\r|\n/);
-      parts.forEach((part, index) => {
-        if (index > 0) endLine();
-        line +=
-          preDepth > 0
-            ? part.replaceAll("\t", TAB_WIDTH).replaceAll(" ", "\u00a0")
-            : part.replace(/[ \t\f]+/g, " ");
-      });
-    } else {
-      const collapsed = text.replace(/[ \t\n\r\f]+/g, " ");
-      // Two runs of spaces either side of a tag (or of something dropped) show as one.
-      line += line.endsWith(" ") && collapsed.startsWith(" ") ? collapsed.slice(1) : collapsed;
-    }
-  };
-
   const parser = new Parser(
     {
-      onopentag(name, attributes) {
-        depth += 1;
-        if (depth > HTML_MAX_DEPTH) throw new TooDeep();
-        const outer = dropping[0];
-        if (outer !== undefined) {
-          const inner = DROPPED[name];
-          if (outer.kind === "figure" && inner !== undefined && inner !== "figure")
-            outer.kind = inner;
-          if (!VOID.has(name)) dropping.push({ kind: "", isCaption: name === "figcaption" });
-          return;
-        }
-        const byClass = droppedByClass(attributes.class ?? "");
-        const kind = byClass ?? DROPPED[name];
-        if (kind !== undefined) {
-          if (BLOCKS.has(name) || byClass || kind === "heading") endParagraph(false);
-          held = true;
-          headingText = "";
-          if (VOID.has(name)) countDropped(kind);
-          else dropping.push({ kind });
-          return;
-        }
-        if (name === "br") {
-          endLine();
-          return;
-        }
-        if (BLOCKS.has(name)) endParagraph(false);
-        if (name === "pre") preDepth += 1;
-      },
-      ontext(text) {
-        if (dropping.length > 0) {
-          if (dropping[0]?.kind === "heading") headingText += text;
-          else if (dropping.some((element) => element.isCaption)) captionText += text;
-          return;
-        }
-        appendText(text);
-      },
-      onclosetag(name) {
-        depth -= 1;
-        if (dropping.length > 0) {
-          if (VOID.has(name)) return;
-          const top = dropping.pop();
-          if (top?.isCaption) {
-            const caption = storable(captionText).replace(/\s+/g, " ").trim();
-            if (caption !== "") captions.push(caption);
-            captionText = "";
-          }
-          if (dropping.length > 0 || top === undefined) return;
-          const heading = storable(headingText).replace(/\s+/g, " ").trim();
-          if (top.kind === "heading" && heading !== "") headings.push(heading);
-          else countDropped(top.kind);
-          return;
-        }
-        if (VOID.has(name)) return;
-        if (name === "pre") preDepth = Math.max(whitespace === "pre" ? 1 : 0, preDepth - 1);
-        if (BLOCKS.has(name)) endParagraph(name === "p");
-      },
+      onopentag: (name, attributes) => openTag(reading, name, attributes),
+      ontext: (text) => readText(reading, text),
+      onclosetag: (name) => closeTag(reading, name),
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
@@ -269,14 +77,14 @@ export function reduceHtml(html: string, whitespace: Whitespace = "html"): Reduc
     const unreadable = `Its HTML is nested more than ${HTML_MAX_DEPTH} elements deep`;
     return { stanzas: [], notes: [], unreadable };
   }
-  endParagraph(false);
+  endParagraph(reading, false);
 
   const notes = [
-    ...headings.map((heading) => `Dropped the heading “${heading}”`),
-    ...[...dropped].map(([kind, count]) => `Dropped ${describe(kind, count)}`),
-    ...captions.map((caption) => `Dropped the caption “${caption}”`),
+    ...reading.headings.map((heading) => `Dropped the heading “${heading}”`),
+    ...[...reading.dropped].map(([kind, count]) => `Dropped ${describe(kind, count)}`),
+    ...reading.captions.map((caption) => `Dropped the caption “${caption}”`),
   ];
-  const { stanzas, grouped, split } = stanzasOf(paragraphs);
+  const { stanzas, grouped, split } = stanzasOf(reading.paragraphs);
   if (grouped) {
     notes.push(
       "Each line was its own paragraph: the empty paragraphs between them were read as stanza breaks",
@@ -291,6 +99,126 @@ export function reduceHtml(html: string, whitespace: Whitespace = "html"): Reduc
     );
   }
   return { stanzas, notes, unreadable: null };
+}
+
+/** What reading a poem's HTML has gathered so far, element by element. */
+interface Reading {
+  whitespace: Whitespace;
+  paragraphs: Paragraph[];
+  /** The paragraph being read: its lines so far, and the line being written. */
+  lines: string[];
+  line: string;
+  preDepth: number;
+  /** Elements being dropped, outermost first; a figure is named by what it holds (an image, a video). */
+  dropping: { kind: string; isCaption?: boolean }[];
+  headingText: string;
+  /** A dropped figure's caption is words the poet wrote: the note quotes it. */
+  captionText: string;
+  dropped: Map<string, number>;
+  headings: string[];
+  captions: string[];
+  /**
+   * htmlparser2 keeps its open elements in an array it shifts at the front: nesting thousands deep
+   * costs time in the square of the depth, so a poem's HTML is read no deeper than HTML_MAX_DEPTH.
+   */
+  depth: number;
+  held: boolean;
+}
+
+function openTag(reading: Reading, name: string, attributes: Record<string, string>): void {
+  reading.depth += 1;
+  if (reading.depth > HTML_MAX_DEPTH) throw new TooDeep();
+  const outer = reading.dropping[0];
+  if (outer !== undefined) {
+    const inner = DROPPED[name];
+    if (outer.kind === "figure" && inner !== undefined && inner !== "figure") outer.kind = inner;
+    if (!VOID.has(name)) reading.dropping.push({ kind: "", isCaption: name === "figcaption" });
+    return;
+  }
+  const byClass = droppedByClass(attributes.class ?? "");
+  const kind = byClass ?? DROPPED[name];
+  if (kind !== undefined) {
+    if (BLOCKS.has(name) || byClass || kind === "heading") endParagraph(reading, false);
+    reading.held = true;
+    reading.headingText = "";
+    if (VOID.has(name)) countDropped(reading, kind);
+    else reading.dropping.push({ kind });
+    return;
+  }
+  if (name === "br") {
+    endLine(reading);
+    return;
+  }
+  if (BLOCKS.has(name)) endParagraph(reading, false);
+  if (name === "pre") reading.preDepth += 1;
+}
+
+function readText(reading: Reading, text: string): void {
+  if (reading.dropping.length > 0) {
+    if (reading.dropping[0]?.kind === "heading") reading.headingText += text;
+    else if (reading.dropping.some((element) => element.isCaption)) reading.captionText += text;
+    return;
+  }
+  appendText(reading, text);
+}
+
+function closeTag(reading: Reading, name: string): void {
+  reading.depth -= 1;
+  if (reading.dropping.length > 0) {
+    if (VOID.has(name)) return;
+    const top = reading.dropping.pop();
+    if (top?.isCaption) {
+      const caption = storable(reading.captionText).replace(/\s+/g, " ").trim();
+      if (caption !== "") reading.captions.push(caption);
+      reading.captionText = "";
+    }
+    if (reading.dropping.length > 0 || top === undefined) return;
+    const heading = storable(reading.headingText).replace(/\s+/g, " ").trim();
+    if (top.kind === "heading" && heading !== "") reading.headings.push(heading);
+    else countDropped(reading, top.kind);
+    return;
+  }
+  if (VOID.has(name)) return;
+  if (name === "pre") {
+    reading.preDepth = Math.max(reading.whitespace === "pre" ? 1 : 0, reading.preDepth - 1);
+  }
+  if (BLOCKS.has(name)) endParagraph(reading, name === "p");
+}
+
+function countDropped(reading: Reading, kind: string): void {
+  reading.dropped.set(kind, (reading.dropped.get(kind) ?? 0) + 1);
+}
+
+function endLine(reading: Reading): void {
+  reading.lines.push(finishLine(reading.line));
+  reading.line = "";
+}
+
+function endParagraph(reading: Reading, explicit: boolean): void {
+  if (reading.line !== "") endLine(reading);
+  if (explicit || reading.held || reading.lines.some((text) => text.trim() !== "")) {
+    reading.paragraphs.push({ lines: reading.lines, explicit, held: reading.held });
+  }
+  reading.lines = [];
+  reading.held = false;
+}
+
+function appendText(reading: Reading, text: string): void {
+  if (reading.preDepth > 0 || reading.whitespace === "breaks") {
+    const parts = text.split(/\r\n|\r|\n/);
+    parts.forEach((part, index) => {
+      if (index > 0) endLine(reading);
+      reading.line +=
+        reading.preDepth > 0
+          ? part.replaceAll("\t", TAB_WIDTH).replaceAll(" ", "\u00a0")
+          : part.replace(/[ \t\f]+/g, " ");
+    });
+  } else {
+    const collapsed = text.replace(/[ \t\n\r\f]+/g, " ");
+    // Two runs of spaces either side of a tag (or of something dropped) show as one.
+    reading.line +=
+      reading.line.endsWith(" ") && collapsed.startsWith(" ") ? collapsed.slice(1) : collapsed;
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Archive, ArchiveEntry } from "./archive.ts";
-import { addSubscriber, isTrue, readCsv } from "./csv.ts";
+import { addSubscriber, type CsvRow, isTrue, readCsv } from "./csv.ts";
 import { plainText, reduceHtml } from "./html-stanzas.ts";
 import { addPoem } from "./poem.ts";
 import { decodeText, parseDate, quotedValue } from "./text.ts";
@@ -71,96 +71,111 @@ export async function parseSubstack(archive: Archive): Promise<ParsedImport> {
       archive.label,
     );
   }
-  if (postsCsv) {
-    const folder = postsCsv.name.slice(0, postsCsv.name.length - "posts.csv".length);
-    // A post's text is posts/{post_id}.html; a post whose id has no slug is found by its number.
-    const pages = new Map<string, ArchiveEntry>();
-    for (const entry of archive.entries) {
-      if (!entry.name.startsWith(`${folder}posts/`) || !entry.name.endsWith(".html")) continue;
-      pages.set(entry.name, entry);
-      const number = /^\d+/.exec(entry.name.slice(folder.length + "posts/".length))?.[0];
-      if (number !== undefined && !pages.has(number)) pages.set(number, entry);
-    }
-    const rows = readCsv(
-      decodeText(await postsCsv.read(), postsCsv.label),
-      postsCsv.label,
-      POSTS_COLUMNS,
-    );
-    for (const { fields } of rows) {
-      const postId = (fields.post_id ?? "").trim();
-      const title = fields.title ?? "";
-      const skip = (reason: string) =>
-        result.skipped.push({ sourceId: postId, title: title || postId, reason });
-      const type = (fields.type ?? "").trim().toLowerCase();
-      const podcastUrl = (fields.podcast_url ?? "").trim();
-      const podcast = type === "podcast" || podcastUrl !== "";
-      if (type === "thread") {
-        skip("A discussion thread, not a post");
-        continue;
-      }
-      if (type === "page") {
-        skip("A page, not a post");
-        continue;
-      }
-      const page =
-        pages.get(`${folder}posts/${postId}.html`) ??
-        (/^\d+\.?$/.test(postId) ? pages.get(postId.replace(".", "")) : undefined);
-      if (postId === "" || page === undefined) {
-        skip(
-          podcast
-            ? "A podcast episode with no text in the export"
-            : `Its text is not in the export (posts/${postId}.html is missing)`,
-        );
-        continue;
-      }
-      const { stanzas, notes, unreadable } = reduceHtml(decodeText(await page.read(), page.label));
-      if (podcast && stanzas.length === 0) {
-        skip("A podcast episode: its audio is not a poem's text, and it has no text");
-        continue;
-      }
-      const audioUrl = podcast ? podcastAudio(podcastUrl, notes) : null;
-      const subtitle = plainText(fields.subtitle ?? "").trim();
-      if (subtitle !== "") notes.push(`Left out the subtitle “${subtitle}”`);
-      if (PAID_AUDIENCES.has((fields.audience ?? "").trim())) {
-        notes.push("It was for paid subscribers on Substack; here every reader can read it");
-      }
-      const published = isTrue(fields.is_published);
-      const publishAt = published ? parseDate(fields.post_date, true) : null;
-      if (published && publishAt === null) {
-        const raw = (fields.post_date ?? "").trim();
-        notes.push(
-          raw === ""
-            ? "It has no date in the export: it is dated at the import"
-            : `Its date ${quotedValue(raw)} could not be read: it is dated at the import`,
-        );
-      }
-      const slug = postId.includes(".") ? postId.slice(postId.indexOf(".") + 1) : null;
-      addPoem(
-        {
-          sourceId: postId,
-          title: plainText(title),
-          slug,
-          stanzas,
-          unreadable,
-          tags: [],
-          state: published ? "published" : "draft",
-          publishAt,
-          coverUrl: null,
-          coverAlt: null,
-          oldPaths: slug ? [`/p/${slug}`] : [],
-          audioUrl,
-          // An episode is the poet's to choose: its text may be a poem, or notes to the audio.
-          chosen: !podcast,
-          notes,
-        },
-        result,
-      );
-    }
-  }
+  if (postsCsv) await addPosts(archive, postsCsv, result);
   const subscribers = new Map<string, ImportedSubscriber>();
   for (const list of lists) {
     addSubstackSubscribers(decodeText(await list.read(), list.label), list.label, subscribers);
   }
   result.subscribers = [...subscribers.values()];
   return result;
+}
+
+/** posts.csv's posts, each with its text from the posts folder beside it. */
+async function addPosts(
+  archive: Archive,
+  postsCsv: ArchiveEntry,
+  result: ParsedImport,
+): Promise<void> {
+  const folder = postsCsv.name.slice(0, postsCsv.name.length - "posts.csv".length);
+  // A post's text is posts/{post_id}.html; a post whose id has no slug is found by its number.
+  const pages = new Map<string, ArchiveEntry>();
+  for (const entry of archive.entries) {
+    if (!entry.name.startsWith(`${folder}posts/`) || !entry.name.endsWith(".html")) continue;
+    pages.set(entry.name, entry);
+    const number = /^\d+/.exec(entry.name.slice(folder.length + "posts/".length))?.[0];
+    if (number !== undefined && !pages.has(number)) pages.set(number, entry);
+  }
+  const rows = readCsv(
+    decodeText(await postsCsv.read(), postsCsv.label),
+    postsCsv.label,
+    POSTS_COLUMNS,
+  );
+  for (const { fields } of rows) await addPost(fields, { folder, pages }, result);
+}
+
+/** One row of posts.csv: a poem, or an item skipped with why. */
+async function addPost(
+  fields: CsvRow["fields"],
+  posts: { folder: string; pages: Map<string, ArchiveEntry> },
+  result: ParsedImport,
+): Promise<void> {
+  const { folder, pages } = posts;
+  const postId = (fields.post_id ?? "").trim();
+  const title = fields.title ?? "";
+  const skip = (reason: string) =>
+    result.skipped.push({ sourceId: postId, title: title || postId, reason });
+  const type = (fields.type ?? "").trim().toLowerCase();
+  const podcastUrl = (fields.podcast_url ?? "").trim();
+  const podcast = type === "podcast" || podcastUrl !== "";
+  if (type === "thread") {
+    skip("A discussion thread, not a post");
+    return;
+  }
+  if (type === "page") {
+    skip("A page, not a post");
+    return;
+  }
+  const page =
+    pages.get(`${folder}posts/${postId}.html`) ??
+    (/^\d+\.?$/.test(postId) ? pages.get(postId.replace(".", "")) : undefined);
+  if (postId === "" || page === undefined) {
+    skip(
+      podcast
+        ? "A podcast episode with no text in the export"
+        : `Its text is not in the export (posts/${postId}.html is missing)`,
+    );
+    return;
+  }
+  const { stanzas, notes, unreadable } = reduceHtml(decodeText(await page.read(), page.label));
+  if (podcast && stanzas.length === 0) {
+    skip("A podcast episode: its audio is not a poem's text, and it has no text");
+    return;
+  }
+  const audioUrl = podcast ? podcastAudio(podcastUrl, notes) : null;
+  const subtitle = plainText(fields.subtitle ?? "").trim();
+  if (subtitle !== "") notes.push(`Left out the subtitle “${subtitle}”`);
+  if (PAID_AUDIENCES.has((fields.audience ?? "").trim())) {
+    notes.push("It was for paid subscribers on Substack; here every reader can read it");
+  }
+  const published = isTrue(fields.is_published);
+  const publishAt = published ? parseDate(fields.post_date, true) : null;
+  if (published && publishAt === null) {
+    const raw = (fields.post_date ?? "").trim();
+    notes.push(
+      raw === ""
+        ? "It has no date in the export: it is dated at the import"
+        : `Its date ${quotedValue(raw)} could not be read: it is dated at the import`,
+    );
+  }
+  const slug = postId.includes(".") ? postId.slice(postId.indexOf(".") + 1) : null;
+  addPoem(
+    {
+      sourceId: postId,
+      title: plainText(title),
+      slug,
+      stanzas,
+      unreadable,
+      tags: [],
+      state: published ? "published" : "draft",
+      publishAt,
+      coverUrl: null,
+      coverAlt: null,
+      oldPaths: slug ? [`/p/${slug}`] : [],
+      audioUrl,
+      // An episode is the poet's to choose: its text may be a poem, or notes to the audio.
+      chosen: !podcast,
+      notes,
+    },
+    result,
+  );
 }
