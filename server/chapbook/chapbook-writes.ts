@@ -4,11 +4,9 @@ import { slugFromTitle } from "../../common/slug.ts";
 import type { AdminActor } from "../core/actor.ts";
 import type { ServiceDeps } from "../core/deps.ts";
 import { conflict, invalid, isUniqueViolation, notFound } from "../core/errors.ts";
-import type { Database } from "../db/client.ts";
+import type { Transaction } from "../db/client.ts";
 import { chapbookPoems, chapbooks, poems } from "../db/schema.ts";
 import { readChapbook } from "./chapbook-rows.ts";
-
-type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 const SLUG_TAKEN = "A chapbook with this slug already exists";
 const UNKNOWN_POEMS = "Choose poems from the list";

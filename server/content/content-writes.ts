@@ -3,7 +3,7 @@ import { COVER_HTTPS_MESSAGE, isCoverAllowedOnPages } from "../../common/cover-i
 import type { ContentChanges } from "../core/content-changes.ts";
 import type { ServiceDeps } from "../core/deps.ts";
 import { conflict, invalid, isUniqueViolation } from "../core/errors.ts";
-import type { Database } from "../db/client.ts";
+import type { Transaction } from "../db/client.ts";
 import { emberTags, poemTags, tags } from "../db/schema.ts";
 import type { PoemService } from "./poems.ts";
 
@@ -14,8 +14,6 @@ import type { PoemService } from "./poems.ts";
 
 /** What the admin's content service is built from: the reading service lends the poem page. */
 export type ContentAdminDeps = ServiceDeps & { poems: PoemService; contentChanges: ContentChanges };
-
-export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 async function requireTags(tx: Transaction, tagIds: number[]) {
   if (tagIds.length === 0) return;

@@ -3,7 +3,7 @@ import type { PoemVersion, RemovedStanzaWords } from "../../common/schemas/poems
 import { stanzaLines } from "../../common/stanza.ts";
 import { matchStanzas } from "../../common/stanza-matching.ts";
 import type { AdminActor } from "../core/actor.ts";
-import type { Database } from "../db/client.ts";
+import type { Database, Transaction } from "../db/client.ts";
 import { echoes, journalEntries, poemVersions, whispers } from "../db/schema.ts";
 
 /**
@@ -11,8 +11,6 @@ import { echoes, journalEntries, poemVersions, whispers } from "../db/schema.ts"
  * changes the title or stanzas keeps the version it replaces, and moves every echo, whisper and
  * journal entry to the stanza its words became, in the save's own transaction.
  */
-
-type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 /** The tables of readers' words on a stanza. */
 const READERS_WORDS = [echoes, whispers, journalEntries] as const;

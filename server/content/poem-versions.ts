@@ -4,10 +4,11 @@ import type { AdminPoem, PoemVersion } from "../../common/schemas/poems.ts";
 import { stanzaTimingsProblem } from "../../common/stanza-timings.ts";
 import type { AdminActor } from "../core/actor.ts";
 import { notFound } from "../core/errors.ts";
+import type { Transaction } from "../db/client.ts";
 import { poems, poemVersions } from "../db/schema.ts";
 import { isLive } from "../db/visibility.ts";
 import { readAdminPoem } from "./admin-poem-reads.ts";
-import type { ContentAdminDeps, ContentWrites, Transaction } from "./content-writes.ts";
+import type { ContentAdminDeps, ContentWrites } from "./content-writes.ts";
 import { listVersions } from "./poem-revisions.ts";
 import { revisePoem } from "./poem-writes.ts";
 

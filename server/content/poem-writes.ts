@@ -4,15 +4,11 @@ import type { PoemInput } from "../../common/schemas/admin.ts";
 import type { AdminPoem } from "../../common/schemas/poems.ts";
 import type { AdminActor } from "../core/actor.ts";
 import { notFound } from "../core/errors.ts";
+import type { Transaction } from "../db/client.ts";
 import { poems } from "../db/schema.ts";
 import { isLive } from "../db/visibility.ts";
 import { readAdminPoem } from "./admin-poem-reads.ts";
-import {
-  type ContentAdminDeps,
-  type ContentWrites,
-  linkTags,
-  type Transaction,
-} from "./content-writes.ts";
+import { type ContentAdminDeps, type ContentWrites, linkTags } from "./content-writes.ts";
 import { keepVersion } from "./poem-revisions.ts";
 import { timingsToKeep } from "./stanza-timings.ts";
 

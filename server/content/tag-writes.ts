@@ -3,8 +3,9 @@ import type { TagInput } from "../../common/schemas/admin.ts";
 import type { TagRef } from "../../common/schemas/poems.ts";
 import type { AdminActor } from "../core/actor.ts";
 import { conflict, notFound } from "../core/errors.ts";
+import type { Transaction } from "../db/client.ts";
 import { tags } from "../db/schema.ts";
-import type { ContentAdminDeps, ContentWrites, Transaction } from "./content-writes.ts";
+import type { ContentAdminDeps, ContentWrites } from "./content-writes.ts";
 
 const TAG_TAKEN = "A tag with this name already exists";
 

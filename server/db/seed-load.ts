@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import * as pages from "../../common/pages.ts";
 import { prefixOf } from "../../common/path-builder.ts";
 import * as paths from "../../common/paths.ts";
-import type { Database } from "./client.ts";
+import type { Database, Transaction } from "./client.ts";
 
 const POEM_PATH_PREFIX = prefixOf(pages.poem);
 
@@ -98,10 +98,7 @@ export async function seedLoad(db: Database, size: LoadSize): Promise<string> {
  * POEMS_VIEWED_A_DAY poems viewed a day, SOURCES_A_DAY sources, POEMS_READ_A_DAY reading curves,
  * and INSIGHTS_POEM counted every day.
  */
-async function seedInsights(
-  tx: Parameters<Parameters<Database["transaction"]>[0]>[0],
-  days: number,
-) {
+async function seedInsights(tx: Transaction, days: number) {
   if (days === 0) return;
   const daysBack = sql`generate_series(0, ${days} - 1) as d`;
   const insert = sql`insert into daily_counts (day, metric, subject, part, count)`;

@@ -1,6 +1,6 @@
 import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { isUniqueViolation } from "../core/errors.ts";
-import type { Database } from "../db/client.ts";
+import type { Database, Transaction } from "../db/client.ts";
 import { remoteAccounts, users } from "../db/schema.ts";
 import { remoteLabel, remoteLink } from "../interactions/reply-text.ts";
 import type { KnownAuthorRead, RemoteAuthor } from "./reactions.ts";
@@ -13,8 +13,6 @@ import type { KnownAuthorRead, RemoteAuthor } from "./reactions.ts";
 /** Lengths kept of a remote actor's own fields: no page has room for more. */
 const NAME_MAX = 100;
 const HANDLE_MAX = 300;
-
-type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 /** The remote author is new and another activity of theirs made them first: read them again. */
 class AuthorMadeMeanwhile extends Error {}

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { redirectKey } from "../../common/site-pages.ts";
-import type { Database } from "../db/client.ts";
+import type { Database, Transaction } from "../db/client.ts";
 import { importItems, importRedirects, poems, type StoredParsedImport } from "../db/schema.ts";
 import { whyNotRedirectable } from "./redirect-reasons.ts";
 import type { ImportSource } from "./types.ts";
@@ -11,7 +11,6 @@ import type { ImportSource } from "./types.ts";
  * keep (docs/decisions/060-an-imported-poem-is-one-per-site.md).
  */
 
-type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 export type Executor = Database | Transaction;
 export type StoredPoem = StoredParsedImport["poems"][number];
 

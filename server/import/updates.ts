@@ -1,11 +1,9 @@
 import { eq } from "drizzle-orm";
 import { keepVersion } from "../content/poem-revisions.ts";
 import { timingsToKeep } from "../content/stanza-timings.ts";
-import type { Database } from "../db/client.ts";
+import type { Transaction } from "../db/client.ts";
 import { importItems, poems, poemTags } from "../db/schema.ts";
 import { fingerprintOf, type ImportedItem, itemKey, type StoredPoem } from "./identity.ts";
-
-type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 /**
  * The poems the poet chose to update from a later export of the same site

@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import * as pages from "../../common/pages.ts";
 import { pathTo, prefixOf } from "../../common/path-builder.ts";
-import type { Database } from "../db/client.ts";
+import type { Transaction } from "../db/client.ts";
 import { dailyCounts, dayAddresses, dayVisitors, digestClicks } from "../db/schema.ts";
 
 /**
@@ -79,8 +79,6 @@ export const countKey = (day: string, metric: string, subject: string, part: str
 
 /** Lets the event loop answer the requests waiting behind a slice of the batch. */
 export const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 /** Readings' candidate visits by `day \u0000 hash`: the page and the reading it would hold. */
 export type WantedVisits = Map<string, { reading: PendingReading; scope: string }>;
