@@ -1076,7 +1076,7 @@ export const CHAPBOOK_BUILD_STATES = ["queued", "building", "ready", "failed"] a
 
 /**
  * A chapbook: poems in the poet's order, made into a print PDF and an EPUB by the background
- * builder (docs/product/chapbook.md, docs/decisions/066-chapbook-files.md). The built files live
+ * builder (docs/product/chapbook.md, docs/decisions/068-chapbook-builds.md). The built files live
  * in the row, so every instance serves the same bytes; `built_from` is the fingerprint of what
  * they were made from, so they are made again only when that changes.
  */
