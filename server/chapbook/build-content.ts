@@ -2,6 +2,7 @@ import { and, asc, eq, isNull } from "drizzle-orm";
 import sharp from "sharp";
 import { isUploadedImagePath } from "../../common/schemas/settings.ts";
 import { stanzaLines } from "../../common/stanza.ts";
+import { poemReadingColumns } from "../content/poem-revisions.ts";
 import type { ServiceDeps } from "../core/deps.ts";
 import { chapbookPoems, chapbooks, poems } from "../db/schema.ts";
 import { detectAudioType } from "../media/detect-audio-type.ts";
@@ -84,14 +85,7 @@ export async function gather(deps: GatherDeps, id: number): Promise<ChapbookCont
   const [book] = await db.select().from(chapbooks).where(eq(chapbooks.id, id));
   if (!book) return undefined;
   const rows = await db
-    .select({
-      title: poems.title,
-      stanzas: poems.stanzas,
-      audioUrl: poems.audioUrl,
-      stanzaTimings: poems.stanzaTimings,
-      readingDuration: poems.readingDuration,
-      publishAt: poems.publishAt,
-    })
+    .select({ ...poemReadingColumns, publishAt: poems.publishAt })
     .from(chapbookPoems)
     .innerJoin(poems, eq(poems.id, chapbookPoems.poemId))
     .where(and(eq(chapbookPoems.chapbookId, id), isNull(poems.deletedAt)))

@@ -1,10 +1,10 @@
-import { and, count, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNotNull, type SQL, sql } from "drizzle-orm";
 import type { PoemVersion, RemovedStanzaWords } from "../../common/schemas/poems.ts";
 import { stanzaLines } from "../../common/stanza.ts";
 import { matchStanzas } from "../../common/stanza-matching.ts";
 import type { AdminActor } from "../core/actor.ts";
 import type { Database, Transaction } from "../db/client.ts";
-import { echoes, journalEntries, poemVersions, whispers } from "../db/schema.ts";
+import { echoes, journalEntries, poems, poemVersions, whispers } from "../db/schema.ts";
 
 /**
  * A poem's history and its readers' words across revisions (docs/decisions/023): each save that
@@ -22,6 +22,28 @@ const sameStanzas = (a: readonly string[], b: readonly string[]) =>
 interface Place {
   stanzaIndex: string;
   removedWithVersionId: number | null;
+}
+
+/** A poem's words and the reading that goes with them: what a version keeps and a book prints. */
+export const poemReadingColumns = {
+  title: poems.title,
+  stanzas: poems.stanzas,
+  audioUrl: poems.audioUrl,
+  stanzaTimings: poems.stanzaTimings,
+  readingDuration: poems.readingDuration,
+};
+
+/**
+ * The version a revision replaces, under the poem's row lock, so saves take turns; undefined
+ * for no such poem.
+ */
+export async function lockVersionToReplace(tx: Transaction, poem: SQL | undefined) {
+  const [before] = await tx
+    .select({ ...poemReadingColumns, updatedAt: poems.updatedAt })
+    .from(poems)
+    .where(poem)
+    .for("update");
+  return before;
 }
 
 /**

@@ -9,7 +9,7 @@ import { poems } from "../db/schema.ts";
 import { isLive } from "../db/visibility.ts";
 import { readAdminPoem } from "./admin-poem-reads.ts";
 import { type ContentAdminDeps, type ContentWrites, linkTags } from "./content-writes.ts";
-import { keepVersion } from "./poem-revisions.ts";
+import { keepVersion, lockVersionToReplace } from "./poem-revisions.ts";
 import { timingsToKeep } from "./stanza-timings.ts";
 
 const SLUG_TAKEN = "A poem with this slug already exists";
@@ -37,18 +37,7 @@ export async function revisePoem(
   values: { title: string; stanzas: string[] } & Partial<typeof poems.$inferInsert>,
   timings: Pick<PoemInput, "stanzaTimings" | "readingDuration"> = {},
 ) {
-  const [before] = await tx
-    .select({
-      title: poems.title,
-      stanzas: poems.stanzas,
-      audioUrl: poems.audioUrl,
-      stanzaTimings: poems.stanzaTimings,
-      readingDuration: poems.readingDuration,
-      updatedAt: poems.updatedAt,
-    })
-    .from(poems)
-    .where(and(eq(poems.id, id), isLive(poems)))
-    .for("update");
+  const before = await lockVersionToReplace(tx, and(eq(poems.id, id), isLive(poems)));
   if (!before) throw notFound("Poem not found");
   const audioUrl = values.audioUrl === undefined ? before.audioUrl : values.audioUrl;
   const kept = timingsToKeep({ ...timings, stanzas: values.stanzas, audioUrl }, before);

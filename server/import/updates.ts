@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { keepVersion } from "../content/poem-revisions.ts";
+import { keepVersion, lockVersionToReplace } from "../content/poem-revisions.ts";
 import { timingsToKeep } from "../content/stanza-timings.ts";
 import type { Transaction } from "../db/client.ts";
 import { importItems, poems, poemTags } from "../db/schema.ts";
@@ -26,18 +26,7 @@ export async function updateChangedPoems(
     const item = input.imported.get(itemKey(poem));
     const fingerprint = fingerprintOf(poem);
     if (!item || item.fingerprint === null || item.fingerprint === fingerprint) continue;
-    const [before] = await tx
-      .select({
-        title: poems.title,
-        stanzas: poems.stanzas,
-        audioUrl: poems.audioUrl,
-        stanzaTimings: poems.stanzaTimings,
-        readingDuration: poems.readingDuration,
-        updatedAt: poems.updatedAt,
-      })
-      .from(poems)
-      .where(eq(poems.id, item.poemId))
-      .for("update");
+    const before = await lockVersionToReplace(tx, eq(poems.id, item.poemId));
     if (!before) continue;
     await keepVersion(tx, { id: input.replacedBy }, item.poemId, before, {
       title: poem.title,
