@@ -233,5 +233,7 @@ describe("sending the digest through a crash", () => {
       const survivorLines = two.logs.filter((line) => line.includes("digest batch sent"));
       expect(survivorLines.length).toBeGreaterThan(0);
     },
+    // Two server processes, seeding and a lease to wait out: as long as the embedded case above.
+    180_000,
   );
 });
