@@ -3,9 +3,9 @@
  *
  * 1. Every path is written once (docs/decisions/078-every-path-written-once.md): outside the
  *    declarations, no string or template literal in server/ or common/ spells a path of the
- *    site; code builds it with common/paths.ts from the declaration. In app/, a page is named
- *    by its declaration (`pages.about`), and a link the browser's bundle writes out (a page
- *    with its parameters, another route) must be one the declarations answer: a typo or an
+ *    site; code builds it with common/paths.ts from the declaration. In app/ too, a link with
+ *    parameters or a query is built there, and a page is named by its declaration
+ *    (`pages.about`); a whole path written out must be another declared route, so a typo or an
  *    undeclared address fails here. A literal naming a file of public/ is a file, not a route.
  * 2. The fediverse is an adapter: no module of server/ imports server/fediverse/ but the
  *    adapter's own and the places that assemble the process (the composition roots).
@@ -21,7 +21,7 @@ import { parse } from "@babel/parser";
 import { endpoints } from "../common/endpoints.ts";
 import * as otherRoutes from "../common/other-routes.ts";
 import * as pages from "../common/pages.ts";
-import { matcherOf, prefixOf } from "../common/path-builder.ts";
+import { matcherOf } from "../common/path-builder.ts";
 import { SITE_PATH_SEGMENTS } from "../common/site-pages.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -74,20 +74,16 @@ const declaredMatchers = declaredPaths.map((declared) => matcherOf(declared));
 const pagePaths = new Set<string>(Object.values(pages));
 
 /**
- * Why a link the browser's bundle writes out is not the declarations' own, or undefined: a whole
- * path must be declared (a page by its constant), and a template's start must end where a
- * declared path's first parameter begins (`/poetry/${slug}`).
+ * Why an address the browser's bundle writes out is not the declarations' own, or undefined: a
+ * link with parameters or a query is built with common/paths.ts, a page is named by its constant,
+ * and any other whole path must be declared.
  */
 function appLinkProblem(text: string, isTemplateStart: boolean): string | undefined {
+  if (isTemplateStart) return "is written out; build it with common/paths.ts";
   const [path = ""] = text.split(/[?#]/);
-  const hasQuery = path.length < text.length;
-  if (!hasQuery && isTemplateStart) {
-    return declaredPaths.some((declared) => prefixOf(declared) === path && declared !== path)
-      ? undefined
-      : "starts no declared path with parameters";
-  }
+  if (path.length < text.length) return "carries a query; build it with common/paths.ts";
   if (!declaredMatchers.some((matches) => matches(path))) return "is no declared path";
-  if (pagePaths.has(path) && !hasQuery) return "is a page: name it with common/pages.ts";
+  if (pagePaths.has(path)) return "is a page: name it with common/pages.ts";
   return undefined;
 }
 

@@ -1,6 +1,6 @@
-import { BookOpen } from "lucide-react";
 import { type ReactElement, useEffect, useRef, useState } from "react";
 import { buildCoverSrcSet } from "../../common/cover-image.ts";
+import { BookOpen } from "./icons.ts";
 
 interface CoverImageProps {
   src: string | null;

@@ -1,6 +1,6 @@
-import { Share2 } from "lucide-react";
 import { copyText } from "../lib/clipboard.ts";
 import { notify, notifyError } from "../lib/toast.ts";
+import { Share2 } from "./icons.ts";
 
 /** Device share, or a copy of the quoted text and the site name (docs/product/reading.md). */
 export function EmberShareButton({

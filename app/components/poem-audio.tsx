@@ -1,5 +1,5 @@
-import { Headphones } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
+import { Headphones } from "./icons.ts";
 
 const NO_TIMINGS: number[] = [];
 

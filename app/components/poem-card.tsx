@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { POEM_CARD_PREVIEW_LENGTH, POEM_CARD_TAGS_SHOWN } from "../../common/constants.ts";
+import * as paths from "../../common/paths.ts";
 import { stanzaLines, stanzaText, truncate } from "../../common/stanza.ts";
 import { CoverImage } from "./cover-image.tsx";
 
@@ -83,7 +84,7 @@ export function PoemCard({ poem, isFirst }: { poem: PoemCardData; isFirst?: bool
   const hiddenTagCount = poem.tags.length - shownTags.length;
   return (
     <li className="overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm transition hover:shadow-md">
-      <Link to={`/poetry/${poem.slug}`} className="flex h-full flex-col">
+      <Link to={paths.poem(poem.slug)} className="flex h-full flex-col">
         <CoverImage
           src={poem.coverUrl}
           alt={poem.coverAlt || `${poem.title} cover`}

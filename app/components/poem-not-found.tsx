@@ -1,5 +1,6 @@
 import type { SiteInfo } from "../../common/load-context.ts";
 import * as pages from "../../common/pages.ts";
+import * as paths from "../../common/paths.ts";
 import { pageMeta } from "../lib/meta.ts";
 import { NotFoundState } from "./not-found-state.tsx";
 
@@ -20,7 +21,7 @@ export function poemNotFoundMeta(site: SiteInfo, slug: string | undefined) {
   return pageMeta(site, {
     title: TITLE,
     description: TEXT,
-    path: `/poetry/${slug ?? ""}`,
+    path: paths.poem(slug ?? ""),
     isIndexable: false,
   });
 }

@@ -1,5 +1,5 @@
-import { ALargeSmall } from "lucide-react";
 import { lazy, Suspense, useState } from "react";
+import { ALargeSmall } from "./icons.ts";
 
 /** The choices come with the first opening, not with the page (decision 030). */
 const ReadingSettingsChoices = lazy(() =>

@@ -1,10 +1,10 @@
-import { Flame, Menu, Search, X } from "lucide-react";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Form, Link, NavLink, useLocation, useSearchParams } from "react-router";
 import { SEARCH_QUERY_MAX_LENGTH } from "../../common/constants.ts";
 import * as pages from "../../common/pages.ts";
 import type { Audience } from "../../common/session.ts";
 import { signInAddress } from "../lib/sign-in.ts";
+import { Flame, Menu, Search, X } from "./icons.ts";
 
 /**
  * The small-screen menu's dialog comes with the first press of 'Open menu' (or as the pointer

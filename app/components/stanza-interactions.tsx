@@ -1,4 +1,3 @@
-import { Bookmark, BookmarkCheck, Flame, MessageCircle } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import type { EchoCount } from "../../common/schemas/interactions.ts";
 import { callApi } from "../lib/api.ts";
@@ -6,6 +5,7 @@ import { reportFailure } from "../lib/api-failure.ts";
 import { isSavedLocally } from "../lib/local-journal.ts";
 import { notifySignInNeeded } from "../lib/sign-in.ts";
 import { useAudience } from "../lib/use-current-user.ts";
+import { Bookmark, BookmarkCheck, Flame, MessageCircle } from "./icons.ts";
 
 /** What a press does comes with the first press (app/lib/stanza-toggles.ts). */
 const loadToggles = () => import("../lib/stanza-toggles.ts");

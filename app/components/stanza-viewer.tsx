@@ -1,4 +1,3 @@
-import { ChevronLeft, ChevronRight, Copy, Download, Link2, Share2 } from "lucide-react";
 import {
   lazy,
   Suspense,
@@ -11,11 +10,13 @@ import {
 } from "react";
 import { useLocation } from "react-router";
 import { SMALL_SCREEN_MAX_PX, SWIPE_THRESHOLD_PX } from "../../common/constants.ts";
+import * as paths from "../../common/paths.ts";
 import { clampStanzaIndex, stanzaLines } from "../../common/stanza.ts";
 import { STANZA_CHOSEN_EVENT } from "../../common/stanza-events.ts";
 import { reportShare, useReadingReport } from "../lib/reading-report.ts";
 import { notifyError } from "../lib/toast.ts";
 import { useIsHydrated } from "../lib/use-is-hydrated.ts";
+import { ChevronLeft, ChevronRight, Copy, Download, Link2, Share2 } from "./icons.ts";
 import { PositionDots } from "./position-dots.tsx";
 import {
   EchoButton,
@@ -170,7 +171,7 @@ export function StanzaViewer({
   const number = index + 1;
   const current = poem.stanzas[index] ?? "";
   const shareLink = poem.slug
-    ? new URL(`/share/poem/${poem.slug}?s=${index}`, publicUrl).toString()
+    ? new URL(paths.sharedStanza(poem.slug, index), publicUrl).toString()
     : undefined;
 
   async function runSharing(action: SharingAction) {

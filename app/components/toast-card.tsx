@@ -1,5 +1,5 @@
-import { X } from "lucide-react";
 import { dismissToast, holdToast, releaseToast, type Toast } from "../lib/toast.ts";
+import { X } from "./icons.ts";
 
 /** The toast the Toaster's live region shows: its title, description, way onward and Close. */
 export function ToastCard({ toast }: { toast: Toast }) {

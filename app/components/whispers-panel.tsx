@@ -1,4 +1,3 @@
-import { Trash2 } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { Link } from "react-router";
 import { WHISPER_MAX_LENGTH, WHISPER_WARN_REMAINING } from "../../common/constants.ts";
@@ -12,6 +11,7 @@ import { notify } from "../lib/toast.ts";
 import { useAudience, useCurrentUser } from "../lib/use-current-user.ts";
 import { whisperAuthor } from "../lib/whisper-author.ts";
 import { FediverseOriginalLink, FediverseWhisperAuthor } from "./fediverse-whisper.tsx";
+import { Trash2 } from "./icons.ts";
 import type { InteractivePoem } from "./stanza-interactions.tsx";
 
 /*

@@ -1,3 +1,4 @@
+import * as paths from "../../common/paths.ts";
 import { notify } from "./toast.ts";
 
 /**
@@ -7,7 +8,7 @@ import { notify } from "./toast.ts";
  */
 export function signInAddress(): string {
   const { pathname, search, hash } = window.location;
-  return `/api/login?returnTo=${encodeURIComponent(pathname + search + hash)}`;
+  return paths.startLogin(pathname + search + hash);
 }
 
 /** A toast for an action that needs sign-in, with the way to sign in in it. */

@@ -1,11 +1,12 @@
-import { CircleUserRound } from "lucide-react";
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { normaliseDisplayName, splitDisplayName } from "../../common/display-name.ts";
 import { endpoints } from "../../common/endpoints.ts";
 import * as pages from "../../common/pages.ts";
+import * as paths from "../../common/paths.ts";
 import type { ReaderAccount } from "../../common/schemas/account.ts";
 import { FileUpload } from "../components/admin/file-upload.tsx";
+import { CircleUserRound } from "../components/icons.ts";
 import { ApiError, callApi } from "../lib/api.ts";
 import { appContext } from "../lib/app-context.ts";
 import { sharedWithAnonymousReaders } from "../lib/cache-policy.ts";
@@ -49,7 +50,7 @@ export default function Account({ loaderData }: Route.ComponentProps) {
       <section className="mx-auto flex max-w-xl flex-col items-center gap-4 py-16 text-center">
         <h1 className="font-serif text-4xl text-stone-900">Your account</h1>
         <p className="text-stone-700">Sign in to give your whispers a name and manage your data.</p>
-        <a href="/login?returnTo=%2Faccount" className={primaryButton}>
+        <a href={paths.login({ returnTo: pages.account })} className={primaryButton}>
           Sign in
         </a>
       </section>

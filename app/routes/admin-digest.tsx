@@ -1,10 +1,10 @@
-import { Copy, Download, ExternalLink, Send, Sparkles } from "lucide-react";
 import { type FormEvent, useEffect, useState } from "react";
 import { endpoints } from "../../common/endpoints.ts";
 import { DIGEST_SUBJECT_MAX_LENGTH, type DigestRun } from "../../common/schemas/digest.ts";
 import { AdminPage } from "../components/admin/admin-page.tsx";
 import { DigestSchedule } from "../components/admin/digest-schedule.tsx";
 import { inputClass, primaryButton, secondaryButton } from "../components/admin/ui.tsx";
+import { Copy, Download, ExternalLink, Send, Sparkles } from "../components/icons.ts";
 import { ModalDialog } from "../components/modal-dialog.tsx";
 import { adminMeta } from "../lib/admin-access.ts";
 import { ApiError, callApi } from "../lib/api.ts";

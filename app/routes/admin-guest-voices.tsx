@@ -1,8 +1,8 @@
-import { ArrowDown, ArrowUp } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router";
 import { endpoints } from "../../common/endpoints.ts";
 import * as pages from "../../common/pages.ts";
+import * as paths from "../../common/paths.ts";
 import type { StoredGuestVoice } from "../../common/schemas/guest-voices.ts";
 import { adminCall } from "../components/admin/admin-call.ts";
 import { AdminPage } from "../components/admin/admin-page.tsx";
@@ -10,6 +10,7 @@ import { FileUpload } from "../components/admin/file-upload.tsx";
 import { Field, FormPanel, inputClass, secondaryButton } from "../components/admin/ui.tsx";
 import { saveMessages, useAdminForm } from "../components/admin/use-admin-form.ts";
 import { useAdminList } from "../components/admin/use-admin-list.ts";
+import { ArrowDown, ArrowUp } from "../components/icons.ts";
 import { adminMeta } from "../lib/admin-access.ts";
 
 export const meta = () => adminMeta("Guest Voices");
@@ -219,7 +220,7 @@ export default function AdminGuestVoices() {
                   </button>
                   {!voice.hidden && (
                     <Link
-                      to={`/guest-voices/${voice.slug}`}
+                      to={paths.guestVoice(voice.slug)}
                       className="self-center text-sm text-ember-700 underline underline-offset-4"
                     >
                       View

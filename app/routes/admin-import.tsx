@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { z } from "zod/mini";
 import { endpoints } from "../../common/endpoints.ts";
 import * as pages from "../../common/pages.ts";
+import * as paths from "../../common/paths.ts";
 import {
   IMPORT_MAX_BYTES,
   type ImportJob,
@@ -342,7 +343,7 @@ export default function AdminImport() {
             >
               <span className="min-w-0 break-all text-sm">
                 <code>{redirect.path}</code> →{" "}
-                <Link to={`/poetry/${redirect.poemSlug}`} className="underline">
+                <Link to={paths.poem(redirect.poemSlug)} className="underline">
                   {redirect.poemTitle}
                 </Link>
               </span>

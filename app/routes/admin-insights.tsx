@@ -1,5 +1,7 @@
 import { Link } from "react-router";
 import * as pages from "../../common/pages.ts";
+import { withQuery } from "../../common/path-builder.ts";
+import * as paths from "../../common/paths.ts";
 import {
   DEFAULT_INSIGHT_WINDOW,
   INSIGHT_WINDOWS,
@@ -148,7 +150,7 @@ export default function AdminInsights({ loaderData }: Route.ComponentProps) {
               rows={summary.poems.map((poem) => [
                 <Link
                   key={poem.slug}
-                  to={`/admin/insights/poems/${poem.slug}?days=${summary.days}`}
+                  to={withQuery(paths.adminPoemInsights(poem.slug), { days: summary.days })}
                   className="text-ember-700 underline underline-offset-4"
                 >
                   {poem.title}

@@ -1,5 +1,7 @@
 import { data, Link } from "react-router";
 import * as pages from "../../common/pages.ts";
+import { withQuery } from "../../common/path-builder.ts";
+import * as paths from "../../common/paths.ts";
 import { stanzaLines } from "../../common/stanza.ts";
 import { AdminPage } from "../components/admin/admin-page.tsx";
 import {
@@ -70,13 +72,13 @@ export default function AdminPoemInsights({ loaderData }: Route.ComponentProps) 
     <AdminPage title={`Insights: ${insights.title}`}>
       <p className="mt-2">
         <Link
-          to={`/admin/insights?days=${insights.days}`}
+          to={withQuery(pages.adminInsights, { days: insights.days })}
           className="text-sm text-ember-700 underline underline-offset-4"
         >
           All insights
         </Link>
       </p>
-      <WindowLinks days={insights.days} path={`/admin/insights/poems/${insights.slug}`} />
+      <WindowLinks days={insights.days} path={paths.adminPoemInsights(insights.slug)} />
       <Totals
         items={[
           { label: "Visitors", value: numberFormat.format(insights.visitors) },

@@ -1,7 +1,8 @@
-import { ArrowLeft, ChevronLeft, ChevronRight } from "lucide-react";
 import { useEffect, useState } from "react";
 import { data, Link } from "react-router";
 import * as pages from "../../common/pages.ts";
+import * as paths from "../../common/paths.ts";
+import { ArrowLeft, ChevronLeft, ChevronRight } from "../components/icons.ts";
 import { NotFoundState } from "../components/not-found-state.tsx";
 import { PositionDots } from "../components/position-dots.tsx";
 import { ReadingSettings } from "../components/reading-settings.tsx";
@@ -29,7 +30,7 @@ export function meta({ matches, loaderData, params }: Route.MetaArgs) {
   return pageMeta(siteFromMatches(matches), {
     title: book ? `${book.title}: preview` : "Book not found",
     description: book ? `Preview pages from ${book.title}.` : "This book could not be found.",
-    path: `/book/${params.slug}/preview`,
+    path: paths.bookPreview(params.slug),
   });
 }
 

@@ -1,8 +1,9 @@
-import { BookOpen } from "lucide-react";
 import { Link } from "react-router";
 import { matchBookSlots } from "../../common/book-slots.ts";
 import * as pages from "../../common/pages.ts";
+import * as paths from "../../common/paths.ts";
 import { CoverImage } from "../components/cover-image.tsx";
+import { BookOpen } from "../components/icons.ts";
 import { appContext } from "../lib/app-context.ts";
 import { sharedPage } from "../lib/cache-policy.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
@@ -88,7 +89,7 @@ export default function Books({ loaderData }: Route.ComponentProps) {
                       Buy Now
                     </a>
                     <Link
-                      to={`/book/${book.slug}/preview`}
+                      to={paths.bookPreview(book.slug)}
                       className="rounded-full border border-ember-700 px-5 py-2 font-medium text-ember-800 hover:bg-ember-50"
                     >
                       Preview Pages

@@ -1,4 +1,3 @@
-import { ArrowLeft } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router";
 import { EMBERS_PAGE_SIZE } from "../../common/constants.ts";
@@ -6,6 +5,7 @@ import { formatLongDay } from "../../common/dates.ts";
 import * as pages from "../../common/pages.ts";
 import type { ArchivedEmber } from "../../common/schemas/embers.ts";
 import { EmberShareButton } from "../components/ember-share-button.tsx";
+import { ArrowLeft } from "../components/icons.ts";
 import { callApi } from "../lib/api.ts";
 import { appContext } from "../lib/app-context.ts";
 import { sharedPage } from "../lib/cache-policy.ts";

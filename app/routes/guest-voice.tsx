@@ -1,7 +1,8 @@
-import { ArrowLeft } from "lucide-react";
 import { data, Link } from "react-router";
 import * as pages from "../../common/pages.ts";
+import * as paths from "../../common/paths.ts";
 import { GuestVoiceAvatar } from "../components/guest-voice-avatar.tsx";
+import { ArrowLeft } from "../components/icons.ts";
 import { NotFoundState } from "../components/not-found-state.tsx";
 import { Verse } from "../components/verse.tsx";
 import { appContext } from "../lib/app-context.ts";
@@ -27,7 +28,7 @@ export function meta({ matches, loaderData, params }: Route.MetaArgs) {
   return pageMeta(siteFromMatches(matches), {
     title: voice ? `${voice.title} by ${voice.name}` : "Guest Voice Not Found",
     description: voice ? voice.excerpt.join(" / ") : "This guest voice could not be found.",
-    path: `/guest-voices/${params.slug}`,
+    path: paths.guestVoice(params.slug),
     type: voice ? "article" : "website",
   });
 }
@@ -108,7 +109,7 @@ export default function GuestVoicePage({ loaderData }: Route.ComponentProps) {
         {others.map((other) => (
           <Link
             key={other.slug}
-            to={`/guest-voices/${other.slug}`}
+            to={paths.guestVoice(other.slug)}
             className="text-ember-800 hover:underline"
           >
             {other.name}

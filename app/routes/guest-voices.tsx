@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import * as pages from "../../common/pages.ts";
+import * as paths from "../../common/paths.ts";
 import { GuestVoiceAvatar } from "../components/guest-voice-avatar.tsx";
 import { VerseLines } from "../components/verse.tsx";
 import { appContext } from "../lib/app-context.ts";
@@ -31,7 +32,7 @@ export default function GuestVoices({ loaderData }: Route.ComponentProps) {
         {loaderData.voices.map((voice) => (
           <li key={voice.slug}>
             <Link
-              to={`/guest-voices/${voice.slug}`}
+              to={paths.guestVoice(voice.slug)}
               className="flex h-full flex-col gap-4 rounded-xl border border-stone-200 bg-white p-6 hover:shadow-md"
             >
               <div className="flex items-center gap-3">

@@ -1,11 +1,12 @@
-import { BookOpen, Feather, Flame } from "lucide-react";
 import { Link } from "react-router";
 import { HOME_GUEST_VOICES, type HOME_THEMES } from "../../common/constants.ts";
 import { formatLongDay } from "../../common/dates.ts";
 import * as pages from "../../common/pages.ts";
+import * as paths from "../../common/paths.ts";
 import { tagSlug } from "../../common/slug.ts";
 import { stanzaLines } from "../../common/stanza.ts";
 import { GuestVoiceAvatar } from "../components/guest-voice-avatar.tsx";
+import { BookOpen, Feather, Flame } from "../components/icons.ts";
 import { VerseLines } from "../components/verse.tsx";
 import { appContext } from "../lib/app-context.ts";
 import { sharedPage } from "../lib/cache-policy.ts";
@@ -53,7 +54,7 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
     description: loaderData?.tagline ?? site.name,
     path: "/",
     // The poem home shows first, its first stanza as a card: the site shows itself by its verse.
-    image: poem ? `/og/stanza/${encodeURIComponent(poem.slug)}/0.png` : undefined,
+    image: poem ? paths.stanzaCard(poem.slug, 0) : undefined,
   });
 }
 
@@ -99,7 +100,7 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
             <VerseLines lines={poem.stanza} />
           </p>
           <Link
-            to={`/poetry/${encodeURIComponent(poem.slug)}`}
+            to={paths.poem(poem.slug)}
             className="mt-4 inline-block text-ember-700 underline underline-offset-4"
           >
             Read “{poem.title}”
@@ -132,7 +133,7 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
           {themes.map((theme) => (
             <li key={theme.name}>
               <Link
-                to={`/themes/${tagSlug(theme.name)}`}
+                to={paths.theme(tagSlug(theme.name))}
                 className="flex h-full flex-col gap-2 rounded-xl border border-stone-200 bg-white p-6 hover:shadow-md"
               >
                 <span className="font-serif text-2xl text-stone-900">{theme.name}</span>
@@ -170,7 +171,7 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
           {guestVoices.map((voice) => (
             <li key={voice.slug}>
               <Link
-                to={`/guest-voices/${voice.slug}`}
+                to={paths.guestVoice(voice.slug)}
                 className="flex h-full items-center gap-3 rounded-xl border border-stone-200 bg-white p-5 hover:shadow-md"
               >
                 <GuestVoiceAvatar voice={voice} size="small" />

@@ -1,9 +1,10 @@
-import { Cloud, HardDrive, Trash2 } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { Link, useRevalidator } from "react-router";
 import { formatDate } from "../../common/dates.ts";
 import * as pages from "../../common/pages.ts";
+import * as paths from "../../common/paths.ts";
 import { stanzaLines } from "../../common/stanza.ts";
+import { Cloud, HardDrive, Trash2 } from "../components/icons.ts";
 import { VerseLines } from "../components/verse.tsx";
 import { appContext } from "../lib/app-context.ts";
 import { sharedWithAnonymousReaders } from "../lib/cache-policy.ts";
@@ -140,7 +141,7 @@ export default function Journal({ loaderData }: Route.ComponentProps) {
                   return (
                     <li key={entry.id} className="rounded-xl border border-stone-200 bg-white p-5">
                       <Link
-                        to={`/poetry/${entry.poem.slug}#s-${entry.stanzaIndex}`}
+                        to={paths.stanza(entry.poem.slug, entry.stanzaIndex)}
                         className="flex flex-col gap-2 hover:text-ember-800"
                       >
                         <span className="flex items-center justify-between gap-2">
@@ -175,7 +176,7 @@ export default function Journal({ loaderData }: Route.ComponentProps) {
                     className="flex items-start justify-between gap-3 rounded-xl border border-stone-200 bg-white p-5"
                   >
                     <Link
-                      to={`/poetry/${entry.poemSlug}#s-${entry.stanzaIndex}`}
+                      to={paths.stanza(entry.poemSlug, entry.stanzaIndex)}
                       className="flex flex-col gap-2 hover:text-ember-800"
                     >
                       <span className="flex items-center gap-2">

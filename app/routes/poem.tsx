@@ -1,15 +1,17 @@
-import { ArrowLeft } from "lucide-react";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { data, Link, redirect, useLocation } from "react-router";
 import { z } from "zod/mini";
 import { POEM_DESCRIPTION_LENGTH } from "../../common/constants.ts";
 import { dayInZone, dayToDate, formatDate } from "../../common/dates.ts";
 import * as pages from "../../common/pages.ts";
+import { withQuery } from "../../common/path-builder.ts";
+import * as paths from "../../common/paths.ts";
 import { poemPreviewInput } from "../../common/schemas/admin.ts";
 import type { Poem } from "../../common/schemas/poems.ts";
 import { tagSlug } from "../../common/slug.ts";
 import { cutAtWord, stanzaText } from "../../common/stanza.ts";
 import { CoverImage } from "../components/cover-image.tsx";
+import { ArrowLeft } from "../components/icons.ts";
 import { PoemNotFound, poemNotFoundMeta } from "../components/poem-not-found.tsx";
 import { ReadingSettings } from "../components/reading-settings.tsx";
 import { isStanzaAddress, StanzaViewer } from "../components/stanza-viewer.tsx";
@@ -73,7 +75,7 @@ function bylineOf(
 
 /** The poem as schema.org's CreativeWork, for search engines; only the server builds it. */
 function structuredDataOf(poem: Poem, publicUrl: string, siteTitle: string, byline: Byline) {
-  const url = new URL(`/poetry/${poem.slug}`, publicUrl).toString();
+  const url = new URL(paths.poem(poem.slug), publicUrl).toString();
   return {
     "@context": "https://schema.org",
     "@type": "CreativeWork",
@@ -161,7 +163,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
       throw data("Publish from the poem's own page", { status: 403 });
     }
     await services.contentAdmin.publishPoem(admin, Number(form.get("poemId")));
-    throw redirect(`/poetry/${encodeURIComponent(params.slug)}?published`, 303);
+    throw redirect(`${paths.poem(params.slug)}?published`, 303);
   }
   let sent: unknown;
   try {
@@ -197,9 +199,9 @@ export function meta({ matches, loaderData, params }: Route.MetaArgs) {
   return pageMeta(site, {
     title: poem.title,
     description: cutAtWord(stanzaText(poem.stanzas[0] ?? ""), POEM_DESCRIPTION_LENGTH),
-    path: `/poetry/${poem.slug}`,
+    path: paths.poem(poem.slug),
     // A poem without a cover is shared with its first stanza's card (server/share/card-routes.ts).
-    image: poem.coverUrl ?? (poem.stanzas.length > 0 ? `/og/stanza/${poem.slug}/0.png` : undefined),
+    image: poem.coverUrl ?? (poem.stanzas.length > 0 ? paths.stanzaCard(poem.slug, 0) : undefined),
     type: "article",
   });
 }
@@ -237,7 +239,7 @@ const previewActionClass =
 function PreviewActions({ poemId }: { poemId: number }) {
   return (
     <div className="flex flex-wrap gap-2">
-      <a href={`/admin?edit=${poemId}`} className={previewActionClass}>
+      <a href={withQuery(pages.admin, { edit: poemId })} className={previewActionClass}>
         Edit
       </a>
       <form method="post">
@@ -270,7 +272,7 @@ function StanzaContext({ poem, byline }: { poem: Poem; byline: Byline }) {
   return (
     <p className="stanza-context text-sm text-stone-700">
       <Link
-        to={`/poetry/${poem.slug}`}
+        to={paths.poem(poem.slug)}
         className="font-serif text-base text-stone-900 underline decoration-stone-300 underline-offset-4 hover:text-ember-700"
       >
         {poem.title}
@@ -364,7 +366,7 @@ function PoemArticle({
               {poem.tags.map((tag) => (
                 <li key={tag.id}>
                   <Link
-                    to={`/themes/${tagSlug(tag.name)}`}
+                    to={paths.theme(tagSlug(tag.name))}
                     className="rounded-full bg-ember-50 px-3 py-1 text-sm text-ember-900 hover:bg-ember-100"
                   >
                     {tag.name}
@@ -383,7 +385,7 @@ function PoemArticle({
             src={poem.audioUrl}
             title={poem.title}
             stanzaTimings={poem.stanzaTimings}
-            captionsUrl={`/poetry/${encodeURIComponent(poem.slug)}/reading.vtt`}
+            captionsUrl={paths.readingCaptions(poem.slug)}
           />
         </Suspense>
       )}

@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { POETRY_PAGE_SIZE } from "../../common/constants.ts";
 import * as pages from "../../common/pages.ts";
+import { withQuery } from "../../common/path-builder.ts";
 import { PoemCard, type PoemCardData, toPoemCard } from "../components/poem-card.tsx";
 import { callApi } from "../lib/api.ts";
 import { appContext } from "../lib/app-context.ts";
@@ -38,7 +39,7 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
     description: tag
       ? `Poems on ${tag}, read one stanza at a time.`
       : "Every poem in the collection, read one stanza at a time.",
-    path: tag ? `/poetry?tag=${encodeURIComponent(tag)}` : pages.poetry,
+    path: tag ? withQuery(pages.poetry, { tag }) : pages.poetry,
   });
 }
 
@@ -46,7 +47,7 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
 function filterHref(tag: string, active: string | null) {
   return active?.toLowerCase() === tag.toLowerCase()
     ? pages.poetry
-    : `/poetry?tag=${encodeURIComponent(tag)}`;
+    : withQuery(pages.poetry, { tag });
 }
 
 const chipClass = (isActive: boolean) =>

@@ -2,6 +2,8 @@ import { Link } from "react-router";
 import { SEARCH_RESULTS_PER_GROUP } from "../../common/constants.ts";
 import { formatLongDay } from "../../common/dates.ts";
 import * as pages from "../../common/pages.ts";
+import { withQuery } from "../../common/path-builder.ts";
+import * as paths from "../../common/paths.ts";
 import { searchQueryFromPage } from "../../common/schemas/search.ts";
 import { appContext } from "../lib/app-context.ts";
 import { pageMeta, siteFromMatches } from "../lib/meta.ts";
@@ -23,7 +25,7 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
     description: q
       ? `Poems, embers and guest voices holding "${q}".`
       : "Search the poems, embers and guest voices.",
-    path: q ? `/search?q=${encodeURIComponent(q)}` : pages.search,
+    path: q ? withQuery(pages.search, { q: q }) : pages.search,
     // A page per query is not something for search engines to keep.
     isIndexable: false,
   });
@@ -59,7 +61,7 @@ function PoemResults({ poems }: { poems: Results["poems"] }) {
       {poems.map((poem) => (
         <li key={poem.slug}>
           {/* The stanza index is 0-based, as the stanza viewer reads #s-{index}. */}
-          <Link to={`/poetry/${poem.slug}#s-${poem.stanzaIndex}`} className={cardClass}>
+          <Link to={paths.stanza(poem.slug, poem.stanzaIndex)} className={cardClass}>
             <h3 className="font-serif text-xl text-stone-900">{poem.title}</h3>
             <p className="mt-2 font-serif text-lg text-stone-800">
               {poem.snippet.map((part, index) =>
@@ -110,7 +112,7 @@ function GuestVoiceResults({ guestVoices }: { guestVoices: Results["guestVoices"
     <ResultGroup id="search-guest-voices" title="Guest Voices">
       {guestVoices.map((voice) => (
         <li key={voice.slug}>
-          <Link to={`/guest-voices/${voice.slug}`} className={cardClass}>
+          <Link to={paths.guestVoice(voice.slug)} className={cardClass}>
             <h3 className="font-serif text-xl text-stone-900">{voice.name}</h3>
             <p className="mt-1 text-stone-700">{voice.title}</p>
           </Link>

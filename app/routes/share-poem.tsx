@@ -1,4 +1,5 @@
 import { data } from "react-router";
+import * as paths from "../../common/paths.ts";
 import { clampStanzaIndex, stanzaLines, stanzaText } from "../../common/stanza.ts";
 import { readingExcerpt } from "../../common/stanza-timings.ts";
 import { PoemNotFound, poemNotFoundMeta } from "../components/poem-not-found.tsx";
@@ -25,7 +26,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
       index,
       text: stanzaText(poem.stanzas[index] ?? ""),
       lines: stanzaLines(poem.stanzas[index] ?? ""),
-      target: `/poetry/${poem.slug}#s-${index}`,
+      target: paths.stanza(poem.slug, index),
       excerpt: readingExcerpt(poem, index),
     },
   };
@@ -46,8 +47,8 @@ export function meta({ matches, loaderData, params }: Route.MetaArgs) {
     ...pageMeta(site, {
       title: `${share.title}, stanza ${share.index + 1}`,
       description: share.text,
-      path: `/share/poem/${share.slug}?s=${share.index}`,
-      image: `/og/stanza/${share.slug}/${share.index}.png`,
+      path: paths.sharedStanza(share.slug, share.index),
+      image: paths.stanzaCard(share.slug, share.index),
       type: "article",
     }),
     { property: "og:image:width", content: "1200" },

@@ -2,6 +2,7 @@ import { data, Link } from "react-router";
 import { STANZA_LINE_MARKER, THEME_CARD_LINES, THEME_CARD_TAGS } from "../../common/constants.ts";
 import { formatLongDay } from "../../common/dates.ts";
 import * as pages from "../../common/pages.ts";
+import * as paths from "../../common/paths.ts";
 import { type StanzaLike, stanzaLines } from "../../common/stanza.ts";
 import { NotFoundState } from "../components/not-found-state.tsx";
 import { appContext } from "../lib/app-context.ts";
@@ -26,7 +27,7 @@ export function meta({ matches, loaderData, params }: Route.MetaArgs) {
     description: theme
       ? `Poems and daily embers on ${theme.tag.name}.`
       : "This theme doesn't exist or has no content yet.",
-    path: `/themes/${params.slug}`,
+    path: paths.theme(params.slug),
   });
 }
 
@@ -77,7 +78,7 @@ export default function ThemePage({ loaderData }: Route.ComponentProps) {
               {theme.poems.map((poem) => (
                 <li key={poem.id}>
                   <Link
-                    to={`/poetry/${poem.slug}`}
+                    to={paths.poem(poem.slug)}
                     className="flex h-full flex-col gap-2 rounded-xl border border-stone-200 bg-white p-5 hover:shadow-md"
                   >
                     <h3 className="font-serif text-xl">{poem.title}</h3>

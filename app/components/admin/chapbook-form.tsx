@@ -1,4 +1,3 @@
-import { ArrowDown, ArrowUp, GripVertical } from "lucide-react";
 import { useState } from "react";
 import { formatDate } from "../../../common/dates.ts";
 import { endpoints } from "../../../common/endpoints.ts";
@@ -9,6 +8,7 @@ import {
   type ChapbookTrim,
 } from "../../../common/schemas/chapbooks.ts";
 import type { AdminPoem } from "../../../common/schemas/poems.ts";
+import { ArrowDown, ArrowUp, GripVertical } from "../icons.ts";
 import { chapbookStarts, poemIdsForTheme } from "./chapbook-starts.ts";
 import { FileUpload } from "./file-upload.tsx";
 import { Field, FormPanel, inputClass, secondaryButton } from "./ui.tsx";

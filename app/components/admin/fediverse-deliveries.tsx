@@ -1,4 +1,5 @@
 import { endpoints } from "../../../common/endpoints.ts";
+import * as paths from "../../../common/paths.ts";
 import type { PoemDeliveryState } from "../../../common/schemas/fediverse-delivery.ts";
 import { useAdminList } from "./use-admin-list.ts";
 
@@ -60,7 +61,7 @@ export function FediverseDeliveries() {
                   <td className="py-2 pr-4">
                     {poem.slug && poem.title ? (
                       <a
-                        href={`/poetry/${poem.slug}`}
+                        href={paths.poem(poem.slug)}
                         className="text-ember-700 underline underline-offset-4"
                       >
                         {poem.title}

@@ -1,4 +1,3 @@
-import { AudioLines, Check, ImageUp, LoaderCircle, TriangleAlert } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { UPLOAD_ERROR_RESET_MS, UPLOAD_SUCCESS_RESET_MS } from "../../../common/constants.ts";
 import { endpoints } from "../../../common/endpoints.ts";
@@ -10,6 +9,7 @@ import {
 } from "../../../common/uploads.ts";
 import { ApiError, callApi } from "../../lib/api.ts";
 import { notify, notifyError } from "../../lib/toast.ts";
+import { AudioLines, Check, ImageUp, LoaderCircle, TriangleAlert } from "../icons.ts";
 import { secondaryButton } from "./ui.tsx";
 
 const STATE_RESET_MS = { success: UPLOAD_SUCCESS_RESET_MS, error: UPLOAD_ERROR_RESET_MS } as const;

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { coverProviderOf } from "../../../common/cover-image.ts";
 import { endpoints } from "../../../common/endpoints.ts";
+import * as paths from "../../../common/paths.ts";
 import type { FediverseReactions } from "../../../common/schemas/admin.ts";
 import type { AdminPoem } from "../../../common/schemas/poems.ts";
 import { stanzasFromText, stanzasToText } from "../../../common/stanza.ts";
@@ -62,7 +63,7 @@ export function PoemsTab({ timeZone, editId }: { timeZone: string; editId?: numb
         title: poem.title,
         badge: <PublicationBadge item={poem} timeZone={timeZone} />,
         link: {
-          href: `/poetry/${encodeURIComponent(poem.slug)}`,
+          href: paths.poem(poem.slug),
           label: publicationState(poem) === "published" ? "View" : "Preview",
         },
         detail: [
@@ -124,7 +125,7 @@ function PoemForm({
   function openPreview() {
     const preview = document.createElement("form");
     preview.method = "post";
-    preview.action = `/poetry/${encodeURIComponent(values.slug.trim() || "untitled")}?preview`;
+    preview.action = `${paths.poem(values.slug.trim() || "untitled")}?preview`;
     preview.target = "poem-preview";
     const field = document.createElement("input");
     field.type = "hidden";

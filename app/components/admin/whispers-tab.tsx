@@ -1,10 +1,11 @@
-import { CircleUserRound } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { endpoints } from "../../../common/endpoints.ts";
+import * as paths from "../../../common/paths.ts";
 import type { ModeratedWhisper } from "../../../common/schemas/admin.ts";
 import { notify } from "../../lib/toast.ts";
 import { FediverseAvatar } from "../fediverse-whisper.tsx";
+import { CircleUserRound } from "../icons.ts";
 import { adminCall } from "./admin-call.ts";
 import { secondaryButton } from "./ui.tsx";
 import { useAdminList } from "./use-admin-list.ts";
@@ -224,7 +225,7 @@ export function WhispersTab({
                 {postedAt(whisper.createdAt)}
                 {" · "}
                 <Link
-                  to={`/poetry/${whisper.poemSlug}#s-${whisper.stanzaIndex}`}
+                  to={paths.stanza(whisper.poemSlug, whisper.stanzaIndex)}
                   className="underline"
                 >
                   {whisper.poemTitle}, stanza {whisper.stanzaIndex + 1}
