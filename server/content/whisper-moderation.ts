@@ -6,6 +6,7 @@ import { invalid, notFound } from "../core/errors.ts";
 import { poems, remoteAccounts, users, whispers } from "../db/schema.ts";
 import { isLive } from "../db/visibility.ts";
 import { fediverseOrigin } from "../interactions/interactions.ts";
+import { remoteWhisperColumns } from "../interactions/whispers.ts";
 
 const MODERATION_LIST_MAX = 500;
 
@@ -30,14 +31,7 @@ const moderatedWhisperColumns = {
     isAdmin: sql<boolean>`${users.role} = 'ADMIN'`,
     isBlocked: sql<boolean>`${users.blockedAt} is not null`,
   },
-  remote: {
-    name: remoteAccounts.name,
-    handle: remoteAccounts.handle,
-    server: remoteAccounts.server,
-    profileUrl: remoteAccounts.profileUrl,
-    postUrl: whispers.remoteUrl,
-    isCut: sql<boolean>`${whispers.fullText} is not null`,
-  },
+  remote: remoteWhisperColumns,
 };
 
 /**

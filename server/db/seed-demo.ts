@@ -8,7 +8,8 @@ import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { createLocalObjectStore, type ObjectStore } from "../storage/local.ts";
 import type { Database, Transaction } from "./client.ts";
-import { DEMO_BOOK, DEMO_EMBERS, DEMO_POEMS, DEMO_TAGS } from "./demo/content.ts";
+import { DEMO_POEMS, DEMO_TAGS } from "./demo/content.ts";
+import { DEMO_BOOK, DEMO_EMBERS } from "./demo/embers-and-book.ts";
 import { books, embers, emberTags, poems, poemTags, tags } from "./schema.ts";
 
 /** Covers are 4:5, the ratio the admin upload control asks for (docs/product/admin.md). */

@@ -22,6 +22,16 @@ const ownWhisperColumns = {
   text: whispers.text,
   createdAt: whispers.createdAt,
 };
+/** A whisper's fediverse author and post, as readers and the poet's Whispers tab see them. */
+export const remoteWhisperColumns = {
+  name: remoteAccounts.name,
+  handle: remoteAccounts.handle,
+  server: remoteAccounts.server,
+  profileUrl: remoteAccounts.profileUrl,
+  postUrl: whispers.remoteUrl,
+  isCut: sql<boolean>`${whispers.fullText} is not null`,
+};
+
 const whisperColumns = {
   ...ownWhisperColumns,
   user: {
@@ -29,14 +39,7 @@ const whisperColumns = {
     lastName: users.lastName,
     profileImageUrl: users.profileImageUrl,
   },
-  remote: {
-    name: remoteAccounts.name,
-    handle: remoteAccounts.handle,
-    server: remoteAccounts.server,
-    profileUrl: remoteAccounts.profileUrl,
-    postUrl: whispers.remoteUrl,
-    isCut: sql<boolean>`${whispers.fullText} is not null`,
-  },
+  remote: remoteWhisperColumns,
 };
 
 /**

@@ -3,7 +3,8 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { READING_THEMES } from "../../app/lib/reading-settings.ts";
 import { tagSlug } from "../../common/slug.ts";
-import { DEMO_BOOK, DEMO_POEMS, DEMO_TAGS } from "../../server/db/demo/content.ts";
+import { DEMO_POEMS, DEMO_TAGS } from "../../server/db/demo/content.ts";
+import { DEMO_BOOK } from "../../server/db/demo/embers-and-book.ts";
 import { hydrated, launchBrowser } from "../helpers/browser.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
 

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GUEST_VOICES } from "../../common/guest-voices.ts";
-import { DEMO_BOOK } from "../../server/db/demo/content.ts";
+import { DEMO_BOOK } from "../../server/db/demo/embers-and-book.ts";
 import { launchBrowser } from "../helpers/browser.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
 

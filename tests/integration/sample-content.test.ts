@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GUEST_VOICES } from "../../common/guest-voices.ts";
-import { DEMO_BOOK, DEMO_EMBERS, DEMO_POEMS } from "../../server/db/demo/content.ts";
+import { DEMO_POEMS } from "../../server/db/demo/content.ts";
+import { DEMO_BOOK, DEMO_EMBERS } from "../../server/db/demo/embers-and-book.ts";
 import { tags } from "../../server/db/schema.ts";
 import { seedDemo } from "../../server/db/seed-demo.ts";
 import { createLogger } from "../../server/logger.ts";
